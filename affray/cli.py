@@ -1,0 +1,211 @@
+"""The ``affray`` command: run scenarios, replay and inspect logs, verify them."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+import structlog
+
+from affray import __version__
+from affray.errors import AffrayError
+from affray.events.codec import LogFile, LogWriter, read_log
+from affray.handlers.battle import Battle
+from affray.kernel.clock import seconds, to_ms
+from affray.kernel.state import EncounterState, digest, encode_state
+from affray.replays.narrate import narrate
+from affray.replays.rebuild import state_at_seq, state_at_time
+from affray.replays.verify import verify
+from affray.scenario import load_scenario
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT_USER_ERROR = 2
+EXIT_VERIFY_FAILED = 1
+
+
+def _configure_logging(verbose: bool) -> None:
+    """structlog to stderr: the kernel's steps at debug level with ``--verbose``, else warnings only."""
+    structlog.configure(
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.dev.ConsoleRenderer(colors=False),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG if verbose else logging.WARNING),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=True,
+    )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="affray")
+@click.option("-v", "--verbose", is_flag=True, help="Log the kernel's steps (seq, game time) to stderr.")
+@click.pass_context
+def cli(ctx: click.Context, verbose: bool) -> None:
+    """affray: simulate, record, replay and verify tabletop combat."""
+    _configure_logging(verbose)
+    ctx.obj = {"verbose": verbose}
+
+
+def _load(path: Path) -> LogFile:
+    log = read_log(path)
+    if log.problem is not None:
+        p = log.problem
+        if log.events and "cut short" in p.message:
+            click.echo(
+                f"warning: {path}: {p.message}; showing the {len(log.events)} complete events",
+                err=True,
+            )
+        else:
+            raise AffrayError(f"{path}: line {p.line} (seq {p.seq}): {p.message}")
+    return log
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(path_type=Path, dir_okay=True))
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Log file to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.pass_context
+def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
+    """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT."""
+    battle = Battle(load_scenario(scenario))
+    writer = LogWriter.create(output, battle.header(), replace=force)
+    try:
+        encounter = battle.run(sinks=[writer.write], trace=ctx.obj["verbose"])
+    except AffrayError as exc:
+        raise AffrayError(f"{scenario}: {exc} (the log so far is kept in {output})") from None
+    writer.close()
+    state = encounter.state
+    name = battle.scenario.name or scenario.stem
+    winner = f"side {state.winner} wins" if state.winner else "no winner"
+    click.echo(
+        f"{name}: {winner} at {seconds(state.t)} s ({state.end_reason}); "
+        f"{len(encounter.log)} events -> {output}"
+    )
+    for c in state.combatants.values():
+        status = f"out ({c.out_reason})" if c.out else "standing"
+        click.echo(
+            f"  {c.id:<12} {c.side:<10} dealt {_num(c.damage_dealt):>7} in {c.hits}/{c.attacks} hits; "
+            f"took {_num(c.damage_taken):>7} of {_num(c.damage_points)} DP; {status}"
+        )
+
+
+def _num(value: Decimal) -> str:
+    return f"{value.quantize(Decimal('0.01')):f}".rstrip("0").rstrip(".")
+
+
+@cli.command()
+@click.argument("log", type=click.Path(path_type=Path))
+def replay(log: Path) -> None:
+    """Tell the fight recorded in LOG, one line per event."""
+    loaded = _load(log)
+    header = loaded.header
+    click.echo(
+        f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}, "
+        f"{len(loaded.events)} events"
+    )
+    for line in narrate(loaded.events):
+        click.echo(line)
+
+
+@cli.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--at", "at_seconds", type=str, help="Game time in seconds, e.g. 12.5.")
+@click.option("--seq", type=click.IntRange(min=0), help="Event number.")
+@click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
+def state(log: Path, at_seconds: str | None, seq: int | None, as_json: bool) -> None:
+    """Show every combatant's state in LOG at a moment (--at SECONDS or --seq N; default: the end)."""
+    if at_seconds is not None and seq is not None:
+        raise AffrayError("--at and --seq: give one of them, not both")
+    loaded = _load(log)
+    events = loaded.events
+    if seq is not None:
+        if seq > len(events):
+            raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {len(events)}")
+        current = state_at_seq(events, seq)
+    elif at_seconds is not None:
+        try:
+            moment = Decimal(at_seconds)
+        except ArithmeticError:
+            raise AffrayError(f"--at {at_seconds!r}: expected seconds, e.g. 12.5") from None
+        if not moment.is_finite() or moment < 0:
+            raise AffrayError(f"--at {at_seconds!r}: expected a time of 0 seconds or more")
+        current = state_at_time(events, to_ms(moment))
+    else:
+        current = state_at_seq(events, len(events))
+    if as_json:
+        click.echo(encode_state(current).decode())
+        return
+    _print_state(current)
+
+
+def _print_state(s: EncounterState) -> None:
+    over = f"; ended: {s.end_reason}" if s.ended else ""
+    click.echo(f"at {seconds(s.t)} s after seq {s.seq}{over}  (state digest {digest(s)})")
+    click.echo(f"  {'id':<12} {'side':<10} {'DP left':>12} {'position':>18}  {'status':<30} target")
+    for c in s.combatants.values():
+        if c.out:
+            status = f"out: {c.out_reason}"
+        elif c.weapon_ready:
+            status = f"fighting with {c.weapon}"
+        elif c.reacted:
+            status = "readying weapon"
+        elif c.perceived:
+            status = "reacting"
+        else:
+            status = "unaware"
+        where = f"({_num(c.position[0])}, {_num(c.position[1])})"
+        left = f"{_num(c.damage_left)}/{_num(c.damage_points)}"
+        click.echo(f"  {c.id:<12} {c.side:<10} {left:>12} {where:>18}  {status:<30} {c.target or '-'}")
+
+
+@cli.command(name="verify")
+@click.argument("log", type=click.Path(path_type=Path))
+def verify_command(log: Path) -> None:
+    """Check LOG's hash chain, fold it, re-simulate its scenario and compare event by event.
+
+    Exit 0 when everything holds, 1 naming the first seq that breaks or differs.
+    """
+    verdict = verify(read_log(log), str(log))
+    if verdict.ok:
+        click.echo(
+            f"ok: {log}: {verdict.events} events chain, fold and re-simulate identically "
+            f"(final state {verdict.final_digest})"
+        )
+        return
+    where = f"seq {verdict.seq}: " if verdict.seq is not None else ""
+    click.echo(f"FAILED: {log}: {where}{verdict.message}")
+    sys.exit(EXIT_VERIFY_FAILED)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: one ``error:`` line and exit 2 for any user error, never a traceback."""
+    try:
+        cli.main(args=argv, prog_name="affray", standalone_mode=False)
+    except AffrayError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        sys.exit(EXIT_USER_ERROR)
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        click.echo(f"error: {exc.format_message()}{hint}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except click.ClickException as exc:
+        click.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except click.Abort:
+        click.echo("error: aborted", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""Errors a user can cause: each says where the problem is and what was expected."""
+
+
+class AffrayError(Exception):
+    """Base of every error caused by input: a scenario, a log, a table or the command line."""
+
+
+class ScenarioError(AffrayError):
+    """A scenario file that cannot be read, parsed or validated."""
+
+
+class TableError(AffrayError):
+    """A rules table (packaged or user-supplied) that is malformed."""
+
+
+class UnknownTableEntry(AffrayError):
+    """A name (weapon, armor, shield) that the rules tables do not list."""
+
+
+class LogError(AffrayError):
+    """A log file that is not an affray log, or is damaged beyond reading."""
+
+
+class DiceExhausted(AffrayError):
+    """A manual dice source ran out of the rolls a referee supplied."""

@@ -1,0 +1,1 @@
+"""The event vocabulary and the log codec."""

@@ -1,0 +1,35 @@
+"""The base of every event: a frozen, keyword-only msgspec Struct tagged with a stable snake_case kind."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+import msgspec
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+    """Something that happened at game time ``t`` (milliseconds), number ``seq`` in the log.
+
+    Handlers build events with ``seq`` and ``t`` left at 0; ``Encounter.emit`` stamps both.
+    ``VERSION`` is the kind's schema version: a change that cannot be defaulted bumps it and adds an
+    upcaster in ``affray.events.upcast``.
+    """
+
+    VERSION: ClassVar[int] = 1
+
+    seq: int = 0
+    t: int = 0
+
+
+RollSource = Literal["generated", "manual"]
+
+
+class Roll(msgspec.Struct, frozen=True, kw_only=True):
+    """One roll as it is recorded: what was rolled, by whom, why, every face, and where it came from."""
+
+    expr: str
+    faces: tuple[int, ...]
+    total: int
+    purpose: str
+    roller: str
+    source: RollSource = "generated"

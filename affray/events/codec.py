@@ -1,0 +1,326 @@
+"""The log: JSON Lines with a header, one event per line, a hash chain, and an end line.
+
+::
+
+    {"format":"affray-log","format_version":1,...,"scenario":{...}}      header
+    {"kind":"combatant_joined","seq":1,"t":0,...,"prev":"<hash of line 1>"}
+    ...
+    {"end":N,"prev":"<hash of the last event line>"}                       end line
+
+Every line is encoded deterministically (struct fields in declaration order, mapping keys sorted, decimals
+as JSON numbers). ``prev`` is the BLAKE2b-128 hex digest of the previous line's bytes (without its newline),
+so an edit, insertion, deletion, reordering or cut is found at the first line that no longer chains.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import msgspec
+
+from affray.errors import LogError
+from affray.events.base import Event
+from affray.events.kinds import EVENT_KINDS, AnyEvent, kind_of
+from affray.events.upcast import missing_steps, upcast
+
+FORMAT = "affray-log"
+FORMAT_VERSION = 1
+HASH_HEX_LENGTH = 32
+
+CURRENT_VERSIONS: dict[str, int] = {kind_of(k): k.VERSION for k in EVENT_KINDS}
+_TYPES_BY_KIND: dict[str, type[Event]] = {kind_of(k): k for k in EVENT_KINDS}
+
+
+class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
+    """The first line: what wrote the log, under which rules, from which scenario and seed."""
+
+    format: Literal["affray-log"] = "affray-log"
+    format_version: int = FORMAT_VERSION
+    affray_version: str
+    ruleset: str
+    ruleset_version: str
+    dice: str
+    seed: int
+    event_versions: dict[str, int]
+    scenario: msgspec.Raw
+
+
+class LogEnd(msgspec.Struct, frozen=True, kw_only=True):
+    """The last line: how many events the log holds, chained to the last of them."""
+
+    end: int
+    prev: str
+
+
+ENCODER = msgspec.json.Encoder(decimal_format="number", order="deterministic")
+_EVENT_DECODER = msgspec.json.Decoder(AnyEvent)
+_HEADER_DECODER = msgspec.json.Decoder(LogHeader)
+_END_DECODER = msgspec.json.Decoder(LogEnd)
+_PREV_KEY = b',"prev":"'
+_END_PREFIX = b'{"end":'
+
+
+def line_hash(line: bytes) -> str:
+    """The chain hash of one line (its bytes without the newline)."""
+    return hashlib.blake2b(line, digest_size=16).hexdigest()
+
+
+def encode_header(header: LogHeader) -> bytes:
+    """The header line's bytes."""
+    return ENCODER.encode(header)
+
+
+def encode_event(event: Event, prev: str) -> bytes:
+    """An event line's bytes: the event's JSON with ``prev`` as its last member."""
+    body = ENCODER.encode(event)
+    return b'%s%s%s"}' % (body[:-1], _PREV_KEY, prev.encode())
+
+
+def encode_end(count: int, prev: str) -> bytes:
+    """The end line's bytes."""
+    return ENCODER.encode(LogEnd(end=count, prev=prev))
+
+
+class LogWriter:
+    """Appends a log line by line; every write is whole lines, so a crash leaves a readable prefix."""
+
+    def __init__(self, stream: IO[bytes], header: LogHeader) -> None:
+        self._stream = stream
+        self._count = 0
+        line = encode_header(header)
+        self._prev = line_hash(line)
+        self._stream.write(line + b"\n")
+
+    @classmethod
+    def create(cls, path: Path, header: LogHeader, *, replace: bool = False) -> LogWriter:
+        """Open ``path`` for a new log; refuse to replace an existing file unless ``replace``."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if replace else os.O_EXCL)
+        try:
+            fd = os.open(path, flags, 0o644)
+        except FileExistsError:
+            raise LogError(f"{path}: already exists; choose another name or pass --force") from None
+        except OSError as exc:
+            raise LogError(f"{path}: cannot write: {exc.strerror}") from None
+        return cls(os.fdopen(fd, "wb", buffering=0), header)
+
+    def write(self, event: Event) -> None:
+        """Append one event line."""
+        line = encode_event(event, self._prev)
+        self._prev = line_hash(line)
+        self._count += 1
+        self._stream.write(line + b"\n")
+
+    def close(self) -> None:
+        """Append the end line and close the stream."""
+        self._stream.write(encode_end(self._count, self._prev) + b"\n")
+        self._stream.close()
+
+
+def encode_log(header: LogHeader, events: list[Event]) -> bytes:
+    """A whole log in memory: the same bytes LogWriter writes."""
+    lines = [encode_header(header)]
+    prev = line_hash(lines[0])
+    for event in events:
+        line = encode_event(event, prev)
+        prev = line_hash(line)
+        lines.append(line)
+    lines.append(encode_end(len(events), prev))
+    return b"\n".join(lines) + b"\n"
+
+
+class LogProblem(msgspec.Struct, frozen=True, kw_only=True):
+    """The first thing wrong in a log: the line (1-based), the seq it should hold, and what is wrong."""
+
+    line: int
+    seq: int
+    message: str
+
+
+class LogFile(msgspec.Struct, kw_only=True):
+    """A log as read: its header, every event up to the first problem, and that problem if any."""
+
+    header: LogHeader
+    header_line: bytes
+    events: list[Event]
+    ended: bool
+    problem: LogProblem | None = None
+
+
+def _header(line: bytes, source: str) -> LogHeader:
+    try:
+        header = _HEADER_DECODER.decode(line)
+    except msgspec.DecodeError as exc:
+        raise LogError(f"{source}: line 1 is not an affray log header ({exc})") from None
+    if header.format_version > FORMAT_VERSION:
+        raise LogError(
+            f"{source}: log format version {header.format_version} is newer than this affray reads "
+            f"({FORMAT_VERSION})"
+        )
+    for kind, version in header.event_versions.items():
+        current = CURRENT_VERSIONS.get(kind)
+        if current is None:
+            raise LogError(f"{source}: line 1: unknown event kind {kind!r} in event_versions")
+        if version > current:
+            raise LogError(
+                f"{source}: line 1: {kind} version {version} is newer than this affray ({current})"
+            )
+        if missing_steps(kind, version, current):
+            raise LogError(f"{source}: line 1: no upcaster brings {kind} from version {version} to {current}")
+    return header
+
+
+def _decoder_for(header: LogHeader) -> Any:
+    """A function bytes -> Event that upcasts kinds recorded under older versions."""
+    old = {k: v for k, v in header.event_versions.items() if v < CURRENT_VERSIONS[k]}
+    if not old:
+        return _EVENT_DECODER.decode
+
+    def decode(line: bytes) -> Event:
+        record = msgspec.json.decode(line)
+        recorded = old.get(record.get("kind"))
+        if recorded is not None:
+            record = upcast(record, recorded, CURRENT_VERSIONS[record["kind"]])
+        record.pop("prev", None)
+        event: Event = msgspec.convert(record, AnyEvent)
+        return event
+
+    return decode
+
+
+class _Broken(Exception):
+    def __init__(self, problem: LogProblem) -> None:
+        self.problem = problem
+
+
+class _Chain:
+    """Checks event lines one after another: chain, seq, time; then decodes them."""
+
+    def __init__(self, header_line: bytes, header: LogHeader) -> None:
+        self._decode = _decoder_for(header)
+        self._suffix = b'%s%s"}' % (_PREV_KEY, line_hash(header_line).encode())
+        self._prev = line_hash(header_line)
+        self.count = 0
+        self._t = 0
+
+    def _broken(self, message: str, line_offset: int = 1) -> _Broken:
+        seq = self.count + 1
+        return _Broken(LogProblem(line=seq + line_offset, seq=seq, message=message))
+
+    def event(self, line: bytes) -> Event:
+        """Check and decode the next event line."""
+        seq = self.count + 1
+        if not line.endswith(self._suffix):
+            raise self._broken(_chain_message(seq))
+        try:
+            event: Event = self._decode(line)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise self._broken(f"not a valid event ({exc})") from None
+        if event.seq != seq:
+            raise self._broken(f"holds seq {event.seq}, expected {seq}")
+        if event.t < self._t:
+            raise self._broken(f"time runs backwards ({event.t} ms after {self._t} ms)")
+        self._t = event.t
+        self._prev = line_hash(line)
+        self._suffix = b'%s%s"}' % (_PREV_KEY, self._prev.encode())
+        self.count = seq
+        return event
+
+    def end(self, line: bytes, more: bool) -> None:
+        """Check the end line."""
+        try:
+            end = _END_DECODER.decode(line)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise self._broken(f"end line is damaged ({exc})") from None
+        if end.prev != self._prev:
+            raise self._broken(
+                "end line does not chain to the last event (the last event or the end line was changed)"
+            )
+        if end.end != self.count:
+            raise self._broken(f"end line counts {end.end} events, the log holds {self.count}")
+        if more:
+            raise self._broken("lines follow the end line", line_offset=2)
+
+    def cut(self, partial: bool) -> _Broken:
+        """The problem of a log that stops before its end line."""
+        what = "a partial line" if partial else "no end line"
+        return self._broken(f"log is cut short: {what} after seq {self.count}")
+
+
+def _chain_message(seq: int) -> str:
+    if seq == 1:
+        return "does not chain to the header (the header or this line was changed)"
+    return (
+        f"does not chain to seq {seq - 1} (seq {seq - 1} or this line was changed, inserted, removed "
+        "or moved)"
+    )
+
+
+def _open_header(first: bytes, source: str) -> LogHeader:
+    if not first.startswith(b"{"):
+        raise LogError(f"{source}: line 1 is not an affray log header")
+    return _header(first, source)
+
+
+def read_bytes(data: bytes, source: str = "<log>") -> LogFile:
+    """Read a whole log held in memory: every event up to the first problem, which it records."""
+    lines = data.split(b"\n")
+    partial = lines.pop() != b""
+    if not lines:
+        raise LogError(f"{source}: line 1 is not an affray log header")
+    header = _open_header(lines[0], source)
+    log = LogFile(header=header, header_line=lines[0], events=[], ended=False)
+    chain = _Chain(lines[0], header)
+    append = log.events.append
+    try:
+        for index in range(1, len(lines)):
+            line = lines[index]
+            if line.startswith(_END_PREFIX):
+                chain.end(line, more=index + 1 < len(lines) or partial)
+                log.ended = True
+                return log
+            append(chain.event(line))
+        raise chain.cut(partial)
+    except _Broken as broken:
+        log.problem = broken.problem
+    return log
+
+
+def read_log(path: Path) -> LogFile:
+    """Read the log at ``path``; an unreadable file or a missing header raises LogError."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LogError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise LogError(f"{path}: is a directory, not a log") from None
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read: {exc.strerror}") from None
+    return read_bytes(data, str(path))
+
+
+def iter_events(stream: IO[bytes], source: str = "<log>") -> Iterator[Event]:
+    """Stream the events of a log line by line, checking the chain, for logs too big to hold.
+
+    Yields every complete event before a cut and then stops; raises LogError at any other problem.
+    """
+    first = stream.readline()
+    if not first.endswith(b"\n"):
+        raise LogError(f"{source}: line 1 is not an affray log header")
+    header = _open_header(first[:-1], source)
+    chain = _Chain(first[:-1], header)
+    try:
+        for raw in stream:
+            if not raw.endswith(b"\n"):
+                return
+            line = raw[:-1]
+            if line.startswith(_END_PREFIX):
+                chain.end(line, more=bool(stream.read(1)))
+                return
+            yield chain.event(line)
+    except _Broken as broken:
+        p = broken.problem
+        raise LogError(f"{source}: line {p.line} (seq {p.seq}): {p.message}") from None

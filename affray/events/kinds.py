@@ -1,0 +1,173 @@
+"""The event vocabulary: one frozen Struct per kind, and the tagged union the log decodes into.
+
+Outcome events carry their derivation (inputs, modifiers, table values, rolls) so that a replay can explain
+them without re-running any rule.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+import msgspec
+
+from affray.events.base import Event, Roll
+
+Position = tuple[Decimal, Decimal]
+Readiness = Literal["in_hand", "at_hand", "unready"]
+Outcome = Literal["hit", "miss", "parried"]
+
+
+class CombatantJoined(Event, frozen=True, kw_only=True, tag="combatant_joined"):
+    """A combatant enters the encounter with everything the fold needs to know about it."""
+
+    combatant: str
+    name: str
+    side: str
+    damage_points: Decimal
+    position: Position
+    weapon: str
+    armor: str
+    shield: str | None = None
+
+
+class Perceived(Event, frozen=True, kw_only=True, tag="perceived"):
+    """A combatant spots the other party (rule E1); the clock starts at the first of these."""
+
+    combatant: str
+    after_ms: int
+    roll: Roll | None = None
+
+
+class Reacted(Event, frozen=True, kw_only=True, tag="reacted"):
+    """A combatant's reaction time has run after its perception (rule E1)."""
+
+    combatant: str
+    reaction_ms: int
+    prepared: bool = False
+    roll: Roll | None = None
+
+
+class WeaponReadied(Event, frozen=True, kw_only=True, tag="weapon_readied"):
+    """Battle initiative has run and the weapon is ready for its first attack (rules E1, E2, E3)."""
+
+    combatant: str
+    weapon: str
+    readiness: Readiness
+    chart_initiative: int
+    chart_speed: int
+    speed_adjustment: Decimal
+    initiative_ms: int
+    speed_ms: int
+
+
+class TargetChosen(Event, frozen=True, kw_only=True, tag="target_chosen"):
+    """A controller picked a target, with its reason."""
+
+    combatant: str
+    target: str
+    controller: str
+    reason: str
+    distance: Decimal
+
+
+class Moved(Event, frozen=True, kw_only=True, tag="moved"):
+    """A combatant moved for one second toward its target."""
+
+    combatant: str
+    toward: str
+    start: Position
+    end: Position
+    distance: Decimal
+
+
+class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True):
+    """A defender's parry roll against one attack (rule E5)."""
+
+    device: str
+    chance: Decimal
+    roll: Roll
+    parried: bool
+    gap_ms: int
+
+
+class HitDerivation(msgspec.Struct, frozen=True, kw_only=True):
+    """How the hit quality came about (rules E4, E5, E6)."""
+
+    skill: Decimal
+    bonus: Decimal
+    bonus_kind: Literal["melee", "mechanical"]
+    hit_chance: Decimal
+    armor: str
+    weapon_type: int
+    armor_value: int
+    shield_bonus: int
+    roll: Roll
+    quality: Decimal
+
+
+class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True):
+    """How a hit's damage came about (rule E7)."""
+
+    base: int
+    strength_bonus: Decimal
+    weapon_bonus: Decimal
+    skill_bonus: Decimal
+    potential: Decimal
+    multiplier: Decimal
+    damage: Decimal
+
+
+class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):
+    """One attack from roll to damage: the hit, the parry if any, and the damage if it landed."""
+
+    attacker: str
+    target: str
+    weapon: str
+    hit: HitDerivation
+    parry: ParryAttempt | None = None
+    outcome: Outcome
+    damage: DamageDerivation | None = None
+
+
+class CombatantOut(Event, frozen=True, kw_only=True, tag="combatant_out"):
+    """A combatant can fight no more."""
+
+    combatant: str
+    reason: str
+
+
+class EncounterEnded(Event, frozen=True, kw_only=True, tag="encounter_ended"):
+    """The encounter is over: one side stands, or the time limit came."""
+
+    winner: str | None
+    reason: str
+
+
+AnyEvent = (
+    CombatantJoined
+    | Perceived
+    | Reacted
+    | WeaponReadied
+    | TargetChosen
+    | Moved
+    | AttackResolved
+    | CombatantOut
+    | EncounterEnded
+)
+EVENT_KINDS: tuple[type[Event], ...] = (
+    CombatantJoined,
+    Perceived,
+    Reacted,
+    WeaponReadied,
+    TargetChosen,
+    Moved,
+    AttackResolved,
+    CombatantOut,
+    EncounterEnded,
+)
+
+
+def kind_of(event_type: type[Event]) -> str:
+    """The stable tag of an event kind, as written in the log."""
+    return str(event_type.__struct_config__.tag)

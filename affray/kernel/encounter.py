@@ -1,0 +1,56 @@
+"""The encounter: a SimPy environment on a millisecond clock, and ``emit``, the only way state changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from logging import DEBUG
+from typing import TypeVar
+
+import msgspec
+import simpy
+import structlog
+
+from affray.events.base import Event
+from affray.kernel.dice import Dice
+from affray.kernel.state import EncounterState, apply
+
+EventSink = Callable[[Event], None]
+E = TypeVar("E", bound=Event)
+
+_log = structlog.get_logger("affray.kernel")
+
+
+class Encounter(simpy.Environment):
+    """A SimPy environment whose ``now`` is game time in integer milliseconds.
+
+    Handlers run as processes on it, roll through ``dice`` and call ``emit``; ``emit`` stamps the event's
+    ``seq`` and ``t``, applies it to ``state`` with the same ``apply`` that replays use, appends it to
+    ``log`` and hands it to every sink (a log writer, say). With ``trace`` every emit is also logged
+    through structlog at debug level, with ``seq`` and ``t`` bound; without it the hot path never
+    touches the logger.
+    """
+
+    def __init__(self, dice: Dice, *, trace: bool = False) -> None:
+        super().__init__(initial_time=0)
+        self.dice = dice
+        self.state = EncounterState()
+        self.log: list[Event] = []
+        self.sinks: list[EventSink] = []
+        self.finished = self.event()
+        self._trace = trace and _log.is_enabled_for(DEBUG)
+
+    def emit(self, event: E) -> E:
+        """Stamp, apply and record ``event``; return the stamped event."""
+        stamped = msgspec.structs.replace(event, seq=len(self.log) + 1, t=int(self.now))
+        apply(self.state, stamped)
+        self.log.append(stamped)
+        for sink in self.sinks:
+            sink(stamped)
+        if self._trace:
+            _log.debug("emit", seq=stamped.seq, t=stamped.t, kind=type(stamped).__struct_config__.tag)
+        return stamped
+
+    def finish(self) -> None:
+        """Stop the run after the events already due at this instant."""
+        if not self.finished.triggered:
+            self.finished.succeed()

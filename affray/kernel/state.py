@@ -1,0 +1,181 @@
+"""The encounter's state and ``apply``: the only function that changes it.
+
+Live state and replayed state are built by the same ``apply``; a replay is
+``functools.reduce(apply, events, EncounterState())``. ``apply`` updates the state in place and returns it,
+so a fold costs one small function call per event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from typing import Any
+
+import msgspec
+
+from affray.events.base import Event
+from affray.events.kinds import (
+    AttackResolved,
+    CombatantJoined,
+    CombatantOut,
+    EncounterEnded,
+    Moved,
+    Perceived,
+    Position,
+    Reacted,
+    TargetChosen,
+    WeaponReadied,
+)
+
+_ZERO = Decimal(0)
+
+
+class CombatantState(msgspec.Struct, kw_only=True):
+    """What is true of one combatant at a moment."""
+
+    id: str
+    name: str
+    side: str
+    damage_points: Decimal
+    position: Position
+    weapon: str
+    armor: str
+    shield: str | None = None
+    damage_taken: Decimal = _ZERO
+    perceived: bool = False
+    reacted: bool = False
+    weapon_ready: bool = False
+    target: str | None = None
+    attacks: int = 0
+    hits: int = 0
+    damage_dealt: Decimal = _ZERO
+    last_parry_ms: dict[str, int] = msgspec.field(default_factory=dict)
+    out: bool = False
+    out_reason: str | None = None
+
+    @property
+    def damage_left(self) -> Decimal:
+        """Damage points not yet lost."""
+        return self.damage_points - self.damage_taken
+
+
+class EncounterState(msgspec.Struct, kw_only=True):
+    """Everything the log has established up to ``seq`` at game time ``t`` (milliseconds)."""
+
+    seq: int = 0
+    t: int = 0
+    combatants: dict[str, CombatantState] = msgspec.field(default_factory=dict)
+    ended: bool = False
+    winner: str | None = None
+    end_reason: str | None = None
+
+    def standing_sides(self) -> list[str]:
+        """Sides with at least one combatant still in the fight, in order of first appearance."""
+        sides: list[str] = []
+        for c in self.combatants.values():
+            if not c.out and c.side not in sides:
+                sides.append(c.side)
+        return sides
+
+
+def _joined(state: EncounterState, e: CombatantJoined) -> None:
+    state.combatants[e.combatant] = CombatantState(
+        id=e.combatant,
+        name=e.name,
+        side=e.side,
+        damage_points=e.damage_points,
+        position=e.position,
+        weapon=e.weapon,
+        armor=e.armor,
+        shield=e.shield,
+    )
+
+
+def _perceived(state: EncounterState, e: Perceived) -> None:
+    state.combatants[e.combatant].perceived = True
+
+
+def _reacted(state: EncounterState, e: Reacted) -> None:
+    state.combatants[e.combatant].reacted = True
+
+
+def _readied(state: EncounterState, e: WeaponReadied) -> None:
+    combatant = state.combatants[e.combatant]
+    combatant.weapon = e.weapon
+    combatant.weapon_ready = True
+
+
+def _target(state: EncounterState, e: TargetChosen) -> None:
+    state.combatants[e.combatant].target = e.target
+
+
+def _moved(state: EncounterState, e: Moved) -> None:
+    state.combatants[e.combatant].position = e.end
+
+
+def _attack(state: EncounterState, e: AttackResolved) -> None:
+    attacker = state.combatants[e.attacker]
+    target = state.combatants[e.target]
+    attacker.attacks += 1
+    if e.parry is not None:
+        target.last_parry_ms[e.parry.device] = e.t
+    if e.damage is not None:
+        attacker.hits += 1
+        attacker.damage_dealt += e.damage.damage
+        target.damage_taken += e.damage.damage
+
+
+def _out(state: EncounterState, e: CombatantOut) -> None:
+    combatant = state.combatants[e.combatant]
+    combatant.out = True
+    combatant.out_reason = e.reason
+
+
+def _ended(state: EncounterState, e: EncounterEnded) -> None:
+    state.ended = True
+    state.winner = e.winner
+    state.end_reason = e.reason
+
+
+_APPLIERS: dict[type[Event], Callable[[EncounterState, Any], None]] = {
+    CombatantJoined: _joined,
+    Perceived: _perceived,
+    Reacted: _reacted,
+    WeaponReadied: _readied,
+    TargetChosen: _target,
+    Moved: _moved,
+    AttackResolved: _attack,
+    CombatantOut: _out,
+    EncounterEnded: _ended,
+}
+
+
+def apply(state: EncounterState, event: Event) -> EncounterState:
+    """Apply one event to ``state`` (in place) and return it."""
+    _APPLIERS[type(event)](state, event)
+    state.seq = event.seq
+    state.t = event.t
+    return state
+
+
+def fold(events: Iterable[Event], state: EncounterState | None = None) -> EncounterState:
+    """Fold events into a fresh state (or onto ``state``): the replay of a log."""
+    if state is None:
+        state = EncounterState()
+    for event in events:
+        apply(state, event)
+    return state
+
+
+_STATE_ENCODER = msgspec.json.Encoder(decimal_format="number", order="deterministic")
+
+
+def encode_state(state: EncounterState) -> bytes:
+    """The state as deterministic JSON bytes."""
+    return _STATE_ENCODER.encode(state)
+
+
+def digest(state: EncounterState) -> str:
+    """A short hash of the state, equal for equal states whatever path built them."""
+    return hashlib.blake2b(encode_state(state), digest_size=16).hexdigest()

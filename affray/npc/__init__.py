@@ -1,0 +1,1 @@
+"""Controllers that pick the next intent for a combatant."""

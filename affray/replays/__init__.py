@@ -1,0 +1,1 @@
+"""Reading logs: rebuild state, verify, narrate."""

@@ -1,0 +1,18 @@
+"""Rebuild the encounter's state at a game time or a seq by folding the log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from affray.events.base import Event
+from affray.kernel.state import EncounterState, fold
+
+
+def state_at_seq(events: Sequence[Event], seq: int) -> EncounterState:
+    """The state after the event numbered ``seq`` (0 is before any event)."""
+    return fold(events[:seq])
+
+
+def state_at_time(events: Sequence[Event], t_ms: int) -> EncounterState:
+    """The state once every event at or before game time ``t_ms`` has happened."""
+    return fold(event for event in events if event.t <= t_ms)

@@ -1,0 +1,1 @@
+"""The Energion second-by-second combat rules (seed 002)."""

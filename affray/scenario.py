@@ -1,0 +1,150 @@
+"""Scenarios: TOML files decoded straight into typed Structs, so every mistake comes with its field path."""
+
+from __future__ import annotations
+
+import tomllib
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Literal
+
+import msgspec
+
+from affray.errors import ScenarioError
+
+Stat = Annotated[int, msgspec.Meta(ge=1, le=300, description="a characteristic; 100 is average")]
+Percent = Annotated[int, msgspec.Meta(ge=0, le=300)]
+Seconds = int | float | str
+"""A time in seconds (a number) or a dice expression rolled for it (``"1d10"``, read as seconds)."""
+Identifier = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
+
+
+class _Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Settings shared by every scenario Struct: unknown fields are errors, not silently ignored."""
+
+
+class Stats(_Section, frozen=True, kw_only=True):
+    """The characteristics the Energion formulas read; 100 is the chart's average person."""
+
+    ST: Stat = 100
+    AG: Stat = 100
+    CO: Stat = 100
+
+
+class WeaponCarried(_Section, frozen=True, kw_only=True):
+    """A weapon by its chart name, the training class whose row applies, and where it is (rule E3)."""
+
+    name: str
+    training_class: str | None = msgspec.field(default=None, name="class")
+    readiness: Literal["in_hand", "at_hand", "unready"] = "in_hand"
+    damage_bonus: Annotated[int, msgspec.Meta(ge=-50, le=50)] = 0
+
+
+class Combatant(_Section, frozen=True, kw_only=True):
+    """One fighter: who, which side, where, how good, and what it carries."""
+
+    id: Identifier
+    name: str
+    side: Identifier
+    controller: Literal["nearest"] = "nearest"
+    position: tuple[float, float] = (0.0, 0.0)
+    move_rate: Annotated[float, msgspec.Meta(gt=0, le=50)] = 3.0
+    damage_points: Annotated[int, msgspec.Meta(ge=1, le=10000)]
+    skill: Percent
+    parry: Percent = 0
+    skill_damage_bonus: Annotated[int, msgspec.Meta(ge=0, le=50)] = 0
+    stats: Stats = Stats()
+    weapons: Annotated[list[WeaponCarried], msgspec.Meta(min_length=1)]
+    armor: str = "Cloth"
+    shield: str | None = None
+    perception: Seconds = 0
+    reaction: Seconds = 0
+    prepared: bool = False
+
+
+class EnergionOptions(_Section, frozen=True, kw_only=True):
+    """Rulings on the Energion text that players may reasonably set otherwise (docs/rulesets/energion.md)."""
+
+    stat_bonus_base: Annotated[int, msgspec.Meta(ge=0, le=300)] = 100
+    two_hand_co_divisor: Annotated[int, msgspec.Meta(ge=1, le=100)] = 30
+
+
+class Dice(_Section, frozen=True, kw_only=True):
+    """Where the dice come from: generated from the seed, or the faces a referee rolled, in order."""
+
+    source: Literal["generated", "manual"] = "generated"
+    rolls: list[Annotated[int, msgspec.Meta(ge=1)]] = []
+
+
+class Scenario(_Section, frozen=True, kw_only=True):
+    """A whole encounter: the ruleset, the seed, the dice, the options and the combatants in file order."""
+
+    ruleset: Literal["energion"]
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+    name: str = ""
+    max_seconds: Annotated[int, msgspec.Meta(ge=1, le=86400)] = 600
+    dice: Dice = Dice()
+    options: EnergionOptions = EnergionOptions()
+    combatants: Annotated[list[Combatant], msgspec.Meta(min_length=2)]
+
+
+def decode_scenario(data: bytes | str, source: str) -> Scenario:
+    """Decode TOML text into a Scenario; errors name ``source`` and the line or field path."""
+    text = data.decode() if isinstance(data, bytes) else data
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: invalid TOML: {exc}") from None
+    return convert_scenario(raw, source)
+
+
+def convert_scenario(raw: object, source: str) -> Scenario:
+    """Turn a decoded mapping (from TOML or a log header) into a checked Scenario."""
+    try:
+        scenario = msgspec.convert(raw, Scenario)
+    except msgspec.ValidationError as exc:
+        raise ScenarioError(f"{source}: {_path_first(str(exc))}") from None
+    _check_ids(scenario, source)
+    return scenario
+
+
+def _path_first(message: str) -> str:
+    """msgspec says "Expected X - at `$.a.b`"; put the path first: "$.a.b: expected X"."""
+    what, sep, where = message.rpartition(" - at ")
+    if not sep:
+        return f"$: {message[0].lower()}{message[1:]}"
+    return f"{where.strip('`')}: {what[0].lower()}{what[1:]}"
+
+
+def _check_ids(scenario: Scenario, source: str) -> None:
+    seen: set[str] = set()
+    for index, combatant in enumerate(scenario.combatants):
+        if combatant.id in seen:
+            raise ScenarioError(f"{source}: $.combatants[{index}].id: {combatant.id!r} is used twice")
+        seen.add(combatant.id)
+    if len({c.side for c in scenario.combatants}) < 2:
+        raise ScenarioError(f"{source}: $.combatants: every combatant is on one side; a fight needs two")
+    if scenario.dice.source == "generated" and scenario.dice.rolls:
+        raise ScenarioError(f"{source}: $.dice.rolls: rolls are given but dice.source is 'generated'")
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and decode the scenario at ``path``."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ScenarioError(f"{path}: is a directory, not a scenario file") from None
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return decode_scenario(data.decode("utf-8"), str(path))
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def seconds_value(value: Seconds) -> Decimal | str:
+    """A Seconds field as an exact Decimal, or the dice expression string it holds."""
+    if isinstance(value, str):
+        return value
+    return Decimal(str(value))
