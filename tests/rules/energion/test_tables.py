@@ -153,12 +153,8 @@ def test_weapon_types_match_seed(tables: EnergionTables, seed_lines: list[str]) 
 
 # rule E12
 def test_training_costs_match_seed(tables: EnergionTables, seed_lines: list[str]) -> None:
-    rows = _table_rows(
-        _section(seed_lines, "Most weapons have a basic", "Modifications for Martial Artist")
-    )
-    assert [(c.name, c.training_cost) for c in tables.classes] == [
-        (row[0], int(row[1])) for row in rows
-    ]
+    rows = _table_rows(_section(seed_lines, "Most weapons have a basic", "Modifications for Martial Artist"))
+    assert [(c.name, c.training_cost) for c in tables.classes] == [(row[0], int(row[1])) for row in rows]
 
 
 # rule E5
@@ -369,9 +365,7 @@ def test_weapon_type_number_out_of_range_is_a_table_error() -> None:
 # rule E5
 def test_unknown_field_is_a_table_error() -> None:
     texts = _packaged_texts()
-    texts[SHIELDS_FILE] = (
-        texts[SHIELDS_FILE] + b"\n[[shield]]\nname = 'X'\nparry = 1\nspeed = 1\nx = 1\n"
-    )
+    texts[SHIELDS_FILE] = texts[SHIELDS_FILE] + b"\n[[shield]]\nname = 'X'\nparry = 1\nspeed = 1\nx = 1\n"
     with pytest.raises(TableError, match=r"shields\.toml: .*\$\.shield\[4\]"):
         parse_tables(texts)
 

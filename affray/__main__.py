@@ -1,0 +1,5 @@
+"""``python -m affray`` runs the ``affray`` command."""
+
+from affray.cli import main
+
+main()
