@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from collections.abc import Callable
 from decimal import Decimal
@@ -13,12 +14,12 @@ import click
 import structlog
 
 from affray import __version__
-from affray.errors import AffrayError
+from affray.errors import AffrayError, LogError
 from affray.events.codec import LogFile, LogWriter, read_log
 from affray.handlers.battle import Battle
 from affray.kernel.clock import seconds, to_ms
-from affray.kernel.state import EncounterState, digest, encode_state
-from affray.replays.narrate import narrate
+from affray.kernel.state import EncounterState, digest, encode_state, fold
+from affray.replays.narrate import narrate, number
 from affray.replays.rebuild import state_at_seq, state_at_time
 from affray.replays.verify import verify
 from affray.scenario import load_scenario
@@ -26,6 +27,7 @@ from affray.scenario import load_scenario
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
+MAX_SECONDS = 86400
 
 
 def _configure_logging(verbose: bool) -> None:
@@ -37,7 +39,7 @@ def _configure_logging(verbose: bool) -> None:
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG if verbose else logging.WARNING),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=True,
+        cache_logger_on_first_use=False,
     )
 
 
@@ -55,13 +57,17 @@ def _load(path: Path) -> LogFile:
     log = read_log(path)
     if log.problem is not None:
         p = log.problem
-        if log.events and "cut short" in p.message:
+        if "cut short" in p.message:
             click.echo(
                 f"warning: {path}: {p.message}; showing the {len(log.events)} complete events",
                 err=True,
             )
         else:
-            raise AffrayError(f"{path}: line {p.line} (seq {p.seq}): {p.message}")
+            raise AffrayError(f"{path}: {p.where()}: {p.message} (affray verify tells more)")
+    try:
+        fold(log.events)
+    except LogError as exc:
+        raise LogError(f"{path}: {exc}") from None
     return log
 
 
@@ -72,12 +78,20 @@ def _load(path: Path) -> LogFile:
 @click.pass_context
 def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT."""
-    battle = Battle(load_scenario(scenario))
+    spec = load_scenario(scenario)
+    try:
+        battle = Battle(spec)
+    except AffrayError as exc:
+        raise AffrayError(f"{scenario}: {exc}") from None
     writer = LogWriter.create(output, battle.header(), replace=force)
     try:
         encounter = battle.run(sinks=[writer.write], trace=ctx.obj["verbose"])
     except AffrayError as exc:
+        writer.abandon()
         raise AffrayError(f"{scenario}: {exc} (the log so far is kept in {output})") from None
+    except BaseException:
+        writer.abandon()
+        raise
     writer.close()
     state = encounter.state
     name = battle.scenario.name or scenario.stem
@@ -89,13 +103,9 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     for c in state.combatants.values():
         status = f"out ({c.out_reason})" if c.out else "standing"
         click.echo(
-            f"  {c.id:<12} {c.side:<10} dealt {_num(c.damage_dealt):>7} in {c.hits}/{c.attacks} hits; "
-            f"took {_num(c.damage_taken):>7} of {_num(c.damage_points)} DP; {status}"
+            f"  {c.id:<12} {c.side:<10} dealt {number(c.damage_dealt):>7} in {c.hits}/{c.attacks} hits; "
+            f"took {number(c.damage_taken):>7} of {number(c.damage_points)} DP; {status}"
         )
-
-
-def _num(value: Decimal) -> str:
-    return f"{value.quantize(Decimal('0.01')):f}".rstrip("0").rstrip(".")
 
 
 @cli.command()
@@ -128,19 +138,24 @@ def state(log: Path, at_seconds: str | None, seq: int | None, as_json: bool) -> 
             raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {len(events)}")
         current = state_at_seq(events, seq)
     elif at_seconds is not None:
-        try:
-            moment = Decimal(at_seconds)
-        except ArithmeticError:
-            raise AffrayError(f"--at {at_seconds!r}: expected seconds, e.g. 12.5") from None
-        if not moment.is_finite() or moment < 0:
-            raise AffrayError(f"--at {at_seconds!r}: expected a time of 0 seconds or more")
-        current = state_at_time(events, to_ms(moment))
+        current = state_at_time(events, _milliseconds(at_seconds))
     else:
         current = state_at_seq(events, len(events))
     if as_json:
         click.echo(encode_state(current).decode())
         return
     _print_state(current)
+
+
+def _milliseconds(text: str) -> int:
+    """``--at`` seconds to milliseconds; anything but a time from 0 to a day is an error."""
+    try:
+        moment = Decimal(text)
+    except ArithmeticError:
+        raise AffrayError(f"--at {text!r}: expected seconds, e.g. 12.5") from None
+    if not moment.is_finite() or not 0 <= moment <= MAX_SECONDS:
+        raise AffrayError(f"--at {text!r}: expected a time from 0 to {MAX_SECONDS} seconds")
+    return to_ms(moment)
 
 
 def _print_state(s: EncounterState) -> None:
@@ -158,8 +173,8 @@ def _print_state(s: EncounterState) -> None:
             status = "reacting"
         else:
             status = "unaware"
-        where = f"({_num(c.position[0])}, {_num(c.position[1])})"
-        left = f"{_num(c.damage_left)}/{_num(c.damage_points)}"
+        where = f"({number(c.position[0])}, {number(c.position[1])})"
+        left = f"{number(c.damage_left)}/{number(c.damage_points)}"
         click.echo(f"  {c.id:<12} {c.side:<10} {left:>12} {where:>18}  {status:<30} {c.target or '-'}")
 
 
@@ -177,20 +192,21 @@ def verify_command(log: Path) -> None:
             f"(final state {verdict.final_digest})"
         )
         return
-    where = f"seq {verdict.seq}: " if verdict.seq is not None else ""
+    where = f"{verdict.where}: " if verdict.where else ""
     click.echo(f"FAILED: {log}: {where}{verdict.message}")
     sys.exit(EXIT_VERIFY_FAILED)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one ``error:`` line and exit 2 for any user error, never a traceback."""
+    args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
     try:
-        cli.main(args=argv, prog_name="affray", standalone_mode=False)
+        with cli.make_context("affray", args) as ctx:
+            cli.invoke(ctx)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
     except AffrayError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_USER_ERROR)
-    except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         sys.exit(EXIT_USER_ERROR)
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
@@ -203,7 +219,9 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("error: aborted", err=True)
         sys.exit(EXIT_USER_ERROR)
     except BrokenPipeError:
-        sys.stderr.close()
+        # The reader went away (``affray replay LOG | head``): not an error. Point stdout at devnull so
+        # the interpreter's final flush does not complain.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
 
 

@@ -10,10 +10,11 @@ from typing import Annotated, Literal
 import msgspec
 
 from affray.errors import ScenarioError
+from affray.kernel.dice import parse_expression
 
 Stat = Annotated[int, msgspec.Meta(ge=1, le=300, description="a characteristic; 100 is average")]
 Percent = Annotated[int, msgspec.Meta(ge=0, le=300)]
-Seconds = int | float | str
+Seconds = Annotated[int, msgspec.Meta(ge=0, le=86400)] | Annotated[float, msgspec.Meta(ge=0, le=86400)] | str
 """A time in seconds (a number) or a dice expression rolled for it (``"1d10"``, read as seconds)."""
 Identifier = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 
@@ -123,6 +124,14 @@ def _check_ids(scenario: Scenario, source: str) -> None:
         seen.add(combatant.id)
     if len({c.side for c in scenario.combatants}) < 2:
         raise ScenarioError(f"{source}: $.combatants: every combatant is on one side; a fight needs two")
+    for index, combatant in enumerate(scenario.combatants):
+        for field in ("perception", "reaction"):
+            value = getattr(combatant, field)
+            if isinstance(value, str):
+                try:
+                    parse_expression(value)
+                except ScenarioError as exc:
+                    raise ScenarioError(f"{source}: $.combatants[{index}].{field}: {exc}") from None
     if scenario.dice.source == "generated" and scenario.dice.rolls:
         raise ScenarioError(f"{source}: $.dice.rolls: rolls are given but dice.source is 'generated'")
 

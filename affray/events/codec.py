@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -60,6 +61,7 @@ ENCODER = msgspec.json.Encoder(decimal_format="number", order="deterministic")
 _EVENT_DECODER = msgspec.json.Decoder(AnyEvent)
 _HEADER_DECODER = msgspec.json.Decoder(LogHeader)
 _END_DECODER = msgspec.json.Decoder(LogEnd)
+_RECORD_DECODER = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
 _PREV_KEY = b',"prev":"'
 _END_PREFIX = b'{"end":'
 
@@ -114,6 +116,10 @@ class LogWriter:
         self._count += 1
         self._stream.write(line + b"\n")
 
+    def abandon(self) -> None:
+        """Close the stream without an end line: the log of a run that failed, kept as far as it went."""
+        self._stream.close()
+
     def close(self) -> None:
         """Append the end line and close the stream."""
         self._stream.write(encode_end(self._count, self._prev) + b"\n")
@@ -133,11 +139,15 @@ def encode_log(header: LogHeader, events: list[Event]) -> bytes:
 
 
 class LogProblem(msgspec.Struct, frozen=True, kw_only=True):
-    """The first thing wrong in a log: the line (1-based), the seq it should hold, and what is wrong."""
+    """The first thing wrong in a log: the line (1-based), the seq there (0 for the header), and what."""
 
     line: int
     seq: int
     message: str
+
+    def where(self) -> str:
+        """``line 8 (seq 7)``, or ``line 1 (header)``."""
+        return f"line {self.line} ({f'seq {self.seq}' if self.seq else 'header'})"
 
 
 class LogFile(msgspec.Struct, kw_only=True):
@@ -180,8 +190,8 @@ def _decoder_for(header: LogHeader) -> Any:
         return _EVENT_DECODER.decode
 
     def decode(line: bytes) -> Event:
-        record = msgspec.json.decode(line)
-        recorded = old.get(record.get("kind"))
+        record = _RECORD_DECODER.decode(line)
+        recorded = old.get(str(record.get("kind")))
         if recorded is not None:
             record = upcast(record, recorded, CURRENT_VERSIONS[record["kind"]])
         record.pop("prev", None)
@@ -192,37 +202,57 @@ def _decoder_for(header: LogHeader) -> Any:
 
 
 class _Broken(Exception):
-    def __init__(self, problem: LogProblem) -> None:
+    """A problem found while reading; ``drop_last`` when it lies in the event already accepted."""
+
+    def __init__(self, problem: LogProblem, *, drop_last: bool = False) -> None:
         self.problem = problem
+        self.drop_last = drop_last
+
+
+def _at(seq: int, message: str) -> _Broken:
+    return _Broken(LogProblem(line=seq + 1, seq=seq, message=message))
 
 
 class _Chain:
-    """Checks event lines one after another: chain, seq, time; then decodes them."""
+    """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them."""
 
     def __init__(self, header_line: bytes, header: LogHeader) -> None:
         self._decode = _decoder_for(header)
-        self._suffix = b'%s%s"}' % (_PREV_KEY, line_hash(header_line).encode())
         self._prev = line_hash(header_line)
+        self._suffix = b'%s%s"}' % (_PREV_KEY, self._prev.encode())
         self.count = 0
         self._t = 0
 
-    def _broken(self, message: str, line_offset: int = 1) -> _Broken:
-        seq = self.count + 1
-        return _Broken(LogProblem(line=seq + line_offset, seq=seq, message=message))
+    def _previous_changed(self) -> _Broken:
+        """The line before no longer hashes to the ``prev`` that the current line records."""
+        if self.count == 0:
+            return _Broken(
+                LogProblem(
+                    line=1, seq=0, message="the header was changed: the first event does not chain to it"
+                )
+            )
+        return _Broken(
+            LogProblem(
+                line=self.count + 1,
+                seq=self.count,
+                message="this line was changed: its hash no longer matches the prev the next line records",
+            ),
+            drop_last=True,
+        )
 
     def event(self, line: bytes) -> Event:
         """Check and decode the next event line."""
         seq = self.count + 1
-        if not line.endswith(self._suffix):
-            raise self._broken(_chain_message(seq))
         try:
             event: Event = self._decode(line)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise self._broken(f"not a valid event ({exc})") from None
+            raise _at(seq, f"not a valid event ({exc})") from None
         if event.seq != seq:
-            raise self._broken(f"holds seq {event.seq}, expected {seq}")
+            raise _at(seq, f"holds seq {event.seq} (a line was inserted, removed, duplicated or moved here)")
+        if not line.endswith(self._suffix):
+            raise self._previous_changed()
         if event.t < self._t:
-            raise self._broken(f"time runs backwards ({event.t} ms after {self._t} ms)")
+            raise _at(seq, f"time runs backwards ({event.t} ms after {self._t} ms)")
         self._t = event.t
         self._prev = line_hash(line)
         self._suffix = b'%s%s"}' % (_PREV_KEY, self._prev.encode())
@@ -231,32 +261,22 @@ class _Chain:
 
     def end(self, line: bytes, more: bool) -> None:
         """Check the end line."""
+        after = self.count + 1
         try:
             end = _END_DECODER.decode(line)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise self._broken(f"end line is damaged ({exc})") from None
-        if end.prev != self._prev:
-            raise self._broken(
-                "end line does not chain to the last event (the last event or the end line was changed)"
-            )
+            raise _at(after, f"the end line is damaged ({exc})") from None
         if end.end != self.count:
-            raise self._broken(f"end line counts {end.end} events, the log holds {self.count}")
+            raise _at(after, f"the end line counts {end.end} events where the log holds {self.count}")
+        if end.prev != self._prev:
+            raise self._previous_changed()
         if more:
-            raise self._broken("lines follow the end line", line_offset=2)
+            raise _Broken(LogProblem(line=after + 2, seq=after, message="lines follow the end line"))
 
     def cut(self, partial: bool) -> _Broken:
         """The problem of a log that stops before its end line."""
         what = "a partial line" if partial else "no end line"
-        return self._broken(f"log is cut short: {what} after seq {self.count}")
-
-
-def _chain_message(seq: int) -> str:
-    if seq == 1:
-        return "does not chain to the header (the header or this line was changed)"
-    return (
-        f"does not chain to seq {seq - 1} (seq {seq - 1} or this line was changed, inserted, removed "
-        "or moved)"
-    )
+        return _at(self.count + 1, f"the log is cut short: {what} after seq {self.count}")
 
 
 def _open_header(first: bytes, source: str) -> LogHeader:
@@ -267,6 +287,8 @@ def _open_header(first: bytes, source: str) -> LogHeader:
 
 def read_bytes(data: bytes, source: str = "<log>") -> LogFile:
     """Read a whole log held in memory: every event up to the first problem, which it records."""
+    if not data:
+        raise LogError(f"{source}: the file is empty, not an affray log")
     lines = data.split(b"\n")
     partial = lines.pop() != b""
     if not lines:
@@ -286,6 +308,8 @@ def read_bytes(data: bytes, source: str = "<log>") -> LogFile:
         raise chain.cut(partial)
     except _Broken as broken:
         log.problem = broken.problem
+        if broken.drop_last:
+            log.events.pop()
     return log
 
 
@@ -322,5 +346,4 @@ def iter_events(stream: IO[bytes], source: str = "<log>") -> Iterator[Event]:
                 return
             yield chain.event(line)
     except _Broken as broken:
-        p = broken.problem
-        raise LogError(f"{source}: line {p.line} (seq {p.seq}): {p.message}") from None
+        raise LogError(f"{source}: {broken.problem.where()}: {broken.problem.message}") from None

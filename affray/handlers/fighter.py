@@ -11,7 +11,7 @@ from affray.handlers.attack import resolve_attack
 from affray.handlers.loadout import Loadout
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
-from affray.kernel.space import distance, metres, step_toward
+from affray.kernel.space import approach, distance, metres, step_toward
 from affray.npc.intents import Approach, View
 
 if TYPE_CHECKING:
@@ -83,9 +83,12 @@ def fighter(
             yield encounter.timeout(MS_PER_SECOND)
             if stopped():
                 return
-            length = min(step, distance(mine.position, target.position) - me.reach)
-            if length > 0:
-                end = step_toward(mine.position, target.position, length)
+            gap = distance(mine.position, target.position)
+            if gap > me.reach:
+                if gap - me.reach <= step:
+                    end = approach(mine.position, target.position, me.reach)
+                else:
+                    end = step_toward(mine.position, target.position, step)
                 encounter.emit(
                     Moved(
                         combatant=me.id,

@@ -52,13 +52,10 @@ class Loadout(msgspec.Struct, frozen=True, kw_only=True):
 def build_loadout(spec: Combatant, index: int, tables: EnergionTables, options: EnergionOptions) -> Loadout:
     """Look up the charts for ``spec`` and work out its figures; bad names raise ScenarioError with a path."""
     path = f"$.combatants[{index}]"
-    carried = spec.weapons[0]
-    weapon = _look_up(f"{path}.weapons[0].name", tables.weapon, carried.name, carried.training_class)
+    weapons = [_weapon(f"{path}.weapons[{i}]", w, tables) for i, w in enumerate(spec.weapons)]
+    carried, weapon = spec.weapons[0], weapons[0]
     armor = _look_up(f"{path}.armor", tables.armor_named, spec.armor)
     shield = _look_up(f"{path}.shield", tables.shield, spec.shield) if spec.shield else None
-    for extra in range(1, len(spec.weapons)):
-        other = spec.weapons[extra]
-        _look_up(f"{path}.weapons[{extra}].name", tables.weapon, other.name, other.training_class)
     if shield is not None and weapon.two_handed:
         raise ScenarioError(f"{path}.shield: {weapon.name!r} needs both hands; a shield cannot be carried")
 
@@ -100,6 +97,12 @@ def build_loadout(spec: Combatant, index: int, tables: EnergionTables, options: 
         reach=Decimal(max(weapon.reach_m, 1)),
         shield_gap_ms=to_ms(formulas.modified_speed(shield.speed, one_hand)) if shield else 0,
     )
+
+
+def _weapon(path: str, carried: WeaponCarried, tables: EnergionTables) -> Weapon:
+    if carried.training_class is not None:
+        _look_up(f"{path}.class", tables.training_class, carried.training_class)
+    return _look_up(f"{path}.name", tables.weapon, carried.name, carried.training_class)
 
 
 def _look_up(path: str, function: Callable[..., T], *args: Any) -> T:

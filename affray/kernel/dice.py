@@ -106,8 +106,8 @@ class ManualDice(DiceSource):
         number = self._next + 1
         if self._next >= len(self._faces):
             raise DiceExhausted(
-                f"manual dice ran out: roll {number} (a d{sides} for {stream}) was not supplied; "
-                f"{len(self._faces)} were given"
+                f"$.dice.rolls: manual dice ran out: roll {number} (a d{sides} for {stream}) was not "
+                f"supplied; {len(self._faces)} were given"
             )
         value = self._faces[self._next]
         if not 1 <= value <= sides:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
 
 from affray.events.kinds import Position
 
@@ -14,20 +14,44 @@ def metres(value: float | int | Decimal) -> Decimal:
     return Decimal(str(value)).quantize(MILLIMETRE, rounding=ROUND_HALF_EVEN)
 
 
-def distance(a: Position, b: Position) -> Decimal:
-    """Straight-line distance, to the millimetre (decimal square root, halves to even)."""
+def squared_distance(a: Position, b: Position) -> Decimal:
+    """The squared distance, exact: for comparing distances without square roots."""
     dx = b[0] - a[0]
     dy = b[1] - a[1]
-    return (dx * dx + dy * dy).sqrt().quantize(MILLIMETRE, rounding=ROUND_HALF_EVEN)
+    return dx * dx + dy * dy
+
+
+def distance(a: Position, b: Position) -> Decimal:
+    """Straight-line distance, to the millimetre (decimal square root, halves to even)."""
+    return squared_distance(a, b).sqrt().quantize(MILLIMETRE, rounding=ROUND_HALF_EVEN)
 
 
 def step_toward(start: Position, goal: Position, length: Decimal) -> Position:
-    """The point ``length`` metres from ``start`` toward ``goal`` (``goal`` itself if nearer)."""
+    """The point about ``length`` metres from ``start`` toward ``goal``, never further (``goal`` if nearer).
+
+    Each coordinate's move is rounded to the millimetre toward ``start``.
+    """
+    return _along(start, goal, length, ROUND_DOWN)
+
+
+def approach(start: Position, goal: Position, within: Decimal) -> Position:
+    """The point on the way from ``start`` to ``goal`` that ends ``within`` metres of it, or closer.
+
+    Each coordinate's move is rounded to the millimetre toward ``goal``, so the end is never outside
+    ``within``.
+    """
     gap = distance(start, goal)
-    if gap <= length or gap == 0:
+    if gap <= within:
+        return start
+    return _along(start, goal, gap - within, ROUND_UP)
+
+
+def _along(start: Position, goal: Position, length: Decimal, rounding: str) -> Position:
+    exact = squared_distance(start, goal).sqrt()
+    if exact <= length:
         return goal
-    fraction = length / gap
+    fraction = length / exact
     return (
-        (start[0] + (goal[0] - start[0]) * fraction).quantize(MILLIMETRE, rounding=ROUND_HALF_EVEN),
-        (start[1] + (goal[1] - start[1]) * fraction).quantize(MILLIMETRE, rounding=ROUND_HALF_EVEN),
+        start[0] + ((goal[0] - start[0]) * fraction).quantize(MILLIMETRE, rounding=rounding),
+        start[1] + ((goal[1] - start[1]) * fraction).quantize(MILLIMETRE, rounding=rounding),
     )

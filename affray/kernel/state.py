@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from affray.errors import LogError
 from affray.events.base import Event
 from affray.events.kinds import (
     AttackResolved,
@@ -159,12 +160,29 @@ def apply(state: EncounterState, event: Event) -> EncounterState:
     return state
 
 
+def apply_checked(state: EncounterState, event: Event) -> EncounterState:
+    """``apply`` for events read from a file: an event that does not fit the state raises LogError."""
+    try:
+        return apply(state, event)
+    except KeyError as exc:
+        raise LogError(f"seq {event.seq}: {_kind(event)} names combatant {exc} who never joined") from None
+    except (TypeError, ValueError, ArithmeticError) as exc:
+        raise LogError(f"seq {event.seq}: {_kind(event)} cannot be applied ({exc})") from None
+
+
+def _kind(event: Event) -> str:
+    return str(type(event).__struct_config__.tag)
+
+
 def fold(events: Iterable[Event], state: EncounterState | None = None) -> EncounterState:
-    """Fold events into a fresh state (or onto ``state``): the replay of a log."""
+    """Fold events into a fresh state (or onto ``state``): the replay of a log.
+
+    Raises LogError naming the seq of an event that does not fit (one naming a combatant who never joined).
+    """
     if state is None:
         state = EncounterState()
     for event in events:
-        apply(state, event)
+        apply_checked(state, event)
     return state
 
 
@@ -177,5 +195,8 @@ def encode_state(state: EncounterState) -> bytes:
 
 
 def digest(state: EncounterState) -> str:
-    """A short hash of the state, equal for equal states whatever path built them."""
+    """A short hash of the state's deterministic JSON: live and folded states of one log always agree.
+
+    Decimals are hashed as written, so ``3`` and ``3.0`` damage points give different digests.
+    """
     return hashlib.blake2b(encode_state(state), digest_size=16).hexdigest()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affray.kernel.space import distance
+from affray.kernel.space import distance, squared_distance
 from affray.npc.intents import Approach, Attack, Intent, View
 
 
@@ -21,12 +21,13 @@ class NearestEnemy:
         for other in view.state.combatants.values():
             if other.out or other.side == me.side:
                 continue
-            gap = distance(me.position, other.position)
-            if best is None or gap < best[0]:
-                best = (gap, other.id)
+            squared = squared_distance(me.position, other.position)
+            if best is None or squared < best[0]:
+                best = (squared, other)
         if best is None:
             return None
-        gap, target = best
+        target = best[1].id
+        gap = distance(me.position, best[1].position)
         if gap <= view.reach:
             return Attack(target=target, reason=f"nearest enemy, {gap} m away, within reach {view.reach} m")
         return Approach(target=target, reason=f"nearest enemy, {gap} m away, beyond reach {view.reach} m")

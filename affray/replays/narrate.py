@@ -20,55 +20,56 @@ from affray.events.kinds import (
     WeaponReadied,
 )
 from affray.kernel.clock import seconds
-from affray.kernel.state import EncounterState, apply
+from affray.kernel.state import EncounterState, apply_checked
 
 
-def _num(value: Decimal) -> str:
+def number(value: Decimal) -> str:
     """A decimal for people: at most three places, no trailing zeros."""
     text = f"{value.quantize(Decimal('0.001')):f}".rstrip("0").rstrip(".")
     return text if text not in ("", "-0") else "0"
 
 
 def _signed(value: Decimal) -> str:
-    text = _num(value)
+    text = number(value)
     return text if text.startswith("-") else f"+{text}"
 
 
 def _at(p: Position) -> str:
-    return f"({_num(p[0])}, {_num(p[1])})"
+    return f"({number(p[0])}, {number(p[1])})"
 
 
-def _roll(roll: Roll) -> str:
-    faces = "+".join(str(f) for f in roll.faces)
+def _roll(roll: Roll, unit: str = "") -> str:
+    faces = " [" + "+".join(str(f) for f in roll.faces) + "]" if len(roll.faces) > 1 else ""
     manual = ", manual" if roll.source == "manual" else ""
-    return f"{roll.expr}={roll.total}" + (f" [{faces}]" if len(roll.faces) > 1 else "") + manual
+    return f"{roll.expr}={roll.total}{unit}{faces}{manual}"
 
 
 def _joined(e: CombatantJoined, s: EncounterState) -> str:
     shield = f", shield {e.shield}" if e.shield else ""
     return (
-        f"{e.combatant} ({e.name}) joins side {e.side}: {_num(e.damage_points)} DP, {e.weapon}, "
+        f"{e.combatant} ({e.name}) joins side {e.side}: {number(e.damage_points)} DP, {e.weapon}, "
         f"{e.armor}{shield}, at {_at(e.position)}"
     )
 
 
 def _perceived(e: Perceived, s: EncounterState) -> str:
-    how = f" (perception {_roll(e.roll)} s)" if e.roll else ""
+    how = f" (perception {_roll(e.roll, ' s')})" if e.roll else ""
     return f"{e.combatant} perceives the other party{how}"
 
 
 def _reacted(e: Reacted, s: EncounterState) -> str:
     if e.prepared:
         return f"{e.combatant} had a prepared reaction: no reaction time"
-    how = f", {_roll(e.roll)} s" if e.roll else ""
+    how = f", {_roll(e.roll, ' s')}" if e.roll else ""
     return f"{e.combatant} reacts after {seconds(e.reaction_ms)} s{how}"
 
 
 def _readied(e: WeaponReadied, s: EncounterState) -> str:
+    floor = " (the 1 s minimum)" if e.chart_speed - e.speed_adjustment < 1 else ""
     return (
         f"{e.combatant} readies {e.weapon} ({e.readiness.replace('_', ' ')}): initiative "
-        f"{seconds(e.initiative_ms)} s; speed {e.chart_speed} - {_num(e.speed_adjustment)} = "
-        f"{seconds(e.speed_ms)} s between attacks"
+        f"{seconds(e.initiative_ms)} s; speed {e.chart_speed} - {number(e.speed_adjustment)} = "
+        f"{seconds(e.speed_ms)} s between attacks{floor}"
     )
 
 
@@ -77,7 +78,7 @@ def _target(e: TargetChosen, s: EncounterState) -> str:
 
 
 def _moved(e: Moved, s: EncounterState) -> str:
-    return f"{e.combatant} moves {_num(e.distance)} m toward {e.toward}, {_at(e.start)} -> {_at(e.end)}"
+    return f"{e.combatant} moves {number(e.distance)} m toward {e.toward}, {_at(e.start)} -> {_at(e.end)}"
 
 
 def _attack(e: AttackResolved, s: EncounterState) -> str:
@@ -85,14 +86,14 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
     armor = h.armor_value + h.shield_bonus
     shield = f" incl. shield {h.shield_bonus}" if h.shield_bonus else ""
     line = (
-        f"{e.attacker} attacks {e.target} with {e.weapon}: {_num(h.hit_chance)}% "
-        f"(skill {_num(h.skill)} {h.bonus_kind} {_signed(h.bonus)}) - armor {armor} "
-        f"({h.armor} vs type {h.weapon_type}{shield}) - roll {h.roll.total} = quality {_num(h.quality)}"
+        f"{e.attacker} attacks {e.target} with {e.weapon}: {number(h.hit_chance)}% "
+        f"(skill {number(h.skill)} {h.bonus_kind} {_signed(h.bonus)}) - armor {armor} "
+        f"({h.armor} vs type {h.weapon_type}{shield}) - roll {h.roll.total} = quality {number(h.quality)}"
     )
     if e.parry is not None:
         p = e.parry
         verdict = "parried" if p.parried else "fails"
-        line += f"; parry with {p.device} {_num(p.chance)}%, roll {p.roll.total}: {verdict}"
+        line += f"; parry with {p.device} {number(p.chance)}%, roll {p.roll.total}: {verdict}"
     if e.outcome == "miss":
         return line + " -> miss"
     if e.damage is None:
@@ -101,10 +102,10 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
     left = s.combatants[e.target].damage_left
     total = s.combatants[e.target].damage_points
     return (
-        line
-        + f" -> x{_num(d.multiplier)} of {_num(d.potential)} (base {d.base} + ST {_num(d.strength_bonus)}"
-        f" + weapon {_num(d.weapon_bonus)} + skill {_num(d.skill_bonus)}) = {_num(d.damage)} damage; "
-        f"{e.target} has {_num(left)}/{_num(total)} DP"
+        f"{line} -> x{number(d.multiplier)} of {number(d.potential)} (base {d.base}"
+        f" + ST {number(d.strength_bonus)} + weapon {number(d.weapon_bonus)}"
+        f" + skill {number(d.skill_bonus)}) = {number(d.damage)} damage; "
+        f"{e.target} has {number(left)}/{number(total)} DP"
     )
 
 
@@ -134,6 +135,6 @@ def narrate(events: Iterable[Event]) -> Iterator[str]:
     """One line per event, each told against the state right after it."""
     state = EncounterState()
     for event in events:
-        apply(state, event)
+        apply_checked(state, event)
         text = _TELLERS[type(event)](event, state)
         yield f"{seconds(event.t):>9} s  #{event.seq:<4} {text}"

@@ -6,11 +6,11 @@ from typing import Any
 
 import msgspec
 
-from affray.errors import AffrayError
+from affray.errors import AffrayError, LogError
 from affray.events.base import Event
-from affray.events.codec import LogFile, encode_event, line_hash
+from affray.events.codec import LogFile, LogProblem, encode_event, line_hash
 from affray.handlers.battle import Battle
-from affray.kernel.state import EncounterState, apply, digest
+from affray.kernel.state import EncounterState, apply_checked, digest
 from affray.scenario import Scenario, convert_scenario
 
 
@@ -20,44 +20,54 @@ class Verdict(msgspec.Struct, kw_only=True):
     ok: bool
     events: int
     seq: int | None = None
+    where: str = ""
     message: str = ""
     final_digest: str | None = None
 
 
 def scenario_of(log: LogFile, source: str) -> Scenario:
     """The scenario embedded in a log's header, checked as a scenario file would be."""
-    return convert_scenario(msgspec.json.decode(log.header.scenario), f"{source}: header scenario")
+    try:
+        raw = msgspec.json.decode(log.header.scenario)
+    except msgspec.DecodeError as exc:
+        raise LogError(f"{source}: line 1 (header): the scenario is damaged ({exc})") from None
+    return convert_scenario(raw, f"{source}: line 1 (header) scenario")
 
 
 def verify(log: LogFile, source: str) -> Verdict:
-    """Check the chain (as read), fold every event, re-simulate and compare line by line."""
-    if log.problem is not None:
-        p = log.problem
-        return Verdict(ok=False, events=len(log.events), seq=p.seq, message=f"line {p.line}: {p.message}")
+    """Check the chain (as read), fold every event, re-simulate and compare line by line.
+
+    The first bad seq is the earliest of: where the log as read breaks, where the fold fails, and where
+    the events differ from the re-simulation.
+    """
+    count = len(log.events)
+    problem = log.problem
     state = EncounterState()
     for event in log.events:
         try:
-            apply(state, event)
-        except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
-            return Verdict(
-                ok=False,
-                events=len(log.events),
-                seq=event.seq,
-                message=f"cannot be folded ({exc!r})",
-            )
+            apply_checked(state, event)
+        except LogError as exc:
+            return Verdict(ok=False, events=count, seq=event.seq, message=f"cannot be folded: {exc}")
     try:
-        battle = Battle(scenario_of(log, source))
-        replay = battle.run()
+        replay = Battle(scenario_of(log, source)).run()
     except AffrayError as exc:
-        return Verdict(ok=False, events=len(log.events), message=f"re-simulation failed: {exc}")
-    difference = first_difference(log.header_line, log.events, replay.log)
+        if problem is not None:
+            return _broken(problem, count)
+        return Verdict(ok=False, events=count, message=f"re-simulation failed: {exc}")
+    difference = first_difference(log.header_line, log.events, replay.log[:count] if problem else replay.log)
     if difference is not None:
         seq, message = difference
-        return Verdict(ok=False, events=len(log.events), seq=seq, message=message)
+        return Verdict(ok=False, events=count, seq=seq, where=f"seq {seq}", message=message)
+    if problem is not None:
+        return _broken(problem, count)
     folded, live = digest(state), digest(replay.state)
     if folded != live:
-        return Verdict(ok=False, events=len(log.events), message="folded state differs from the live state")
-    return Verdict(ok=True, events=len(log.events), final_digest=folded)
+        return Verdict(ok=False, events=count, message="folded state differs from the live state")
+    return Verdict(ok=True, events=count, final_digest=folded)
+
+
+def _broken(problem: LogProblem, count: int) -> Verdict:
+    return Verdict(ok=False, events=count, seq=problem.seq, where=problem.where(), message=problem.message)
 
 
 def first_difference(

@@ -15,9 +15,10 @@ TEN = Decimal(10)
 
 def tidy(value: Decimal) -> Decimal:
     """The same number without trailing zeros or an exponent: ``Decimal('15.600') -> 15.6``."""
-    if value == value.to_integral_value():
-        return value.quantize(ONE)
-    return value.normalize()
+    text = f"{value:f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return Decimal(text)
 
 
 def stat_bonus(stat: int, base: int = 100) -> Decimal:

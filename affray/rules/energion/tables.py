@@ -134,6 +134,10 @@ class EnergionTables(msgspec.Struct, frozen=True, kw_only=True):
         """Return the armor of that name (case-insensitive); raise UnknownTableEntry if none."""
         return _lookup("armor", name, self.armor.values())
 
+    def training_class(self, name: str) -> TrainingClass:
+        """Return the training class of that name (case-insensitive); raise UnknownTableEntry if none."""
+        return _lookup("training class", name, self.classes)
+
     def weapon(self, name: str, training_class: str | None = None) -> Weapon:
         """Return the weapon of that name (case-insensitive).
 
@@ -143,7 +147,7 @@ class EnergionTables(msgspec.Struct, frozen=True, kw_only=True):
         """
         if training_class is None:
             return _lookup("weapon", name, self._all_weapons())
-        cls = _lookup("training class", training_class, self.classes)
+        cls = self.training_class(training_class)
         listed_in = [c.name for c in self.classes if any(_same(w.name, name) for w in c.weapons)]
         where = f" in training class {cls.name!r}"
         if listed_in:

@@ -1,0 +1,143 @@
+"""Fixtures for the ``affray`` command's tests: call it in-process or as a real process; logs to feed it.
+
+In-process calls go through ``affray.cli.main`` (the same function the console script runs), so they see the
+``error:`` lines and exit codes a user sees. A real process is used only where the process itself matters:
+tracebacks, ``PYTHONHASHSEED``, interpreter flags.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from affray.cli import main
+from affray.events.codec import LogFile, encode_end, line_hash, read_log
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+DUEL = EXAMPLES / "duel.toml"
+SKIRMISH = EXAMPLES / "skirmish.toml"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one ``affray`` call did: its exit code and everything it printed."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        """stderr split into lines (no trailing empty line)."""
+        return self.err.splitlines()
+
+
+Affray = Callable[..., Result]
+
+
+def _exit_code(exc: SystemExit) -> int:
+    if exc.code is None:
+        return 0
+    return exc.code if isinstance(exc.code, int) else 1
+
+
+def call_main(args: Sequence[str | os.PathLike[str]]) -> int:
+    """Run ``affray.cli.main`` on ``args``; its exit code (0 when it returns normally)."""
+    try:
+        main([os.fspath(a) for a in args])
+    except SystemExit as exc:
+        return _exit_code(exc)
+    return 0
+
+
+@pytest.fixture
+def affray(capsys: pytest.CaptureFixture[str]) -> Affray:
+    """``affray(*args)`` runs the command in-process and returns its Result."""
+
+    def invoke(*args: str | os.PathLike[str]) -> Result:
+        capsys.readouterr()
+        code = call_main(args)
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return invoke
+
+
+def run_process(
+    *args: str | os.PathLike[str],
+    env: dict[str, str] | None = None,
+    python_flags: Sequence[str] = (),
+    cwd: Path | None = None,
+) -> Result:
+    """Run ``python -m affray *args`` as a real process and return its Result."""
+    completed = subprocess.run(
+        [sys.executable, *python_flags, "-m", "affray", *(os.fspath(a) for a in args)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
+    return Result(completed.returncode, completed.stdout, completed.stderr)
+
+
+def assert_user_error(result: Result, *fragments: str) -> None:
+    """Exit 2, nothing but one ``error:`` line on stderr, no traceback, and every fragment in that line."""
+    assert result.code == 2, result
+    assert len(result.err_lines) == 1, result.err
+    line = result.err_lines[0]
+    assert line.startswith("error: "), line
+    assert "Traceback" not in result.err
+    for fragment in fragments:
+        assert fragment in line, f"{fragment!r} not in {line!r}"
+
+
+@pytest.fixture(scope="session")
+def duel_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The duel example's log as ``affray run`` writes it (simulated once per session)."""
+    out = tmp_path_factory.mktemp("duel") / "duel.jsonl"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = call_main(["run", DUEL, "-o", out])
+    assert code == 0
+    return out.read_bytes()
+
+
+@pytest.fixture
+def duel_log(tmp_path: Path, duel_bytes: bytes) -> Path:
+    """A fresh copy of the duel's log in this test's directory."""
+    path = tmp_path / "duel.jsonl"
+    path.write_bytes(duel_bytes)
+    return path
+
+
+@pytest.fixture
+def duel_read(duel_log: Path) -> LogFile:
+    """The duel's log, read back."""
+    return read_log(duel_log)
+
+
+def rechain(lines: list[bytes]) -> bytes:
+    """A log from a header and event lines, with every ``prev`` recomputed and a fresh end line.
+
+    This is what a careful forger does: the result chains, so only the fold or a re-simulation can object.
+    """
+    header, *events = lines
+    out = [header]
+    prev = line_hash(header)
+    for line in events:
+        line = re.sub(rb'"prev":"[0-9a-f]{32}"', b'"prev":"%s"' % prev.encode(), line, count=1)
+        out.append(line)
+        prev = line_hash(line)
+    out.append(encode_end(len(events), prev))
+    return b"\n".join(out) + b"\n"

@@ -1,0 +1,96 @@
+"""``affray run SCENARIO -o LOG [--force]``: simulate, write the log, tell who won."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from affray.events.codec import read_log
+from affray.kernel.clock import seconds
+from affray.replays.narrate import number
+from affray.replays.rebuild import state_at_seq
+from tests.cli.conftest import DUEL, Affray, assert_user_error
+
+MINUTE_MS = 60_000
+
+
+def test_run_writes_a_complete_log(affray: Affray, tmp_path: Path) -> None:
+    out = tmp_path / "duel.jsonl"
+    result = affray("run", DUEL, "-o", out)
+    assert result.code == 0, result
+    log = read_log(out)
+    assert log.problem is None
+    assert log.ended
+    assert log.header.ruleset == "energion"
+    assert len(log.events) > 0
+
+
+def test_run_prints_the_winner_and_when(affray: Affray, tmp_path: Path) -> None:
+    out = tmp_path / "duel.jsonl"
+    result = affray("run", DUEL, "-o", out)
+    events = read_log(out).events
+    final = state_at_seq(events, len(events))
+    assert final.winner is not None
+    first = result.out.splitlines()[0]
+    assert f"side {final.winner} wins at {seconds(final.t)} s" in first
+    assert f"{len(events)} events -> {out}" in first
+
+
+def test_run_prints_the_damage_each_combatant_dealt(affray: Affray, tmp_path: Path) -> None:
+    out = tmp_path / "duel.jsonl"
+    result = affray("run", DUEL, "-o", out)
+    events = read_log(out).events
+    final = state_at_seq(events, len(events))
+    rows = {line.split()[0]: re.sub(r"\s+", " ", line) for line in result.out.splitlines()[1:]}
+    assert set(rows) == set(final.combatants)
+    for cid, c in final.combatants.items():
+        assert f"dealt {number(c.damage_dealt)} in {c.hits}/{c.attacks} hits" in rows[cid]
+        assert f"took {number(c.damage_taken)} of {number(c.damage_points)} DP" in rows[cid]
+
+
+def test_run_refuses_to_overwrite_an_existing_file(affray: Affray, tmp_path: Path) -> None:
+    out = tmp_path / "precious.jsonl"
+    out.write_bytes(b"not to be lost\n")
+    result = affray("run", DUEL, "-o", out)
+    assert_user_error(result, str(out), "--force")
+    assert result.out == ""
+    assert out.read_bytes() == b"not to be lost\n"
+
+
+def test_run_with_force_replaces_an_existing_file(affray: Affray, tmp_path: Path, duel_bytes: bytes) -> None:
+    out = tmp_path / "old.jsonl"
+    out.write_bytes(b"an old log that is much longer than nothing\n" * 1000)
+    result = affray("run", DUEL, "-o", out, "--force")
+    assert result.code == 0, result
+    assert out.read_bytes() == duel_bytes
+
+
+def test_two_runs_write_byte_identical_logs(affray: Affray, tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert affray("run", DUEL, "-o", first).code == 0
+    assert affray("run", DUEL, "-o", second).code == 0
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_duel_ends_with_a_winner_in_under_a_minute_of_game_time(affray: Affray, tmp_path: Path) -> None:
+    out = tmp_path / "duel.jsonl"
+    assert affray("run", DUEL, "-o", out).code == 0
+    events = read_log(out).events
+    final = state_at_seq(events, len(events))
+    assert final.ended
+    assert final.winner is not None
+    assert final.t < MINUTE_MS
+
+
+def test_run_prints_no_winner_when_the_time_limit_is_reached(affray: Affray, tmp_path: Path) -> None:
+    scenario = tmp_path / "short.toml"
+    scenario.write_text(DUEL.read_text().replace("max_seconds = 120", "max_seconds = 5", 1))
+    result = affray("run", scenario, "-o", tmp_path / "short.jsonl")
+    assert result.code == 0, result
+    assert "no winner at 5.000 s (time limit of 5 s reached)" in result.out
+
+
+def test_normal_run_prints_nothing_on_stderr(affray: Affray, tmp_path: Path) -> None:
+    result = affray("run", DUEL, "-o", tmp_path / "duel.jsonl")
+    assert result.code == 0
+    assert result.err == ""

@@ -1,0 +1,135 @@
+"""``affray state LOG [--at SECONDS | --seq N] [--json]``: every combatant at a moment of the fight."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from affray.events.base import Event
+from affray.events.codec import LogFile
+from affray.kernel.clock import seconds
+from affray.kernel.state import EncounterState
+from affray.replays.rebuild import state_at_seq, state_at_time
+from tests.cli.conftest import Affray, assert_user_error, run_process
+
+AT_SECONDS = "9"
+AT_MS = 9000
+AT_SEQ = 5
+
+
+def _rows(out: str) -> dict[str, str]:
+    """The combatant rows of the text table, by id (the first two lines are the heading)."""
+    return {line.split()[0]: line for line in out.splitlines()[2:]}
+
+
+def test_state_at_seconds_shows_every_combatant(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
+    result = affray("state", duel_log, "--at", AT_SECONDS)
+    assert result.code == 0, result
+    expected = state_at_time(duel_read.events, AT_MS)
+    assert result.out.startswith(f"at {seconds(expected.t)} s after seq {expected.seq}")
+    assert set(_rows(result.out)) == set(expected.combatants)
+
+
+def test_state_at_seq_shows_every_combatant(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
+    result = affray("state", duel_log, "--seq", str(AT_SEQ))
+    assert result.code == 0, result
+    expected = state_at_seq(duel_read.events, AT_SEQ)
+    assert result.out.startswith(f"at {seconds(expected.t)} s after seq {AT_SEQ}")
+    assert set(_rows(result.out)) == set(expected.combatants)
+
+
+def test_state_without_a_moment_shows_the_end(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
+    result = affray("state", duel_log)
+    assert result.code == 0, result
+    last = len(duel_read.events)
+    assert result.out.startswith(f"at {seconds(duel_read.events[-1].t)} s after seq {last}; ended: ")
+
+
+def test_state_seq_zero_is_before_any_event(affray: Affray, duel_log: Path) -> None:
+    result = affray("state", duel_log, "--seq", "0")
+    assert result.code == 0, result
+    assert result.out.startswith("at 0.000 s after seq 0")
+    assert _rows(result.out) == {}
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [pytest.param(["--at", AT_SECONDS], id="at"), pytest.param(["--seq", str(AT_SEQ)], id="seq")],
+)
+def test_state_json_is_valid_json(affray: Affray, duel_log: Path, moment: list[str]) -> None:
+    result = affray("state", duel_log, *moment, "--json")
+    assert result.code == 0, result
+    decoded = json.loads(result.out)
+    assert set(decoded) >= {"seq", "t", "combatants"}
+
+
+def _expected(events: list[Event], moment: list[str]) -> EncounterState:
+    """The state a moment given on the command line names, folded directly from the events."""
+    if moment[:1] == ["--at"]:
+        return state_at_time(events, AT_MS)
+    if moment[:1] == ["--seq"]:
+        return state_at_seq(events, AT_SEQ)
+    return state_at_seq(events, len(events))
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        pytest.param(["--at", AT_SECONDS], id="at"),
+        pytest.param(["--seq", str(AT_SEQ)], id="seq"),
+        pytest.param([], id="end"),
+    ],
+)
+def test_state_json_decodes_to_the_folded_state(
+    affray: Affray, duel_log: Path, duel_read: LogFile, moment: list[str]
+) -> None:
+    result = affray("state", duel_log, *moment, "--json")
+    assert result.code == 0, result
+    assert msgspec.json.decode(result.out, type=EncounterState) == _expected(duel_read.events, moment)
+
+
+def test_state_json_and_text_agree_on_damage_left(affray: Affray, duel_log: Path) -> None:
+    text = _rows(affray("state", duel_log).out)
+    state = msgspec.json.decode(affray("state", duel_log, "--json").out, type=EncounterState)
+    for cid, c in state.combatants.items():
+        left = c.damage_points - c.damage_taken
+        shown_left, shown_points = text[cid].split()[2].split("/")
+        assert Decimal(shown_points) == c.damage_points
+        assert abs(Decimal(shown_left) - left) <= Decimal("0.005")
+
+
+def test_state_at_and_seq_together_is_an_error(affray: Affray, duel_log: Path) -> None:
+    result = affray("state", duel_log, "--at", "1", "--seq", "2")
+    assert_user_error(result, "--at", "--seq")
+    assert result.out == ""
+
+
+def test_state_seq_past_the_end_is_an_error(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
+    past = len(duel_read.events) + 1
+    result = affray("state", duel_log, "--seq", str(past))
+    assert_user_error(result, f"--seq {past}", str(duel_log), f"0 to {len(duel_read.events)}")
+
+
+def test_state_seq_at_the_last_event_is_allowed(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
+    result = affray("state", duel_log, "--seq", str(len(duel_read.events)))
+    assert result.code == 0, result
+
+
+@pytest.mark.parametrize("value", ["abc", "", "-1", "nan", "inf", "-inf", "0x10", "1s"])
+def test_state_bad_at_value_is_an_error(affray: Affray, duel_log: Path, value: str) -> None:
+    assert_user_error(affray("state", duel_log, "--at", value), "--at", repr(value))
+
+
+@pytest.mark.parametrize("value", ["-1", "x"])
+def test_state_bad_seq_value_is_an_error(affray: Affray, duel_log: Path, value: str) -> None:
+    assert_user_error(affray("state", duel_log, "--seq", value), "--seq")
+
+
+def test_state_huge_at_value_is_an_error_not_a_traceback(duel_log: Path) -> None:
+    result = run_process("state", duel_log, "--at", "1e999999")
+    assert "Traceback" not in result.err
+    assert_user_error(result, "--at")

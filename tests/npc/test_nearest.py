@@ -1,0 +1,82 @@
+"""The nearest-enemy controller: whom it picks, and whether it attacks or approaches."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from affray.kernel.state import CombatantState, EncounterState
+from affray.npc.intents import Approach, Attack, Intent, View
+from affray.npc.nearest import NearestEnemy
+
+REACH = Decimal(1)
+
+
+def person(id: str, side: str, x: str, y: str = "0", *, out: bool = False) -> CombatantState:
+    return CombatantState(
+        id=id,
+        name=id.title(),
+        side=side,
+        damage_points=Decimal(30),
+        position=(Decimal(x), Decimal(y)),
+        weapon="Sword, Long",
+        armor="Cloth",
+        out=out,
+    )
+
+
+def decide(me: CombatantState, *others: CombatantState, reach: Decimal = REACH) -> Intent | None:
+    """What ``me`` does among ``others`` (kept in the given order, as the scenario's file order)."""
+    state = EncounterState(combatants={c.id: c for c in (me, *others)})
+    return NearestEnemy().decide(View(me=me, reach=reach, state=state))
+
+
+def test_nearest_standing_enemy_is_chosen() -> None:
+    intent = decide(person("me", "ford", "0"), person("far", "raiders", "5"), person("near", "raiders", "3"))
+    assert intent is not None
+    assert intent.target == "near"
+
+
+def test_tie_goes_to_the_enemy_listed_first() -> None:
+    # both 3 m away; "zed" is listed before "abe", so file order (not the id) decides
+    intent = decide(
+        person("me", "ford", "0"), person("zed", "raiders", "3"), person("abe", "raiders", "0", "3")
+    )
+    assert intent is not None
+    assert intent.target == "zed"
+
+
+def test_allies_are_ignored() -> None:
+    intent = decide(person("me", "ford", "0"), person("friend", "ford", "1"), person("foe", "raiders", "4"))
+    assert intent is not None
+    assert intent.target == "foe"
+
+
+def test_out_enemies_are_ignored() -> None:
+    intent = decide(
+        person("me", "ford", "0"), person("fallen", "raiders", "1", out=True), person("foe", "raiders", "4")
+    )
+    assert intent is not None
+    assert intent.target == "foe"
+
+
+def test_nothing_to_do_without_a_standing_enemy() -> None:
+    assert decide(person("me", "ford", "0"), person("fallen", "raiders", "1", out=True)) is None
+
+
+def test_enemy_within_reach_is_attacked() -> None:
+    # exactly at reach (1.000 m) counts as within it
+    intent = decide(person("me", "ford", "0"), person("foe", "raiders", "1"))
+    assert isinstance(intent, Attack)
+    assert intent.reason == "nearest enemy, 1.000 m away, within reach 1 m"
+
+
+def test_enemy_beyond_reach_is_approached() -> None:
+    intent = decide(person("me", "ford", "0"), person("foe", "raiders", "1.001"))
+    assert isinstance(intent, Approach)
+    assert intent.reason == "nearest enemy, 1.001 m away, beyond reach 1 m"
+
+
+def test_longer_reach_attacks_from_further_away() -> None:
+    # ruling 11: a weapon with PTB 5 reaches 5 m
+    intent = decide(person("me", "ford", "0"), person("foe", "raiders", "3", "4"), reach=Decimal(5))
+    assert isinstance(intent, Attack)
