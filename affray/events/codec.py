@@ -329,21 +329,29 @@ def read_log(path: Path) -> LogFile:
 def iter_events(stream: IO[bytes], source: str = "<log>") -> Iterator[Event]:
     """Stream the events of a log line by line, checking the chain, for logs too big to hold.
 
-    Yields every complete event before a cut and then stops; raises LogError at any other problem.
+    An event is yielded once the next line has confirmed its hash (the last one at a cut, as
+    ``read_bytes`` keeps it). Yields every complete event before a cut and then stops; raises LogError at
+    any other problem, having yielded only the events before it.
     """
     first = stream.readline()
     if not first.endswith(b"\n"):
         raise LogError(f"{source}: line 1 is not an affray log header")
     header = _open_header(first[:-1], source)
     chain = _Chain(first[:-1], header)
+    pending: Event | None = None
     try:
         for raw in stream:
             if not raw.endswith(b"\n"):
-                return
+                break
             line = raw[:-1]
             if line.startswith(_END_PREFIX):
                 chain.end(line, more=bool(stream.read(1)))
-                return
-            yield chain.event(line)
+                break
+            event = chain.event(line)
+            if pending is not None:
+                yield pending
+            pending = event
     except _Broken as broken:
         raise LogError(f"{source}: {broken.problem.where()}: {broken.problem.message}") from None
+    if pending is not None:
+        yield pending

@@ -10,6 +10,8 @@ from affray.kernel.state import EncounterState, fold
 
 def state_at_seq(events: Sequence[Event], seq: int) -> EncounterState:
     """The state after the event numbered ``seq`` (0 is before any event)."""
+    if not 0 <= seq <= len(events):
+        raise ValueError(f"seq {seq} is outside 0..{len(events)}")
     return fold(events[:seq])
 
 

@@ -8,7 +8,7 @@ import msgspec
 
 from affray.errors import AffrayError, LogError
 from affray.events.base import Event
-from affray.events.codec import LogFile, LogProblem, encode_event, line_hash
+from affray.events.codec import LogFile, LogHeader, LogProblem, encode_event, line_hash
 from affray.handlers.battle import Battle
 from affray.kernel.state import EncounterState, apply_checked, digest
 from affray.scenario import Scenario, convert_scenario
@@ -49,11 +49,15 @@ def verify(log: LogFile, source: str) -> Verdict:
         except LogError as exc:
             return Verdict(ok=False, events=count, seq=event.seq, message=f"cannot be folded: {exc}")
     try:
-        replay = Battle(scenario_of(log, source)).run()
+        battle = Battle(scenario_of(log, source))
+        replay = battle.run()
     except AffrayError as exc:
         if problem is not None:
             return _broken(problem, count)
         return Verdict(ok=False, events=count, message=f"re-simulation failed: {exc}")
+    header_difference = _header_difference(log.header, battle.header())
+    if header_difference:
+        return Verdict(ok=False, events=count, seq=0, where="line 1 (header)", message=header_difference)
     difference = first_difference(log.header_line, log.events, replay.log[:count] if problem else replay.log)
     if difference is not None:
         seq, message = difference
@@ -64,6 +68,23 @@ def verify(log: LogFile, source: str) -> Verdict:
     if folded != live:
         return Verdict(ok=False, events=count, message="folded state differs from the live state")
     return Verdict(ok=True, events=count, final_digest=folded)
+
+
+def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
+    """How a recorded header disagrees with the one its own scenario re-simulates under ("" if not).
+
+    The affray version and event versions may differ: a newer affray re-running (and upcasting) an old
+    log is what regression tests do.
+    """
+    left: dict[str, Any] = msgspec.structs.asdict(recorded)
+    right: dict[str, Any] = msgspec.structs.asdict(simulated)
+    for key in ("affray_version", "event_versions", "scenario"):
+        left.pop(key)
+        right.pop(key)
+    if recorded.seed != msgspec.json.decode(recorded.scenario).get("seed"):
+        return "the header's seed is not its scenario's seed"
+    differing = [f"{k} {left[k]!r} (this affray: {right[k]!r})" for k in left if left[k] != right.get(k)]
+    return "the header disagrees with the re-simulation: " + "; ".join(differing) if differing else ""
 
 
 def _broken(problem: LogProblem, count: int) -> Verdict:

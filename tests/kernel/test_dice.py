@@ -1,0 +1,217 @@
+"""Dice: expressions, the blake2b-ctr-v1 streams (docs/log-format.md, "Dice"), recorded rolls, manual dice."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from affray.errors import DiceExhausted, ScenarioError
+from affray.events.base import Roll
+from affray.kernel.dice import (
+    DICE_ALGORITHM,
+    Dice,
+    DiceExpression,
+    GeneratedDice,
+    ManualDice,
+    draw_word,
+    parse_expression,
+)
+
+SPAN = 2**64
+streams = st.text(min_size=1, max_size=20)
+sides_ = st.integers(min_value=1, max_value=1000)
+
+
+def reference_word(seed: int, stream: str, counter: int) -> int:
+    """The documented message layout, hashed here independently of affray."""
+    message = (
+        b"affray-dice-v1\x00"
+        + str(seed).encode("ascii")
+        + b"\x00"
+        + stream.encode("utf-8")
+        + b"\x00"
+        + counter.to_bytes(8, "big")
+    )
+    return int.from_bytes(hashlib.blake2b(message, digest_size=8).digest(), "big")
+
+
+def reference_faces(seed: int, stream: str, sides: int, count: int) -> list[int]:
+    """``count`` faces of a d``sides`` from a fresh stream, with the documented rejection sampling."""
+    faces: list[int] = []
+    counter = 0
+    while len(faces) < count:
+        x = reference_word(seed, stream, counter)
+        counter += 1
+        if x < SPAN - SPAN % sides:
+            faces.append(x % sides + 1)
+    return faces
+
+
+# -- expressions -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1d100", DiceExpression(1, 100, 0)),
+        ("4d10", DiceExpression(4, 10, 0)),
+        ("1d1", DiceExpression(1, 1, 0)),
+    ],
+)
+def test_parse_expression_reads_count_and_sides(text: str, expected: DiceExpression) -> None:
+    assert parse_expression(text) == expected
+
+
+def test_parse_expression_without_a_count_means_one_die() -> None:
+    assert parse_expression("d10") == DiceExpression(1, 10, 0)
+
+
+@pytest.mark.parametrize(("text", "modifier"), [("4d10+2", 2), ("2d6-1", -1), ("1d4+0", 0), ("3d6-10", -10)])
+def test_parse_expression_reads_a_signed_modifier(text: str, modifier: int) -> None:
+    assert parse_expression(text).modifier == modifier
+
+
+@pytest.mark.parametrize("text", ["4D10+2", " 4 d 10 + 2 ", "\t4d10+ 2\n"])
+def test_parse_expression_ignores_case_and_spaces(text: str) -> None:
+    assert parse_expression(text) == DiceExpression(4, 10, 2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "d", "1d", "10", "1d6+", "1d6+2+3", "2x6", "1.5d6", "-1d6", "1d-6", "d6d6", "1d6*2", "one d6"],
+)
+def test_parse_expression_rejects_text_not_of_the_form_nds_plus_k(text: str) -> None:
+    with pytest.raises(ScenarioError, match="is not of the form NdS"):
+        parse_expression(text)
+
+
+@pytest.mark.parametrize("text", ["0d6", "1d0", "0d0"])
+def test_parse_expression_rejects_zero_dice_or_zero_faces(text: str) -> None:
+    with pytest.raises(ScenarioError, match="at least one die of at least one face"):
+        parse_expression(text)
+
+
+@pytest.mark.parametrize(("text", "canonical"), [("d6", "1d6"), (" 4D10 + 2", "4d10+2"), ("2d6-1", "2d6-1")])
+def test_expression_prints_in_canonical_form(text: str, canonical: str) -> None:
+    assert str(parse_expression(text)) == canonical
+
+
+# -- the generator -----------------------------------------------------------------------------------
+
+
+def test_dice_algorithm_is_named_blake2b_ctr_v1() -> None:
+    assert DICE_ALGORITHM == "blake2b-ctr-v1"
+
+
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1), stream=streams, counter=st.integers(0, 2**64 - 1))
+def test_draw_word_hashes_the_documented_message(seed: int, stream: str, counter: int) -> None:
+    assert draw_word(seed, stream, counter) == reference_word(seed, stream, counter)
+
+
+def test_known_vector_of_the_first_d10_and_d100_faces() -> None:
+    # Computed with reference_faces (hashlib.blake2b over the documented layout), pinned as literals.
+    assert reference_faces(1130, "brenna/perception", 10, 8) == [1, 9, 5, 5, 1, 8, 2, 4]
+    brenna = GeneratedDice(1130)
+    assert [brenna.face("brenna/perception", 10) for _ in range(8)] == [1, 9, 5, 5, 1, 8, 2, 4]
+    gorm = GeneratedDice(1130)
+    assert [gorm.face("gorm/hit", 100) for _ in range(8)] == [41, 36, 44, 55, 47, 65, 18, 76]
+
+
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1), stream=streams, sides=sides_)
+def test_generated_faces_follow_the_reference_algorithm(seed: int, stream: str, sides: int) -> None:
+    dice = GeneratedDice(seed)
+    assert [dice.face(stream, sides) for _ in range(6)] == reference_faces(seed, stream, sides, 6)
+
+
+def test_a_draw_in_the_biased_top_slice_is_rejected_and_the_next_counter_used() -> None:
+    sides = 2**63 + 1  # 2**64 % sides == 2**63 - 1: almost half of all words are rejected
+    limit = SPAN - SPAN % sides
+    seed = next(s for s in range(1000) if reference_word(s, "x/y", 0) >= limit)
+    accepted = next(c for c in range(1, 100) if reference_word(seed, "x/y", c) < limit)
+    assert GeneratedDice(seed).face("x/y", sides) == reference_word(seed, "x/y", accepted) % sides + 1
+
+
+@given(
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+    others=st.lists(st.tuples(st.sampled_from(["a/hit", "b/hit", "a/parry", "c/new"]), sides_), max_size=12),
+)
+def test_rolling_other_streams_does_not_shift_a_streams_faces(
+    seed: int, others: list[tuple[str, int]]
+) -> None:
+    alone = GeneratedDice(seed)
+    expected = [alone.face("me/hit", 100) for _ in range(4)]
+    busy = GeneratedDice(seed)
+    got = []
+    for index in range(4):
+        for stream, sides in others[index::4]:
+            busy.face(stream, sides)
+        got.append(busy.face("me/hit", 100))
+    assert got == expected
+
+
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1), stream=streams, sides=sides_)
+def test_generated_faces_are_always_within_one_to_sides(seed: int, stream: str, sides: int) -> None:
+    dice = GeneratedDice(seed)
+    assert all(1 <= dice.face(stream, sides) <= sides for _ in range(20))
+
+
+def test_a_one_sided_die_always_shows_one() -> None:
+    dice = GeneratedDice(5)
+    assert {dice.face("a/b", 1) for _ in range(10)} == {1}
+
+
+# -- recorded rolls ----------------------------------------------------------------------------------
+
+
+def test_roll_records_expression_faces_total_purpose_roller_and_source() -> None:
+    roll = Dice(GeneratedDice(1130)).roll("gorm", "hit", "4d10+2")
+    faces = tuple(reference_faces(1130, "gorm/hit", 10, 4))
+    assert roll == Roll(
+        expr="4d10+2", faces=faces, total=sum(faces) + 2, purpose="hit", roller="gorm", source="generated"
+    )
+
+
+def test_roll_total_subtracts_a_negative_modifier() -> None:
+    roll = Dice(ManualDice([3, 4])).roll("a", "b", "2d6-1")
+    assert roll.total == 6
+
+
+def test_rolls_of_the_same_roller_and_purpose_continue_one_stream() -> None:
+    dice = Dice(GeneratedDice(9))
+    faces = [dice.roll("a", "hit", "1d100").faces[0] for _ in range(5)]
+    assert faces == reference_faces(9, "a/hit", 100, 5)
+
+
+def test_roll_from_manual_dice_is_recorded_as_manual() -> None:
+    roll = Dice(ManualDice([7])).roll("brenna", "hit", "1d10")
+    assert (roll.faces, roll.total, roll.source) == ((7,), 7, "manual")
+
+
+# -- manual dice -------------------------------------------------------------------------------------
+
+
+def test_manual_dice_give_their_faces_in_order_whatever_the_stream() -> None:
+    dice = ManualDice([5, 1, 100, 2])
+    asked = [("a/hit", 10), ("b/parry", 6), ("a/hit", 100), ("z/q", 2)]
+    assert [dice.face(stream, sides) for stream, sides in asked] == [5, 1, 100, 2]
+
+
+def test_exhausted_manual_dice_name_the_missing_roll_its_die_and_stream() -> None:
+    dice = ManualDice([4, 2])
+    dice.face("brenna/perception", 10)
+    dice.face("gorm/perception", 10)
+    with pytest.raises(
+        DiceExhausted, match=r"roll 3 \(a d100 for brenna/hit\) was not supplied; 2 were given"
+    ):
+        dice.face("brenna/hit", 100)
+
+
+@pytest.mark.parametrize("face", [0, 7, -1])
+def test_manual_dice_refuse_a_face_outside_the_die(face: int) -> None:
+    dice = ManualDice([3, face])
+    dice.face("a/b", 6)
+    with pytest.raises(DiceExhausted, match=rf"manual roll 2 is {face}, but a d6 for a/b needs 1\.\.6"):
+        dice.face("a/b", 6)

@@ -1,0 +1,155 @@
+"""The encounter: ``emit`` stamps seq and t, applies, appends, hands to sinks; live state is the fold."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from decimal import Decimal
+from typing import Any
+
+from hypothesis import given
+
+from affray.events.base import Event
+from affray.events.codec import encode_log, read_bytes
+from affray.events.kinds import CombatantJoined, Perceived, Reacted
+from affray.handlers.battle import Battle
+from affray.kernel.dice import Dice, ManualDice
+from affray.kernel.encounter import Encounter
+from affray.kernel.state import digest, encode_state, fold
+from affray.scenario import Scenario
+from tests.strategies import example, run_with_snapshots, scenarios, seeds, with_seed
+
+
+def encounter() -> Encounter:
+    return Encounter(Dice(ManualDice([])))
+
+
+def joined(combatant: str) -> CombatantJoined:
+    return CombatantJoined(
+        combatant=combatant,
+        name=combatant,
+        side=combatant,
+        damage_points=Decimal(10),
+        position=(Decimal(0), Decimal(0)),
+        weapon="Staff",
+        armor="Cloth",
+    )
+
+
+def test_the_clock_starts_at_zero_with_an_empty_state_and_log() -> None:
+    e = encounter()
+    assert (e.now, e.log, e.state.seq) == (0, [], 0)
+
+
+def test_emit_stamps_seq_one_to_n_in_emission_order() -> None:
+    e = encounter()
+    for name in "abc":
+        e.emit(joined(name))
+    assert [event.seq for event in e.log] == [1, 2, 3]
+
+
+def test_emit_stamps_t_with_the_clocks_now() -> None:
+    e = encounter()
+
+    def process() -> Generator[Any, Any, None]:
+        e.emit(joined("a"))
+        yield e.timeout(1250)
+        e.emit(Perceived(combatant="a", after_ms=0, seq=99, t=99))
+        yield e.timeout(750)
+        e.emit(Reacted(combatant="a", reaction_ms=750))
+
+    e.process(process())
+    e.run()
+    assert [(event.seq, event.t) for event in e.log] == [(1, 0), (2, 1250), (3, 2000)]
+
+
+def test_emit_returns_the_stamped_event_it_appended() -> None:
+    e = encounter()
+    e.emit(joined("a"))
+    stamped = e.emit(joined("b"))
+    assert stamped is e.log[-1]
+    assert stamped.seq == 2
+
+
+def test_emit_applies_the_event_to_the_live_state() -> None:
+    e = encounter()
+    e.emit(joined("a"))
+    e.emit(Perceived(combatant="a", after_ms=0))
+    assert (e.state.seq, e.state.combatants["a"].perceived) == (2, True)
+
+
+def test_sinks_receive_each_stamped_event_after_it_is_applied() -> None:
+    e = encounter()
+    seen: list[tuple[int, int]] = []
+
+    def sink(event: Event) -> None:
+        seen.append((event.seq, e.state.seq))
+
+    e.sinks.append(sink)
+    e.emit(joined("a"))
+    e.emit(joined("b"))
+    assert seen == [(1, 1), (2, 2)]
+
+
+def test_every_sink_receives_every_event_in_order() -> None:
+    e = encounter()
+    first: list[Event] = []
+    second: list[Event] = []
+    e.sinks.extend([first.append, second.append])
+    for name in "ab":
+        e.emit(joined(name))
+    assert first == second == e.log
+
+
+def test_finish_stops_the_run() -> None:
+    e = encounter()
+
+    def forever() -> Generator[Any, Any, None]:
+        while True:
+            yield e.timeout(1000)
+            if e.now == 3000:
+                e.finish()
+
+    e.process(forever())
+    e.run(until=e.finished)
+    assert e.now == 3000
+
+
+@given(scenarios())
+def test_a_battle_log_numbers_its_events_one_to_n(scenario: Scenario) -> None:
+    log = Battle(scenario).run().log
+    assert [event.seq for event in log] == list(range(1, len(log) + 1))
+
+
+@given(scenarios())
+def test_a_battle_log_never_goes_back_in_time(scenario: Scenario) -> None:
+    times = [event.t for event in Battle(scenario).run().log]
+    assert times == sorted(times)
+
+
+@given(scenarios())
+def test_live_state_equals_the_fold_of_the_log_at_every_seq(scenario: Scenario) -> None:
+    run = run_with_snapshots(scenario)
+    assert len(run.snapshots) == len(run.log)
+    for k in range(1, len(run.log) + 1):
+        assert digest(fold(run.log[:k])) == run.snapshots[k - 1], f"seq {k}"
+
+
+@given(seeds)
+def test_live_state_equals_the_fold_of_the_skirmish_log_at_every_seq_under_any_seed(seed: int) -> None:
+    run = run_with_snapshots(with_seed(example("skirmish"), seed))
+    folded = [digest(fold(run.log[:k])) for k in range(1, len(run.log) + 1)]
+    assert folded == run.snapshots
+
+
+@given(scenarios())
+def test_live_state_equals_the_fold_of_the_log_read_back_from_bytes(scenario: Scenario) -> None:
+    battle = Battle(scenario)
+    run = battle.run()
+    events = read_bytes(encode_log(battle.header(), run.log)).events
+    assert encode_state(fold(events)) == encode_state(run.state)
+
+
+@given(scenarios())
+def test_state_seq_and_t_follow_the_last_emitted_event(scenario: Scenario) -> None:
+    run = Battle(scenario).run()
+    assert (run.state.seq, run.state.t) == (run.log[-1].seq, run.log[-1].t)

@@ -1,0 +1,152 @@
+"""State: ``apply`` is the only change, ``fold`` is the replay, ``digest`` names a state."""
+
+from __future__ import annotations
+
+import hashlib
+from decimal import Decimal
+
+import msgspec
+import pytest
+from hypothesis import given
+
+from affray.errors import LogError
+from affray.events.codec import read_bytes
+from affray.events.kinds import EVENT_KINDS, AttackResolved, CombatantJoined, CombatantOut, EncounterEnded
+from affray.handlers.battle import Battle
+from affray.kernel.state import CombatantState, EncounterState, apply, digest, encode_state, fold
+from affray.scenario import Scenario
+from tests.strategies import example_log, scenarios
+
+ZERO = Decimal(0)
+
+
+def joined(combatant: str, side: str, seq: int = 1) -> CombatantJoined:
+    return CombatantJoined(
+        seq=seq,
+        combatant=combatant,
+        name=combatant.title(),
+        side=side,
+        damage_points=Decimal(30),
+        position=(Decimal("0.000"), Decimal("1.500")),
+        weapon="Sword, Long",
+        armor="Cloth",
+    )
+
+
+def combatant(damage_points: Decimal) -> CombatantState:
+    return CombatantState(
+        id="a",
+        name="A",
+        side="x",
+        damage_points=damage_points,
+        position=(ZERO, ZERO),
+        weapon="Sword, Long",
+        armor="Cloth",
+    )
+
+
+def test_fold_of_no_events_is_the_initial_state() -> None:
+    assert fold([]) == EncounterState()
+
+
+def test_apply_takes_seq_and_t_from_the_event() -> None:
+    state = apply(EncounterState(), msgspec.structs.replace(joined("a", "x"), seq=1, t=250))
+    assert (state.seq, state.t) == (1, 250)
+
+
+def test_apply_changes_the_state_in_place_and_returns_it() -> None:
+    state = EncounterState()
+    assert apply(state, joined("a", "x")) is state
+    assert list(state.combatants) == ["a"]
+
+
+def test_joined_combatant_starts_unhurt_with_what_the_event_says() -> None:
+    state = fold([joined("a", "x")])
+    a = state.combatants["a"]
+    assert (a.side, a.damage_points, a.damage_taken, a.damage_left, a.out) == (
+        "x",
+        Decimal(30),
+        ZERO,
+        Decimal(30),
+        False,
+    )
+
+
+def test_every_event_kind_has_an_applier() -> None:
+    log = read_bytes(example_log("duel"))
+    assert {type(e) for e in log.events} == set(EVENT_KINDS)
+    assert fold(log.events).seq == len(log.events)
+
+
+def test_hits_add_up_to_the_targets_damage_taken() -> None:
+    events = read_bytes(example_log("skirmish")).events
+    state = fold(events)
+    for target in state.combatants.values():
+        landed = [
+            e.damage.damage
+            for e in events
+            if isinstance(e, AttackResolved) and e.target == target.id and e.damage is not None
+        ]
+        assert target.damage_taken == sum(landed, ZERO)
+
+
+def test_combatant_out_and_encounter_ended_are_recorded_in_the_state() -> None:
+    events = [
+        joined("a", "x", 1),
+        joined("b", "y", 2),
+        CombatantOut(seq=3, combatant="b", reason="damage points at 0"),
+        EncounterEnded(seq=4, winner="x", reason="only side x still stands"),
+    ]
+    state = fold(events)
+    assert (state.combatants["b"].out, state.standing_sides(), state.ended, state.winner) == (
+        True,
+        ["x"],
+        True,
+        "x",
+    )
+
+
+def test_fold_onto_a_state_continues_the_replay() -> None:
+    events = read_bytes(example_log("duel")).events
+    assert digest(fold(events[10:], fold(events[:10]))) == digest(fold(events))
+
+
+def test_digest_is_equal_for_states_folded_separately() -> None:
+    events = read_bytes(example_log("skirmish")).events
+    assert digest(fold(events)) == digest(fold(list(events)))
+
+
+@given(scenarios())
+def test_digest_of_the_live_state_equals_digest_of_the_fold(scenario: Scenario) -> None:
+    encounter = Battle(scenario).run()
+    assert digest(encounter.state) == digest(fold(encounter.log))
+
+
+def test_digest_does_not_depend_on_the_order_combatants_were_added() -> None:
+    a, b = fold([joined("a", "x")]).combatants["a"], fold([joined("b", "y")]).combatants["b"]
+    one = EncounterState(combatants={"a": a, "b": b})
+    other = EncounterState(combatants={"b": b, "a": a})
+    assert digest(one) == digest(other)
+
+
+def test_digest_differs_when_the_state_differs() -> None:
+    events = read_bytes(example_log("duel")).events
+    assert digest(fold(events[:12])) != digest(fold(events[:13]))
+
+
+def test_digest_is_a_blake2b_128_hex_of_the_encoded_state() -> None:
+    state = fold(read_bytes(example_log("duel")).events)
+    assert digest(state) == hashlib.blake2b(encode_state(state), digest_size=16).hexdigest()
+
+
+def test_digest_hashes_decimals_as_written() -> None:
+    # Documented: 3 and 3.0 damage points are equal numbers but give different digests.
+    one = EncounterState(combatants={"a": combatant(Decimal("3"))})
+    other = EncounterState(combatants={"a": combatant(Decimal("3.0"))})
+    assert digest(one) != digest(other)
+
+
+def test_fold_names_the_seq_of_an_event_for_a_combatant_who_never_joined() -> None:
+    events = [joined("a", "x", 1), CombatantOut(seq=2, combatant="ghost", reason="r")]
+    with pytest.raises(LogError, match="seq 2: combatant_out names combatant 'ghost' who never joined"):
+        fold(events)

@@ -1,0 +1,247 @@
+"""Narration: one line per event, game time in seconds, and the numbers behind every outcome."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+
+from affray.events.base import Event, Roll
+from affray.events.codec import read_bytes
+from affray.events.kinds import (
+    AttackResolved,
+    CombatantJoined,
+    DamageDerivation,
+    EncounterEnded,
+    HitDerivation,
+    ParryAttempt,
+    Perceived,
+    Reacted,
+    WeaponReadied,
+)
+from affray.handlers.battle import Battle
+from affray.kernel.clock import seconds
+from affray.replays.narrate import narrate
+from affray.scenario import Scenario
+from tests.strategies import example_log, scenarios
+
+DUEL = read_bytes(example_log("duel")).events
+SKIRMISH = read_bytes(example_log("skirmish")).events
+LINE = re.compile(r"^ *(-?\d+\.\d{3}) s  #(\d+) +(.*)$")
+
+
+def told(events: list[Event]) -> dict[int, str]:
+    """Each event's text (after the time and seq), by seq."""
+    out = {}
+    for line in narrate(events):
+        match = LINE.match(line)
+        assert match, line
+        out[int(match.group(2))] = match.group(3)
+    return out
+
+
+def num(value: Decimal) -> str:
+    """A decimal as people read it: at most three places, no trailing zeros (computed independently)."""
+    text = format(value.quantize(Decimal("0.001")), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def roll(total: int, *faces: int, expr: str = "1d100", source: str = "generated") -> Roll:
+    return Roll(
+        expr=expr,
+        faces=faces or (total,),
+        total=total,
+        purpose="hit",
+        roller="a",
+        source=source,  # type: ignore[arg-type]
+    )
+
+
+def joined(combatant: str, seq: int, shield: str | None = None) -> CombatantJoined:
+    return CombatantJoined(
+        seq=seq,
+        combatant=combatant,
+        name=combatant.title(),
+        side=combatant,
+        damage_points=Decimal(36),
+        position=(Decimal("6.000"), Decimal("0.500")),
+        weapon="Axe, 1 hand",
+        armor="Studded Leather",
+        shield=shield,
+    )
+
+
+def attack(**changes: object) -> AttackResolved:
+    fields: dict[str, object] = {
+        "seq": 3,
+        "t": 7333,
+        "attacker": "a",
+        "target": "b",
+        "weapon": "Sword, Long",
+        "hit": HitDerivation(
+            skill=Decimal(70),
+            bonus=Decimal("12.5"),
+            bonus_kind="melee",
+            hit_chance=Decimal("82.5"),
+            armor="Studded Leather",
+            weapon_type=2,
+            armor_value=20,
+            shield_bonus=10,
+            roll=roll(11),
+            quality=Decimal("41.5"),
+        ),
+        "outcome": "hit",
+        "damage": DamageDerivation(
+            base=18,
+            strength_bonus=Decimal("0.75"),
+            weapon_bonus=Decimal(0),
+            skill_bonus=Decimal(0),
+            potential=Decimal("18.75"),
+            multiplier=Decimal("0.5"),
+            damage=Decimal("9.375"),
+        ),
+    }
+    fields.update(changes)
+    return AttackResolved(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("events", [DUEL, SKIRMISH], ids=["duel", "skirmish"])
+def test_narrate_gives_one_line_per_event(events: list[Event]) -> None:
+    lines = list(narrate(events))
+    assert len(lines) == len(events)
+    assert all("\n" not in line for line in lines)
+
+
+@given(scenarios())
+def test_each_line_starts_with_the_events_game_time_in_seconds_and_its_seq(scenario: Scenario) -> None:
+    log = Battle(scenario).run().log
+    for event, line in zip(log, narrate(log), strict=True):
+        match = LINE.match(line)
+        assert match, line
+        assert (match.group(1), int(match.group(2))) == (seconds(event.t), event.seq)
+
+
+def test_the_time_column_is_right_aligned_in_seconds() -> None:
+    lines = list(narrate([joined("a", 1), Perceived(seq=2, t=12500, combatant="a", after_ms=12500)]))
+    assert [line[:14] for line in lines] == ["    0.000 s  #", "   12.500 s  #"]
+
+
+def test_an_attack_line_shows_chance_bonus_armor_roll_and_quality() -> None:
+    text = told([joined("a", 1), joined("b", 2, shield="Buckler"), attack()])[3]
+    assert text.startswith(
+        "a attacks b with Sword, Long: 82.5% (skill 70 melee +12.5) - armor 30 "
+        "(Studded Leather vs type 2 incl. shield 10) - roll 11 = quality 41.5"
+    )
+
+
+def test_a_hit_line_shows_the_damage_derivation_and_damage_points_left() -> None:
+    text = told([joined("a", 1), joined("b", 2), attack()])[3]
+    assert text.endswith(
+        "-> x0.5 of 18.75 (base 18 + ST 0.75 + weapon 0 + skill 0) = 9.375 damage; b has 26.625/36 DP"
+    )
+
+
+def test_a_miss_line_ends_in_miss() -> None:
+    event = attack(outcome="miss", damage=None)
+    assert told([joined("a", 1), joined("b", 2), event])[3].endswith("= quality 41.5 -> miss")
+
+
+def test_a_parry_shows_its_device_chance_roll_and_verdict() -> None:
+    parry = ParryAttempt(
+        device="shield:Buckler", chance=Decimal(25), roll=roll(17), parried=True, gap_ms=2000
+    )
+    event = attack(parry=parry, outcome="parried", damage=None)
+    text = told([joined("a", 1), joined("b", 2), event])[3]
+    assert text.endswith("; parry with shield:Buckler 25%, roll 17: parried -> no damage")
+
+
+def test_a_roll_of_several_dice_shows_its_faces() -> None:
+    event = Reacted(seq=2, t=0, combatant="a", reaction_ms=7000, roll=roll(7, 3, 4, expr="2d4"))
+    text = told([joined("a", 1), event])[2]
+    assert text.startswith("a reacts after 7.000 s, 2d4=7")
+    assert "[3+4]" in text
+
+
+def test_a_manual_roll_is_marked_manual() -> None:
+    event = Perceived(seq=2, t=0, combatant="a", after_ms=0, roll=roll(8, expr="1d10", source="manual"))
+    assert "manual" in told([joined("a", 1), event])[2]
+
+
+def test_the_seconds_unit_of_a_manual_roll_follows_the_roll() -> None:
+    event = Perceived(seq=2, t=0, combatant="a", after_ms=0, roll=roll(8, expr="1d10", source="manual"))
+    assert "1d10=8 s" in told([joined("a", 1), event])[2]
+
+
+def test_a_joined_line_shows_damage_points_weapon_armor_shield_and_position() -> None:
+    assert told([joined("b", 1, shield="Small")])[1] == (
+        "b (B) joins side b: 36 DP, Axe, 1 hand, Studded Leather, shield Small, at (6, 0.5)"
+    )
+
+
+def test_the_end_line_names_the_winner() -> None:
+    event = EncounterEnded(seq=2, t=90_000, winner="ford", reason="only side ford still stands")
+    assert (
+        told([joined("a", 1), event])[2] == "the encounter ends: side ford wins (only side ford still stands)"
+    )
+
+
+@pytest.mark.parametrize("events", [DUEL, SKIRMISH], ids=["duel", "skirmish"])
+def test_every_attack_line_in_a_real_fight_carries_its_numbers(events: list[Event]) -> None:
+    texts = told(events)
+    for e in events:
+        if not isinstance(e, AttackResolved):
+            continue
+        text, h = texts[e.seq], e.hit
+        assert f": {num(h.hit_chance)}% " in text
+        assert f" - armor {h.armor_value + h.shield_bonus} " in text
+        assert f" - roll {h.roll.total} = quality {num(h.quality)}" in text
+        if e.parry is not None:
+            assert f"parry with {e.parry.device} {num(e.parry.chance)}%, roll {e.parry.roll.total}" in text
+        if e.damage is not None:
+            assert f" = {num(e.damage.damage)} damage; " in text
+
+
+def test_a_perception_line_shows_the_roll_read_as_seconds() -> None:
+    event = Perceived(seq=2, t=0, combatant="a", after_ms=0, roll=roll(8, expr="1d10"))
+    assert told([joined("a", 1), event])[2] == "a perceives the other party (perception 1d10=8 s)"
+
+
+def test_a_readied_line_shows_the_speed_arithmetic() -> None:
+    event = WeaponReadied(
+        seq=2,
+        t=5333,
+        combatant="a",
+        weapon="Sword, Long",
+        readiness="at_hand",
+        chart_initiative=10,
+        chart_speed=8,
+        speed_adjustment=Decimal(11) / 3,
+        initiative_ms=4333,
+        speed_ms=4333,
+    )
+    assert told([joined("a", 1), event])[2] == (
+        "a readies Sword, Long (at hand): initiative 4.333 s; speed 8 - 3.667 = 4.333 s between attacks"
+    )
+
+
+def test_the_narrated_speed_arithmetic_holds_or_names_the_minimum() -> None:
+    # Rapier (SP 5) with AG 135, CO 125: 5 - 4.333 is below the 1 s minimum (rule E1/E2).
+    event = WeaponReadied(
+        seq=2,
+        t=4000,
+        combatant="a",
+        weapon="Rapier",
+        readiness="at_hand",
+        chart_initiative=8,
+        chart_speed=5,
+        speed_adjustment=Decimal(13) / 3,
+        initiative_ms=1000,
+        speed_ms=1000,
+    )
+    text = told([joined("a", 1), event])[2]
+    match = re.search(r"speed (\d+) - (-?[\d.]+) = ([\d.]+) s between attacks", text)
+    if match and "minimum" not in text:
+        chart, adjustment, result = (Decimal(g) for g in match.groups())
+        assert abs(chart - adjustment - result) <= Decimal("0.001"), text

@@ -1,0 +1,251 @@
+"""Verification: the chain as read, the fold, and a re-simulation compared event by event.
+
+Each tampering is named at the first bad seq: the seq of the line that was edited, inserted, deleted,
+duplicated or moved, the first missing seq of a cut log, or 0 (the header) for an edited header. A log whose
+chain was recomputed after an edit is caught by the re-simulation, at the first seq that differs.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import msgspec
+from hypothesis import given
+from hypothesis import strategies as st
+
+from affray.errors import LogError
+from affray.events.base import Event
+from affray.events.codec import encode_event, encode_header, encode_log, read_bytes
+from affray.events.kinds import AttackResolved, Perceived
+from affray.handlers.battle import Battle
+from affray.kernel.state import digest
+from affray.replays.verify import Verdict, first_difference, verify
+from affray.scenario import Scenario
+from tests.strategies import (
+    chain_hash,
+    example,
+    example_log,
+    join_lines,
+    log_bytes,
+    log_lines,
+    rechain,
+    scenarios,
+)
+
+DUEL = example_log("duel")
+LINES = log_lines(DUEL)  # LINES[k] holds seq k; LINES[0] is the header, LINES[-1] the end line
+EVENTS = read_bytes(DUEL).events
+N = len(EVENTS)
+
+
+def first_hit() -> tuple[AttackResolved, Decimal]:
+    """The first attack that did damage, and its damage."""
+    for e in EVENTS:
+        if isinstance(e, AttackResolved) and e.damage is not None:
+            return e, e.damage.damage
+    raise AssertionError("the duel has no hit")
+
+
+FIRST_HIT, FIRST_DAMAGE = first_hit()
+
+
+def verdict(data: bytes) -> Verdict:
+    return verify(read_bytes(data, "duel.jsonl"), "duel.jsonl")
+
+
+def more_damage(event: AttackResolved) -> AttackResolved:
+    assert event.damage is not None
+    damage = msgspec.structs.replace(event.damage, damage=event.damage.damage + 1)
+    return msgspec.structs.replace(event, damage=damage)
+
+
+def replaced(seq: int, event: Event) -> list[Event]:
+    return [event if e.seq == seq else e for e in EVENTS]
+
+
+# -- fresh logs --------------------------------------------------------------------------------------
+
+
+def test_verify_is_ok_on_a_fresh_log() -> None:
+    result = verdict(DUEL)
+    assert (result.ok, result.events, result.seq, result.message) == (True, N, None, "")
+
+
+def test_verify_reports_the_digest_of_the_live_final_state() -> None:
+    encounter = Battle(example("duel")).run()
+    assert verdict(DUEL).final_digest == digest(encounter.state)
+
+
+@given(scenarios())
+def test_verify_is_ok_on_the_fresh_log_of_any_scenario(scenario: Scenario) -> None:
+    assert verify(read_bytes(log_bytes(scenario)), "generated.jsonl").ok
+
+
+# -- tampering the chain finds -----------------------------------------------------------------------
+
+
+def test_an_edited_value_is_named_at_its_own_seq() -> None:
+    seq = FIRST_HIT.seq
+    lines = list(LINES)
+    lines[seq] = encode_event(more_damage(FIRST_HIT), chain_hash(LINES[seq - 1]))  # same prev, new damage
+    result = verdict(join_lines(lines))
+    assert (result.ok, result.seq) == (False, seq)
+
+
+def test_an_inserted_line_is_named_at_its_position() -> None:
+    lines = [*LINES[:8], LINES[3], *LINES[8:]]  # a copy of seq 3 between seq 7 and seq 8
+    assert (verdict(join_lines(lines)).ok, verdict(join_lines(lines)).seq) == (False, 8)
+
+
+def test_an_inserted_line_chained_to_its_predecessor_is_named_at_its_position() -> None:
+    forged = encode_event(msgspec.structs.replace(EVENTS[2], seq=8, t=EVENTS[6].t), chain_hash(LINES[7]))
+    lines = [*LINES[:8], forged, *LINES[8:]]
+    result = verdict(join_lines(lines))
+    assert (result.ok, result.seq) == (False, 8)
+
+
+def test_a_deleted_line_is_named_at_its_seq() -> None:
+    lines = [*LINES[:7], *LINES[8:]]
+    result = verdict(join_lines(lines))
+    assert (result.ok, result.seq) == (False, 7)
+
+
+def test_a_duplicated_line_is_named_at_the_copy() -> None:
+    lines = [*LINES[:8], LINES[7], *LINES[8:]]
+    result = verdict(join_lines(lines))
+    assert (result.ok, result.seq) == (False, 8)
+
+
+def test_two_swapped_lines_are_named_at_the_first() -> None:
+    lines = list(LINES)
+    lines[8], lines[9] = lines[9], lines[8]
+    result = verdict(join_lines(lines))
+    assert (result.ok, result.seq) == (False, 8)
+
+
+def test_a_deleted_last_event_is_named_at_its_seq() -> None:
+    lines = [*LINES[:N], LINES[-1]]
+    result = verdict(join_lines(lines))
+    assert (result.ok, result.seq) == (False, N)
+
+
+def test_a_log_cut_at_a_line_boundary_names_the_first_missing_seq() -> None:
+    result = verdict(join_lines(LINES[:13]))
+    assert (result.ok, result.seq, result.events) == (False, 13, 12)
+    assert result.message.endswith("cut short: no end line after seq 12")
+
+
+def test_a_log_cut_mid_line_names_the_partial_seq() -> None:
+    cut = len(join_lines(LINES[:13])) + len(LINES[13]) // 2
+    result = verdict(DUEL[:cut])
+    assert (result.ok, result.seq, result.events) == (False, 13, 12)
+    assert result.message.endswith("cut short: a partial line after seq 12")
+
+
+def test_a_log_missing_its_end_line_names_the_seq_after_the_last() -> None:
+    result = verdict(join_lines(LINES[:-1]))
+    assert (result.ok, result.seq) == (False, N + 1)
+    assert result.message.endswith(f"cut short: no end line after seq {N}")
+
+
+def test_an_edited_header_is_named_as_the_header() -> None:
+    header = read_bytes(DUEL).header
+    lines = [encode_header(msgspec.structs.replace(header, affray_version="0.0.1")), *LINES[1:]]
+    result = verdict(join_lines(lines))
+    assert (result.ok, result.seq, result.where) == (False, 0, "line 1 (header)")
+
+
+@given(st.data())
+def test_a_single_byte_change_fails_verification_at_its_line_or_a_neighbour(data: st.DataObject) -> None:
+    position = data.draw(st.integers(min_value=0, max_value=len(DUEL) - 1), label="position")
+    value = data.draw(st.integers(min_value=0, max_value=255).filter(lambda v: v != DUEL[position]))
+    changed = DUEL[:position] + bytes([value]) + DUEL[position + 1 :]
+    line_seq = DUEL[:position].count(b"\n")  # 0 for the header, N + 1 for the end line
+    try:
+        log = read_bytes(changed)
+    except LogError:
+        return
+    result = verify(log, "changed.jsonl")
+    assert not result.ok
+    assert result.seq is not None
+    assert abs(result.seq - line_seq) <= 1
+
+
+# -- tampering with the chain recomputed: the re-simulation finds it ---------------------------------
+
+
+def test_an_edit_hidden_by_a_recomputed_chain_is_named_by_the_re_simulation() -> None:
+    tampered = encode_log(read_bytes(DUEL).header, replaced(FIRST_HIT.seq, more_damage(FIRST_HIT)))
+    assert read_bytes(tampered).problem is None
+    result = verdict(tampered)
+    assert (result.ok, result.seq) == (False, FIRST_HIT.seq)
+    assert result.message.startswith("differs from the re-simulation: attack_resolved damage: recorded")
+
+
+def test_a_rehashed_line_by_line_edit_is_named_by_the_re_simulation() -> None:
+    seq = FIRST_HIT.seq
+    old, new = b'"damage":%s}' % str(FIRST_DAMAGE).encode(), b'"damage":99}'
+    lines = list(LINES)
+    assert lines[seq].count(old) == 1
+    lines[seq] = lines[seq].replace(old, new)
+    result = verdict(rechain(lines))
+    assert (result.ok, result.seq) == (False, seq)
+
+
+def test_a_header_scenario_edit_hidden_by_a_recomputed_chain_is_named_at_the_first_changed_event() -> None:
+    lines = list(LINES)
+    assert lines[0].count(b'"skill":70,') == 1
+    lines[0] = lines[0].replace(b'"skill":70,', b'"skill":20,')  # brenna's skill
+    first = next(e for e in EVENTS if isinstance(e, AttackResolved) and e.attacker == "brenna")
+    result = verdict(rechain(lines))
+    assert (result.ok, result.seq) == (False, first.seq)
+
+
+def test_an_event_the_fold_cannot_apply_is_named() -> None:
+    event = next(e for e in EVENTS if isinstance(e, Perceived))
+    stranger = msgspec.structs.replace(event, combatant="nobody")
+    result = verdict(encode_log(read_bytes(DUEL).header, replaced(event.seq, stranger)))
+    assert (result.ok, result.seq) == (False, event.seq)
+    assert result.message.startswith("cannot be folded")
+    assert "nobody" in result.message
+
+
+def test_an_event_appended_with_a_recomputed_chain_is_named() -> None:
+    extra = msgspec.structs.replace(EVENTS[-1], seq=N + 1)
+    result = verdict(encode_log(read_bytes(DUEL).header, [*EVENTS, extra]))
+    assert (result.ok, result.seq) == (False, N + 1)
+    assert result.message == f"the re-simulation ends at seq {N}; the log goes on"
+
+
+def test_a_log_shortened_with_a_recomputed_chain_is_named_at_the_first_missing_seq() -> None:
+    result = verdict(encode_log(read_bytes(DUEL).header, EVENTS[:20]))
+    assert (result.ok, result.seq) == (False, 21)
+    assert result.message == f"the log stops at seq 20; the re-simulation goes on to seq {N}"
+
+
+def test_first_difference_is_none_for_identical_runs() -> None:
+    assert first_difference(LINES[0], EVENTS, list(EVENTS)) is None
+
+
+# -- the header's own claims -------------------------------------------------------------------------
+
+
+def rechained_header(old: bytes, new: bytes) -> bytes:
+    lines = list(LINES)
+    assert lines[0].count(old) == 1
+    lines[0] = lines[0].replace(old, new)
+    return rechain(lines)
+
+
+def test_verify_refuses_a_header_whose_seed_is_not_its_scenarios_seed() -> None:
+    top_level_seed = b',"seed":1130,"event_versions"'
+    assert not verdict(rechained_header(top_level_seed, b',"seed":1131,"event_versions"')).ok
+
+
+def test_verify_refuses_a_header_naming_another_dice_algorithm() -> None:
+    assert not verdict(rechained_header(b'"dice":"blake2b-ctr-v1"', b'"dice":"mt19937"')).ok
+
+
+def test_verify_refuses_a_header_naming_another_ruleset() -> None:
+    energion = b'"ruleset":"energion","ruleset_version":"1"'
+    assert not verdict(rechained_header(energion, b'"ruleset":"fivestep","ruleset_version":"9"')).ok

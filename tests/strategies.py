@@ -1,0 +1,328 @@
+"""Shared hypothesis strategies and small helpers for the kernel, events and replays tests.
+
+``scenario_tomls()`` draws small, valid Energion scenarios as TOML text (two to four combatants on two or
+three sides, a short time limit so a run stays in the low milliseconds); ``scenarios()`` decodes them with
+``decode_scenario``. ``events()`` draws events of every kind field by field, for codec round trips.
+The helpers run scenarios, snapshot the live state at every seq, and re-hash a tampered log's chain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import strategies as st
+
+from affray.events.base import Event, Roll
+from affray.events.codec import encode_log
+from affray.events.kinds import (
+    AttackResolved,
+    CombatantJoined,
+    CombatantOut,
+    DamageDerivation,
+    EncounterEnded,
+    HitDerivation,
+    Moved,
+    ParryAttempt,
+    Perceived,
+    Reacted,
+    TargetChosen,
+    WeaponReadied,
+)
+from affray.handlers import battle as battle_module
+from affray.handlers.battle import Battle
+from affray.kernel.encounter import Encounter
+from affray.kernel.state import digest
+from affray.scenario import Scenario, decode_scenario
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+ONE_HANDED = (
+    "Sword, Long",
+    "Axe, 1 hand",
+    "Rapier",
+    "Mace, Small",
+    "Dagger, Parrying",
+    "Spear, stabbing",
+    "Staff",
+    "Crossbow, Light",
+)
+TWO_HANDED = ("Axe, 2 hand", "Sword, 2 Handed")
+ARMORS = ("Cloth", "Leather Suit", "Studded Leather", "Chain Suit", "Plate")
+SHIELDS = ("Buckler", "Small", "Medium", "Large")
+READINESS = ("in_hand", "at_hand", "unready")
+
+seeds = st.integers(min_value=0, max_value=2**63 - 1)
+"""Every seed a scenario accepts."""
+
+_times = st.one_of(
+    st.integers(min_value=0, max_value=3),
+    st.sampled_from([0.5, 1.25, 2.001]),
+    st.sampled_from(["1d4", "1d6", "1d10", "2d3-1", "d3+1"]),
+)
+
+
+def _toml_value(value: object) -> str:
+    """A TOML literal for a str, bool, int or float (JSON's string escapes are valid TOML)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    return repr(value)
+
+
+@st.composite
+def _combatant_toml(draw: st.DrawFn, index: int, side: str) -> str:
+    two_handed = draw(st.booleans().map(lambda b: b and index % 2 == 1))
+    weapon = draw(st.sampled_from(TWO_HANDED if two_handed else ONE_HANDED))
+    shield = None if two_handed else draw(st.none() | st.sampled_from(SHIELDS))
+    stats = {k: draw(st.integers(min_value=60, max_value=150)) for k in ("ST", "AG", "CO")}
+    fields: dict[str, object] = {
+        "id": f"c{index}",
+        "name": draw(st.text(alphabet="abcdefghij ABC-'", min_size=1, max_size=12)),
+        "side": side,
+        "damage_points": draw(st.integers(min_value=4, max_value=30)),
+        "skill": draw(st.integers(min_value=20, max_value=95)),
+        "parry": draw(st.integers(min_value=0, max_value=30)),
+        "armor": draw(st.sampled_from(ARMORS)),
+        "perception": draw(_times),
+        "reaction": draw(_times),
+        "prepared": draw(st.booleans()),
+        "move_rate": draw(st.sampled_from([1, 2.5, 3, 6])),
+    }
+    if shield is not None:
+        fields["shield"] = shield
+    x = draw(st.integers(min_value=0, max_value=12))
+    y = draw(st.integers(min_value=0, max_value=12))
+    readiness = draw(st.sampled_from(READINESS))
+    bonus = draw(st.integers(min_value=-3, max_value=5))
+    lines = ["[[combatants]]"]
+    lines += [f"{key} = {_toml_value(value)}" for key, value in fields.items()]
+    lines.append(f"position = [{x}, {y}]")
+    lines.append(f"stats = {{ ST = {stats['ST']}, AG = {stats['AG']}, CO = {stats['CO']} }}")
+    lines.append(
+        f"weapons = [{{ name = {_toml_value(weapon)}, readiness = {_toml_value(readiness)}, "
+        f"damage_bonus = {bonus} }}]"
+    )
+    return "\n".join(lines)
+
+
+@st.composite
+def scenario_tomls(draw: st.DrawFn, *, seed: st.SearchStrategy[int] = seeds) -> str:
+    """A small valid Energion scenario as TOML text."""
+    count = draw(st.integers(min_value=2, max_value=4))
+    sides = draw(st.integers(min_value=2, max_value=min(count, 3)))
+    head = [
+        'ruleset = "energion"',
+        f"seed = {draw(seed)}",
+        'name = "generated"',
+        f"max_seconds = {draw(st.integers(min_value=5, max_value=60))}",
+    ]
+    blocks = [draw(_combatant_toml(i, f"side{i % sides}")) for i in range(count)]
+    return "\n".join(head) + "\n\n" + "\n\n".join(blocks) + "\n"
+
+
+def scenarios(*, seed: st.SearchStrategy[int] = seeds) -> st.SearchStrategy[Scenario]:
+    """Small valid Energion scenarios, decoded from TOML text as a user's file would be."""
+    return scenario_tomls(seed=seed).map(lambda text: decode_scenario(text, "<generated>"))
+
+
+# -- events, field by field --------------------------------------------------------------------------
+
+_names = st.text(min_size=1, max_size=12)
+_ints = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+_ms = st.integers(min_value=0, max_value=10**9)
+_decimals = st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-(10**6), max_value=10**6)
+_positions = st.tuples(_decimals, _decimals)
+
+rolls = st.builds(
+    Roll,
+    expr=st.sampled_from(["1d100", "1d10", "4d10+2", "2d6-1"]),
+    faces=st.lists(st.integers(min_value=1, max_value=100), min_size=1, max_size=4).map(tuple),
+    total=_ints,
+    purpose=_names,
+    roller=_names,
+    source=st.sampled_from(["generated", "manual"]),
+)
+
+_stamp: dict[str, Any] = {"seq": st.integers(min_value=1, max_value=10**6), "t": _ms}
+
+_parries = st.builds(
+    ParryAttempt, device=_names, chance=_decimals, roll=rolls, parried=st.booleans(), gap_ms=_ms
+)
+_hits = st.builds(
+    HitDerivation,
+    skill=_decimals,
+    bonus=_decimals,
+    bonus_kind=st.sampled_from(["melee", "mechanical"]),
+    hit_chance=_decimals,
+    armor=_names,
+    weapon_type=st.integers(min_value=1, max_value=17),
+    armor_value=_ints,
+    shield_bonus=_ints,
+    roll=rolls,
+    quality=_decimals,
+)
+_damages = st.builds(
+    DamageDerivation,
+    base=_ints,
+    strength_bonus=_decimals,
+    weapon_bonus=_decimals,
+    skill_bonus=_decimals,
+    potential=_decimals,
+    multiplier=_decimals,
+    damage=_decimals,
+)
+
+events: st.SearchStrategy[Event] = st.one_of(
+    st.builds(
+        CombatantJoined,
+        combatant=_names,
+        name=_names,
+        side=_names,
+        damage_points=_decimals,
+        position=_positions,
+        weapon=_names,
+        armor=_names,
+        shield=st.none() | _names,
+        **_stamp,
+    ),
+    st.builds(Perceived, combatant=_names, after_ms=_ms, roll=st.none() | rolls, **_stamp),
+    st.builds(
+        Reacted, combatant=_names, reaction_ms=_ms, prepared=st.booleans(), roll=st.none() | rolls, **_stamp
+    ),
+    st.builds(
+        WeaponReadied,
+        combatant=_names,
+        weapon=_names,
+        readiness=st.sampled_from(READINESS),
+        chart_initiative=_ints,
+        chart_speed=_ints,
+        speed_adjustment=_decimals,
+        initiative_ms=_ms,
+        speed_ms=_ms,
+        **_stamp,
+    ),
+    st.builds(
+        TargetChosen,
+        combatant=_names,
+        target=_names,
+        controller=_names,
+        reason=st.text(max_size=40),
+        distance=_decimals,
+        **_stamp,
+    ),
+    st.builds(
+        Moved, combatant=_names, toward=_names, start=_positions, end=_positions, distance=_decimals, **_stamp
+    ),
+    st.builds(
+        AttackResolved,
+        attacker=_names,
+        target=_names,
+        weapon=_names,
+        hit=_hits,
+        parry=st.none() | _parries,
+        outcome=st.sampled_from(["hit", "miss", "parried"]),
+        damage=st.none() | _damages,
+        **_stamp,
+    ),
+    st.builds(CombatantOut, combatant=_names, reason=st.text(max_size=40), **_stamp),
+    st.builds(EncounterEnded, winner=st.none() | _names, reason=st.text(max_size=40), **_stamp),
+)
+"""Events of every kind with arbitrary field values (not a consistent fight: for the codec only)."""
+
+
+# -- helpers -----------------------------------------------------------------------------------------
+
+
+@cache
+def example_text(name: str) -> str:
+    """The TOML text of ``examples/<name>.toml``."""
+    return (EXAMPLES / f"{name}.toml").read_text()
+
+
+def example(name: str) -> Scenario:
+    """The scenario ``examples/<name>.toml``."""
+    return decode_scenario(example_text(name), f"examples/{name}.toml")
+
+
+def with_seed(scenario: Scenario, seed: int) -> Scenario:
+    """The same scenario under another seed."""
+    return msgspec.structs.replace(scenario, seed=seed)
+
+
+def log_bytes(scenario: Scenario) -> bytes:
+    """Run ``scenario`` and return its whole log as bytes."""
+    battle = Battle(scenario)
+    return encode_log(battle.header(), battle.run().log)
+
+
+@cache
+def example_log(name: str) -> bytes:
+    """The log of ``examples/<name>.toml`` (computed once per session; bytes are immutable)."""
+    return log_bytes(example(name))
+
+
+class SnapshotEncounter(Encounter):
+    """An Encounter whose first sink records ``digest(self.state)`` as each event is handed out.
+
+    A sink receives each event right after ``apply``, so ``snapshots[k - 1]`` is the live state at seq k.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.snapshots: list[str] = []
+        self.sinks.append(lambda event: self.snapshots.append(digest(self.state)))
+
+
+def run_with_snapshots(scenario: Scenario) -> SnapshotEncounter:
+    """Run ``scenario`` with the live state's digest taken at every seq."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(battle_module, "Encounter", SnapshotEncounter)
+        encounter = Battle(scenario).run()
+    assert isinstance(encounter, SnapshotEncounter)
+    return encounter
+
+
+# -- raw logs ----------------------------------------------------------------------------------------
+
+_PREV = b',"prev":"'
+
+
+def chain_hash(line: bytes) -> str:
+    """BLAKE2b-128 of one line, computed here rather than by the codec."""
+    return hashlib.blake2b(line, digest_size=16).hexdigest()
+
+
+def log_lines(data: bytes) -> list[bytes]:
+    """The lines of a whole log, without newlines: header, events, end line."""
+    assert data.endswith(b"\n")
+    return data[:-1].split(b"\n")
+
+
+def join_lines(lines: list[bytes]) -> bytes:
+    """Lines back into a log's bytes."""
+    return b"\n".join(lines) + b"\n"
+
+
+def rechain(lines: list[bytes]) -> bytes:
+    """Re-hash a tampered log so its chain is valid again: every ``prev`` and the end line recomputed.
+
+    ``lines`` is a header, event lines (their ``prev`` may be stale) and optionally an old end line.
+    """
+    if lines[-1].startswith(b'{"end":'):
+        lines = lines[:-1]
+    out = [lines[0]]
+    prev = chain_hash(lines[0])
+    for line in lines[1:]:
+        body = line[: line.rindex(_PREV)]
+        line = b'%s%s%s"}' % (body, _PREV, prev.encode())
+        prev = chain_hash(line)
+        out.append(line)
+    out.append(b'{"end":%d,"prev":"%s"}' % (len(out) - 1, prev.encode()))
+    return join_lines(out)
