@@ -133,18 +133,20 @@ def state(log: Path, at_seconds: str | None, seq: int | None, as_json: bool) -> 
         raise AffrayError("--at and --seq: give one of them, not both")
     loaded = _load(log)
     events = loaded.events
+    moment = None
     if seq is not None:
         if seq > len(events):
             raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {len(events)}")
         current = state_at_seq(events, seq)
     elif at_seconds is not None:
-        current = state_at_time(events, _milliseconds(at_seconds))
+        moment = _milliseconds(at_seconds)
+        current = state_at_time(events, moment)
     else:
         current = state_at_seq(events, len(events))
     if as_json:
         click.echo(encode_state(current).decode())
         return
-    _print_state(current)
+    _print_state(current, moment)
 
 
 def _milliseconds(text: str) -> int:
@@ -158,9 +160,13 @@ def _milliseconds(text: str) -> int:
     return to_ms(moment)
 
 
-def _print_state(s: EncounterState) -> None:
+def _print_state(s: EncounterState, moment: int | None) -> None:
     over = f"; ended: {s.end_reason}" if s.ended else ""
-    click.echo(f"at {seconds(s.t)} s after seq {s.seq}{over}  (state digest {digest(s)})")
+    if moment is None:
+        when = f"after seq {s.seq}, at {seconds(s.t)} s"
+    else:
+        when = f"at {seconds(moment)} s (the last event before it: seq {s.seq} at {seconds(s.t)} s)"
+    click.echo(f"{when}{over}; state digest {digest(s)}")
     click.echo(f"  {'id':<12} {'side':<10} {'DP left':>12} {'position':>18}  {'status':<30} target")
     for c in s.combatants.values():
         if c.out:

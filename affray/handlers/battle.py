@@ -20,6 +20,7 @@ from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.space import metres
 from affray.npc.intents import Controller
 from affray.npc.nearest import NearestEnemy
+from affray.rules.energion.formulas import tidy
 from affray.rules.energion.tables import EnergionTables, load_tables
 from affray.scenario import Scenario, Seconds
 
@@ -99,7 +100,8 @@ class Battle:
         target = encounter.state.combatants[event.target]
         if target.out or target.damage_left > 0:
             return
-        encounter.emit(CombatantOut(combatant=target.id, reason=f"damage points at {target.damage_left}"))
+        reason = f"damage points at {tidy(target.damage_left)}"
+        encounter.emit(CombatantOut(combatant=target.id, reason=reason))
         sides = encounter.state.standing_sides()
         if len(sides) <= 1:
             winner = sides[0] if sides else None

@@ -65,7 +65,7 @@ SCENARIO_MISTAKES = [
         id="unknown-armor",
     ),
     pytest.param(
-        'shield = "Small"',
+        'shield = "Buckler"',
         'shield = "Tower"',
         ["$.combatants[0].shield", "Tower"],
         id="unknown-shield",
@@ -95,7 +95,7 @@ def test_scenario_mistake_is_one_error_line_naming_file_and_field(
             'name = "Sword, Long"', 'name = "Lightsaber"', "$.combatants[0].weapons[0].name", id="weapon"
         ),
         pytest.param('armor = "Chain Suit"', 'armor = "Mithril"', "$.combatants[0].armor", id="armor"),
-        pytest.param('shield = "Small"', 'shield = "Tower"', "$.combatants[0].shield", id="shield"),
+        pytest.param('shield = "Buckler"', 'shield = "Tower"', "$.combatants[0].shield", id="shield"),
     ],
 )
 def test_unknown_table_name_is_one_error_line_naming_its_field(

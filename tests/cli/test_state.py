@@ -30,7 +30,9 @@ def test_state_at_seconds_shows_every_combatant(affray: Affray, duel_log: Path, 
     result = affray("state", duel_log, "--at", AT_SECONDS)
     assert result.code == 0, result
     expected = state_at_time(duel_read.events, AT_MS)
-    assert result.out.startswith(f"at {seconds(expected.t)} s after seq {expected.seq}")
+    assert result.out.startswith(
+        f"at {seconds(AT_MS)} s (the last event before it: seq {expected.seq} at {seconds(expected.t)} s)"
+    )
     assert set(_rows(result.out)) == set(expected.combatants)
 
 
@@ -38,7 +40,7 @@ def test_state_at_seq_shows_every_combatant(affray: Affray, duel_log: Path, duel
     result = affray("state", duel_log, "--seq", str(AT_SEQ))
     assert result.code == 0, result
     expected = state_at_seq(duel_read.events, AT_SEQ)
-    assert result.out.startswith(f"at {seconds(expected.t)} s after seq {AT_SEQ}")
+    assert result.out.startswith(f"after seq {AT_SEQ}, at {seconds(expected.t)} s")
     assert set(_rows(result.out)) == set(expected.combatants)
 
 
@@ -46,13 +48,13 @@ def test_state_without_a_moment_shows_the_end(affray: Affray, duel_log: Path, du
     result = affray("state", duel_log)
     assert result.code == 0, result
     last = len(duel_read.events)
-    assert result.out.startswith(f"at {seconds(duel_read.events[-1].t)} s after seq {last}; ended: ")
+    assert result.out.startswith(f"after seq {last}, at {seconds(duel_read.events[-1].t)} s; ended: ")
 
 
 def test_state_seq_zero_is_before_any_event(affray: Affray, duel_log: Path) -> None:
     result = affray("state", duel_log, "--seq", "0")
     assert result.code == 0, result
-    assert result.out.startswith("at 0.000 s after seq 0")
+    assert result.out.startswith("after seq 0, at 0.000 s")
     assert _rows(result.out) == {}
 
 
