@@ -7,12 +7,13 @@ from typing import ClassVar, Literal
 import msgspec
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False):
     """Something that happened at game time ``t`` (milliseconds), number ``seq`` in the log.
 
     Handlers build events with ``seq`` and ``t`` left at 0; ``Encounter.emit`` stamps both.
     ``VERSION`` is the kind's schema version: a change that cannot be defaulted bumps it and adds an
-    upcaster in ``affray.events.upcast``.
+    upcaster in ``affray.events.upcast``. Events are frozen and hold only values and other frozen
+    structs, so they cannot form reference cycles: ``gc=False`` keeps the garbage collector off them.
     """
 
     VERSION: ClassVar[int] = 1
@@ -24,7 +25,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
 RollSource = Literal["generated", "manual"]
 
 
-class Roll(msgspec.Struct, frozen=True, kw_only=True):
+class Roll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One roll as it is recorded: what was rolled, by whom, why, every face, and where it came from."""
 
     expr: str

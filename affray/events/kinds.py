@@ -81,7 +81,7 @@ class Moved(Event, frozen=True, kw_only=True, tag="moved"):
     distance: Decimal
 
 
-class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True):
+class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A defender's parry roll against one attack (rule E5)."""
 
     device: str
@@ -91,7 +91,7 @@ class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True):
     gap_ms: int
 
 
-class HitDerivation(msgspec.Struct, frozen=True, kw_only=True):
+class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """How the hit quality came about (rules E4, E5, E6)."""
 
     skill: Decimal
@@ -106,7 +106,7 @@ class HitDerivation(msgspec.Struct, frozen=True, kw_only=True):
     quality: Decimal
 
 
-class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True):
+class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """How a hit's damage came about (rule E7)."""
 
     base: int

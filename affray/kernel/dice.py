@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from typing import Any
 
 import msgspec
 
@@ -50,14 +51,13 @@ def parse_expression(text: str) -> DiceExpression:
     return DiceExpression(count, sides, modifier)
 
 
+def _stream_prefix(seed: int, stream: str) -> bytes:
+    return b"%s\x00%d\x00%s\x00" % (_DOMAIN, seed, stream.encode())
+
+
 def draw_word(seed: int, stream: str, counter: int) -> int:
     """The unsigned 64-bit word number ``counter`` of ``stream`` under ``seed``."""
-    message = b"%s\x00%d\x00%s\x00%s" % (
-        _DOMAIN,
-        seed,
-        stream.encode(),
-        counter.to_bytes(8, "big"),
-    )
+    message = _stream_prefix(seed, stream) + counter.to_bytes(8, "big")
     return int.from_bytes(hashlib.blake2b(message, digest_size=8).digest(), "big")
 
 
@@ -79,13 +79,22 @@ class GeneratedDice(DiceSource):
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._counters: dict[str, int] = {}
+        self._prefixes: dict[str, Any] = {}
 
     def face(self, stream: str, sides: int) -> int:
         """Draw until a word falls below the largest multiple of ``sides``; map it to 1..sides."""
+        prefix = self._prefixes.get(stream)
+        if prefix is None:
+            # The hash state after the stream's fixed prefix; each draw copies it and adds the counter.
+            prefix = self._prefixes[stream] = hashlib.blake2b(
+                _stream_prefix(self.seed, stream), digest_size=8
+            )
         limit = _SPAN - _SPAN % sides
         counter = self._counters.get(stream, 0)
         while True:
-            word = draw_word(self.seed, stream, counter)
+            state = prefix.copy()
+            state.update(counter.to_bytes(8, "big"))
+            word = int.from_bytes(state.digest(), "big")
             counter += 1
             if word < limit:
                 self._counters[stream] = counter
@@ -132,7 +141,10 @@ class Dice:
             parsed = self._parsed[expr] = parse_expression(expr)
         stream = f"{roller}/{purpose}"
         face = self.source.face
-        faces = tuple(face(stream, parsed.sides) for _ in range(parsed.count))
+        if parsed.count == 1:
+            faces: tuple[int, ...] = (face(stream, parsed.sides),)
+        else:
+            faces = tuple(face(stream, parsed.sides) for _ in range(parsed.count))
         return Roll(
             expr=expr,
             faces=faces,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
+from functools import lru_cache
 
 from affray.events.kinds import Position
 
@@ -21,6 +22,7 @@ def squared_distance(a: Position, b: Position) -> Decimal:
     return dx * dx + dy * dy
 
 
+@lru_cache(maxsize=4096)
 def distance(a: Position, b: Position) -> Decimal:
     """Straight-line distance, to the millimetre (decimal square root, halves to even)."""
     return squared_distance(a, b).sqrt().quantize(MILLIMETRE, rounding=ROUND_HALF_EVEN)
