@@ -5,10 +5,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 import structlog
@@ -24,7 +22,6 @@ from affray.replays.rebuild import state_at_seq, state_at_time
 from affray.replays.verify import verify
 from affray.scenario import load_scenario
 
-F = TypeVar("F", bound=Callable[..., Any])
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
 MAX_SECONDS = 86400

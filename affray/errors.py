@@ -1,5 +1,7 @@
 """Errors a user can cause: each says where the problem is and what was expected."""
 
+from pathlib import Path
+
 
 class AffrayError(Exception):
     """Base of every error caused by input: a scenario, a log, a table or the command line."""
@@ -23,3 +25,15 @@ class LogError(AffrayError):
 
 class DiceExhausted(AffrayError):
     """A manual dice source ran out of the rolls a referee supplied."""
+
+
+def read_user_file(path: Path, error: type[AffrayError], kind: str) -> bytes:
+    """The bytes of a file the user named; a missing or unreadable one raises ``error`` naming it."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, not {kind}") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror}") from None

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import tomllib
-from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Literal
 
 import msgspec
 
-from affray.errors import ScenarioError
+from affray.errors import ScenarioError, read_user_file
 from affray.kernel.dice import parse_expression
 
 Stat = Annotated[int, msgspec.Meta(ge=1, le=300, description="a characteristic; 100 is average")]
@@ -138,22 +137,8 @@ def _check_ids(scenario: Scenario, source: str) -> None:
 
 def load_scenario(path: Path) -> Scenario:
     """Read and decode the scenario at ``path``."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a directory, not a scenario file") from None
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    data = read_user_file(path, ScenarioError, "a scenario file")
     try:
         return decode_scenario(data.decode("utf-8"), str(path))
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-
-
-def seconds_value(value: Seconds) -> Decimal | str:
-    """A Seconds field as an exact Decimal, or the dice expression string it holds."""
-    if isinstance(value, str):
-        return value
-    return Decimal(str(value))

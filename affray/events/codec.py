@@ -23,14 +23,12 @@ from typing import IO, Any, Literal
 
 import msgspec
 
-from affray.errors import LogError
+from affray.errors import LogError, read_user_file
 from affray.events.base import Event
 from affray.events.kinds import EVENT_KINDS, AnyEvent, kind_of
 from affray.events.upcast import missing_steps, upcast
 
-FORMAT = "affray-log"
 FORMAT_VERSION = 1
-HASH_HEX_LENGTH = 32
 
 CURRENT_VERSIONS: dict[str, int] = {kind_of(k): k.VERSION for k in EVENT_KINDS}
 _TYPES_BY_KIND: dict[str, type[Event]] = {kind_of(k): k for k in EVENT_KINDS}
@@ -315,15 +313,7 @@ def read_bytes(data: bytes, source: str = "<log>") -> LogFile:
 
 def read_log(path: Path) -> LogFile:
     """Read the log at ``path``; an unreadable file or a missing header raises LogError."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise LogError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise LogError(f"{path}: is a directory, not a log") from None
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read: {exc.strerror}") from None
-    return read_bytes(data, str(path))
+    return read_bytes(read_user_file(path, LogError, "a log"), str(path))
 
 
 def iter_events(stream: IO[bytes], source: str = "<log>") -> Iterator[Event]:

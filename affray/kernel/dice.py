@@ -55,12 +55,6 @@ def _stream_prefix(seed: int, stream: str) -> bytes:
     return b"%s\x00%d\x00%s\x00" % (_DOMAIN, seed, stream.encode())
 
 
-def draw_word(seed: int, stream: str, counter: int) -> int:
-    """The unsigned 64-bit word number ``counter`` of ``stream`` under ``seed``."""
-    message = _stream_prefix(seed, stream) + counter.to_bytes(8, "big")
-    return int.from_bytes(hashlib.blake2b(message, digest_size=8).digest(), "big")
-
-
 class DiceSource:
     """Where faces come from. Subclasses give one face of a die for a named stream."""
 

@@ -16,7 +16,6 @@ from affray.kernel.dice import (
     DiceExpression,
     GeneratedDice,
     ManualDice,
-    draw_word,
     parse_expression,
 )
 
@@ -104,11 +103,6 @@ def test_expression_prints_in_canonical_form(text: str, canonical: str) -> None:
 
 def test_dice_algorithm_is_named_blake2b_ctr_v1() -> None:
     assert DICE_ALGORITHM == "blake2b-ctr-v1"
-
-
-@given(seed=st.integers(min_value=0, max_value=2**63 - 1), stream=streams, counter=st.integers(0, 2**64 - 1))
-def test_draw_word_hashes_the_documented_message(seed: int, stream: str, counter: int) -> None:
-    assert draw_word(seed, stream, counter) == reference_word(seed, stream, counter)
 
 
 def test_known_vector_of_the_first_d10_and_d100_faces() -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from decimal import ROUND_DOWN, Decimal
 
 ZERO = Decimal(0)
-ONE = Decimal(1)
 TEN = Decimal(10)
 
 
