@@ -37,6 +37,9 @@ class WeaponCarried(_Section, frozen=True, kw_only=True):
     training_class: str | None = msgspec.field(default=None, name="class")
     readiness: Literal["in_hand", "at_hand", "unready"] = "in_hand"
     damage_bonus: Annotated[int, msgspec.Meta(ge=-50, le=50)] = 0
+    hurled: bool = False
+    count: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
+    ammunition: Annotated[int, msgspec.Meta(ge=0, le=100000)] | None = None
 
 
 class Combatant(_Section, frozen=True, kw_only=True):
@@ -45,7 +48,7 @@ class Combatant(_Section, frozen=True, kw_only=True):
     id: Identifier
     name: str
     side: Identifier
-    controller: Literal["nearest"] = "nearest"
+    controller: Literal["nearest", "tactician"] = "nearest"
     position: tuple[float, float] = (0.0, 0.0)
     move_rate: Annotated[float, msgspec.Meta(gt=0, le=50)] = 3.0
     damage_points: Annotated[int, msgspec.Meta(ge=1, le=10000)]
@@ -56,6 +59,8 @@ class Combatant(_Section, frozen=True, kw_only=True):
     weapons: Annotated[list[WeaponCarried], msgspec.Meta(min_length=1)]
     armor: str = "Cloth"
     shield: str | None = None
+    size_m2: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 0.75
+    cover: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
     perception: Seconds = 0
     reaction: Seconds = 0
     prepared: bool = False

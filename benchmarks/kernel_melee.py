@@ -63,7 +63,7 @@ def measure(events: int, repeat: int, write_log: bool) -> dict[str, Any]:
     """Time both sides ``repeat`` times, alternating, and keep the best of each."""
     scenario = melee_scenario(seconds_for_events(events))
     battle = Battle(scenario)
-    gaps = [loadout.speed_ms for loadout in battle.loadouts.values()]
+    gaps = [loadout.arms[0].speed_ms for loadout in battle.loadouts.values()]
     assert len(gaps) == PROCESSES
     best_affray = best_simpy = float("inf")
     collector = 0.0

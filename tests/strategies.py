@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from affray.events.base import Event, Roll
 from affray.events.codec import encode_log
 from affray.events.kinds import (
+    ActionRefused,
+    AimStarted,
     AttackResolved,
     CombatantJoined,
     CombatantOut,
@@ -30,8 +32,11 @@ from affray.events.kinds import (
     Moved,
     ParryAttempt,
     Perceived,
+    RangedDerivation,
     Reacted,
     TargetChosen,
+    Waited,
+    WeaponChanged,
     WeaponReadied,
 )
 from affray.handlers import battle as battle_module
@@ -155,6 +160,25 @@ _stamp: dict[str, Any] = {"seq": st.integers(min_value=1, max_value=10**6), "t":
 _parries = st.builds(
     ParryAttempt, device=_names, chance=_decimals, roll=rolls, parried=st.booleans(), gap_ms=_ms
 )
+_shots = st.builds(
+    RangedDerivation,
+    mode=st.sampled_from(["hurled", "missile"]),
+    distance=_decimals,
+    band=st.sampled_from(["PTB", "SHT", "MED", "LNG", "EXT"]),
+    range_factor=_decimals,
+    chance_before=_decimals,
+    target_area=_decimals,
+    cover=st.integers(min_value=0, max_value=100),
+    visible_area=_decimals,
+    size_percentage=_decimals,
+    size_penalty=_decimals,
+    relative_speed=_decimals,
+    speed_penalty=_decimals,
+    aim_ms=_ms,
+    gap_ms=_ms,
+    aim_bonus=_decimals,
+    unaimed_penalty=_decimals,
+)
 _hits = st.builds(
     HitDerivation,
     skill=_decimals,
@@ -167,6 +191,7 @@ _hits = st.builds(
     shield_bonus=_ints,
     roll=rolls,
     quality=_decimals,
+    ranged=st.none() | _shots,
 )
 _damages = st.builds(
     DamageDerivation,
@@ -177,6 +202,7 @@ _damages = st.builds(
     potential=_decimals,
     multiplier=_decimals,
     damage=_decimals,
+    range_factor=st.none() | _decimals,
 )
 
 events: st.SearchStrategy[Event] = st.one_of(
@@ -190,6 +216,7 @@ events: st.SearchStrategy[Event] = st.one_of(
         weapon=_names,
         armor=_names,
         shield=st.none() | _names,
+        cover=st.integers(min_value=0, max_value=100),
         **_stamp,
     ),
     st.builds(Perceived, combatant=_names, after_ms=_ms, roll=st.none() | rolls, **_stamp),
@@ -231,6 +258,21 @@ events: st.SearchStrategy[Event] = st.one_of(
         damage=st.none() | _damages,
         **_stamp,
     ),
+    st.builds(
+        WeaponChanged,
+        combatant=_names,
+        from_weapon=st.none() | _names,
+        to_weapon=_names,
+        to_index=st.integers(min_value=0, max_value=20),
+        method=st.sampled_from(["drop_and_grab", "put_away"]),
+        took_ms=_ms,
+        **_stamp,
+    ),
+    st.builds(
+        Waited, combatant=_names, seconds=st.integers(min_value=1, max_value=60), reason=_names, **_stamp
+    ),
+    st.builds(AimStarted, combatant=_names, target=_names, weapon=_names, **_stamp),
+    st.builds(ActionRefused, combatant=_names, action=_names, reason=st.text(max_size=40), **_stamp),
     st.builds(CombatantOut, combatant=_names, reason=st.text(max_size=40), **_stamp),
     st.builds(EncounterEnded, winner=st.none() | _names, reason=st.text(max_size=40), **_stamp),
 )
@@ -249,6 +291,39 @@ def example_text(name: str) -> str:
 def example(name: str) -> Scenario:
     """The scenario ``examples/<name>.toml``."""
     return decode_scenario(example_text(name), f"examples/{name}.toml")
+
+
+REFUSAL_TOML = """\
+ruleset = "energion"
+seed = 7
+name = "a shot at a man wholly behind cover"
+max_seconds = 30
+
+[[combatants]]
+id = "archer"
+name = "Archer"
+side = "wall"
+damage_points = 20
+skill = 60
+weapons = [{ name = "Crossbow, Light" }]
+
+[[combatants]]
+id = "hidden"
+name = "Hidden"
+side = "raiders"
+position = [5, 0]
+damage_points = 20
+skill = 60
+cover = 100
+weapons = [{ name = "Sword, Long" }]
+"""
+"""A run with an ``action_refused``: the archer (nearest-enemy, reach 8 m) shoots at a man wholly behind
+cover (rule E16) until he steps out of it to close in."""
+
+
+def refusal_scenario() -> Scenario:
+    """The scenario of :data:`REFUSAL_TOML`."""
+    return decode_scenario(REFUSAL_TOML, "refusal.toml")
 
 
 def with_seed(scenario: Scenario, seed: int) -> Scenario:

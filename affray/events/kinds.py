@@ -16,6 +16,7 @@ from affray.events.base import Event, Roll
 Position = tuple[Decimal, Decimal]
 Readiness = Literal["in_hand", "at_hand", "unready"]
 Outcome = Literal["hit", "miss", "parried"]
+RangeBand = Literal["PTB", "SHT", "MED", "LNG", "EXT"]
 
 
 class CombatantJoined(Event, frozen=True, kw_only=True, tag="combatant_joined"):
@@ -29,6 +30,7 @@ class CombatantJoined(Event, frozen=True, kw_only=True, tag="combatant_joined"):
     weapon: str
     armor: str
     shield: str | None = None
+    cover: int = 0
 
 
 class Perceived(Event, frozen=True, kw_only=True, tag="perceived"):
@@ -91,8 +93,29 @@ class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     gap_ms: int
 
 
-class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """How the hit quality came about (rules E4, E5, E6)."""
+class RangedDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """What range, target size, cover, relative speed and aiming did to a shot's hit chance (E8, E16-E19)."""
+
+    mode: Literal["hurled", "missile"]
+    distance: Decimal
+    band: RangeBand
+    range_factor: Decimal
+    chance_before: Decimal
+    target_area: Decimal
+    cover: int
+    visible_area: Decimal
+    size_percentage: Decimal
+    size_penalty: Decimal
+    relative_speed: Decimal
+    speed_penalty: Decimal
+    aim_ms: int
+    gap_ms: int
+    aim_bonus: Decimal
+    unaimed_penalty: Decimal
+
+
+class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
+    """How the hit quality came about (rules E4, E5, E6; E8 and E16-E19 for shots in ``ranged``)."""
 
     skill: Decimal
     bonus: Decimal
@@ -104,10 +127,11 @@ class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     shield_bonus: int
     roll: Roll
     quality: Decimal
+    ranged: RangedDerivation | None = None
 
 
-class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """How a hit's damage came about (rule E7)."""
+class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
+    """How a hit's damage came about (rule E7; E8's range factor for shots)."""
 
     base: int
     strength_bonus: Decimal
@@ -116,6 +140,7 @@ class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     potential: Decimal
     multiplier: Decimal
     damage: Decimal
+    range_factor: Decimal | None = None
 
 
 class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):
@@ -128,6 +153,42 @@ class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):
     parry: ParryAttempt | None = None
     outcome: Outcome
     damage: DamageDerivation | None = None
+
+
+class WeaponChanged(Event, frozen=True, kw_only=True, tag="weapon_changed"):
+    """A combatant changed weapons (rule E3): dropped (or had thrown) one and grabbed another, or put one
+    away safely and drew another."""
+
+    combatant: str
+    from_weapon: str | None
+    to_weapon: str
+    to_index: int
+    method: Literal["drop_and_grab", "put_away"]
+    took_ms: int
+
+
+class Waited(Event, frozen=True, kw_only=True, tag="waited"):
+    """A combatant held its position on purpose, and why."""
+
+    combatant: str
+    seconds: int
+    reason: str
+
+
+class AimStarted(Event, frozen=True, kw_only=True, tag="aim_started"):
+    """A combatant began aiming at a target, holding still (rule E17)."""
+
+    combatant: str
+    target: str
+    weapon: str
+
+
+class ActionRefused(Event, frozen=True, kw_only=True, tag="action_refused"):
+    """An intent that the rules do not allow now, and why."""
+
+    combatant: str
+    action: str
+    reason: str
 
 
 class CombatantOut(Event, frozen=True, kw_only=True, tag="combatant_out"):
@@ -152,6 +213,10 @@ AnyEvent = (
     | TargetChosen
     | Moved
     | AttackResolved
+    | WeaponChanged
+    | Waited
+    | AimStarted
+    | ActionRefused
     | CombatantOut
     | EncounterEnded
 )
@@ -163,6 +228,10 @@ EVENT_KINDS: tuple[type[Event], ...] = (
     TargetChosen,
     Moved,
     AttackResolved,
+    WeaponChanged,
+    Waited,
+    AimStarted,
+    ActionRefused,
     CombatantOut,
     EncounterEnded,
 )

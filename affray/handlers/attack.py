@@ -1,4 +1,9 @@
-"""One melee attack, from the hit roll through the parry to the damage (rules E1, E4-E7)."""
+"""One attack, from the hit roll through the parry to the damage (rules E1, E4-E8, E16-E19).
+
+A melee blow uses the weapon's hit chance as it is. A shot (a missile fired or a weapon hurled) first has it
+scaled by the range band, then loses the target-size, relative-speed and unaimed penalties and gains the
+extra aiming bonus; its damage is scaled by the range band too.
+"""
 
 from __future__ import annotations
 
@@ -10,35 +15,43 @@ from affray.events.kinds import (
     HitDerivation,
     Outcome,
     ParryAttempt,
+    RangedDerivation,
 )
-from affray.handlers.loadout import Loadout
+from affray.handlers.loadout import Arm, Loadout
+from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
+from affray.kernel.space import distance
 from affray.kernel.state import CombatantState
-from affray.rules.energion import formulas
+from affray.rules.energion import formulas, ranged
 
 HIT_DIE = "1d100"
 PARRY_DIE = "1d100"
+_ZERO = Decimal(0)
 
 
-def resolve_attack(encounter: Encounter, attacker: Loadout, defender: Loadout) -> AttackResolved:
+def resolve_attack(
+    encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadout, shot: RangedDerivation | None = None
+) -> AttackResolved:
     """Roll the hit and, for a blow that would land, the defender's parry; build the outcome event."""
     roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE)
-    armor_value = defender.armor.value_against(attacker.weapon.type)
+    armor_value = defender.armor.value_against(arm.weapon.type)
     shield_bonus = defender.shield.parry if defender.shield else 0
-    quality = formulas.tidy(formulas.hit_quality(attacker.hit_chance, armor_value + shield_bonus, roll.total))
+    chance = arm.hit_chance if shot is None else _shot_chance(shot)
+    quality = formulas.tidy(formulas.hit_quality(chance, armor_value + shield_bonus, roll.total))
     hit = HitDerivation(
         skill=Decimal(attacker.spec.skill),
-        bonus=attacker.bonus,
-        bonus_kind=attacker.bonus_kind,
-        hit_chance=attacker.hit_chance,
+        bonus=arm.bonus,
+        bonus_kind=arm.bonus_kind,
+        hit_chance=chance,
         armor=defender.armor.name,
-        weapon_type=attacker.weapon.type,
+        weapon_type=arm.weapon.type,
         armor_value=armor_value,
         shield_bonus=shield_bonus,
         roll=roll,
         quality=quality,
+        ranged=shot,
     )
-    parry = _parry(encounter, defender) if quality > 0 else None
+    parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
     outcome: Outcome
     damage = None
     if quality <= 0:
@@ -47,11 +60,11 @@ def resolve_attack(encounter: Encounter, attacker: Loadout, defender: Loadout) -
         outcome = "parried"
     else:
         outcome = "hit"
-        damage = _damage(attacker, quality)
+        damage = _damage(attacker, arm, quality, shot)
     return AttackResolved(
         attacker=attacker.id,
         target=defender.id,
-        weapon=attacker.weapon.name,
+        weapon=arm.weapon.name,
         hit=hit,
         parry=parry,
         outcome=outcome,
@@ -59,35 +72,98 @@ def resolve_attack(encounter: Encounter, attacker: Loadout, defender: Loadout) -
     )
 
 
-def _damage(attacker: Loadout, quality: Decimal) -> DamageDerivation:
-    """Rule E7: the weapon's potential times the quality's multiplier."""
-    return DamageDerivation(
-        base=attacker.weapon.damage,
-        strength_bonus=attacker.strength_damage_bonus,
-        weapon_bonus=Decimal(attacker.carried.damage_bonus),
-        skill_bonus=Decimal(attacker.spec.skill_damage_bonus),
-        potential=attacker.damage_potential,
-        multiplier=formulas.tidy(formulas.damage_multiplier(quality)),
-        damage=formulas.damage(quality, attacker.damage_potential),
+def aim_shot(encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadout) -> RangedDerivation | str:
+    """The range, size, speed and aiming figures of a shot at ``defender`` now, or why it cannot be made."""
+    state = encounter.state
+    me, them = state.combatants[attacker.id], state.combatants[defender.id]
+    gap = distance(me.position, them.position)
+    band = ranged.range_band(arm.weapon.ranges, gap)
+    if band is None:
+        return f"{defender.id} is {gap} m away, beyond {arm.weapon.name}'s range"
+    area = Decimal(str(defender.spec.size_m2))
+    visible = ranged.cover_area(area, Decimal(them.cover))
+    if them.cover:
+        visible = ranged.cover_advantage(visible, defender.spec.skill)
+    if visible <= 0:
+        return f"{defender.id} is wholly behind cover"
+    percentage = ranged.size_percentage(visible)
+    now = int(encounter.now)
+    speed = ranged.relative_speed(_velocity(me, now), _velocity(them, now))
+    aim_ms = now - me.aim_since_ms if me.aim_target == defender.id and me.aim_since_ms is not None else 0
+    extra_ms = max(aim_ms - arm.speed_ms, 0)
+    aimed = aim_ms >= arm.speed_ms
+    return RangedDerivation(
+        mode="missile" if arm.mode == "missile" else "hurled",
+        distance=gap,
+        band=band,
+        range_factor=ranged.RANGE_FACTORS[band],
+        chance_before=arm.hit_chance,
+        target_area=formulas.tidy(area),
+        cover=them.cover,
+        visible_area=formulas.tidy(visible),
+        size_percentage=formulas.tidy(percentage),
+        size_penalty=formulas.tidy(ranged.size_penalty(percentage, band)),
+        relative_speed=speed,
+        speed_penalty=formulas.tidy(ranged.relative_speed_penalty(speed, False, defender.ag_bonus)),
+        aim_ms=aim_ms,
+        gap_ms=arm.speed_ms,
+        aim_bonus=formulas.tidy(ranged.aiming_bonus(Decimal(extra_ms) / MS_PER_SECOND)) if aimed else _ZERO,
+        unaimed_penalty=_ZERO if aimed else ranged.UNAIMED_PENALTY,
     )
 
 
-def _parry(encounter: Encounter, defender: Loadout) -> ParryAttempt | None:
-    """Rule E5: a parry with the shield (or else the weapon), if the defender can react and it is free.
+def _shot_chance(shot: RangedDerivation) -> Decimal:
+    """Rule E8, then E18, E19 and E17: the chance scaled by range, less the penalties, plus the aim."""
+    scaled = ranged.ranged_hit_chance(shot.chance_before, shot.band)
+    return formulas.tidy(
+        scaled - shot.size_penalty - shot.speed_penalty - shot.unaimed_penalty + shot.aim_bonus
+    )
 
-    A shield or weapon parries at most once per its modified speed; the defender must have reacted (E1).
+
+def _velocity(combatant: CombatantState, now: int) -> tuple[Decimal, Decimal]:
+    """Its velocity in m/s: the last second's move if it moved within the last second, else at rest."""
+    if combatant.moved_ms is not None and now - combatant.moved_ms < MS_PER_SECOND:
+        return combatant.velocity
+    return (_ZERO, _ZERO)
+
+
+def _damage(attacker: Loadout, arm: Arm, quality: Decimal, shot: RangedDerivation | None) -> DamageDerivation:
+    """Rule E7: the weapon's potential times the quality's multiplier (E8: times the range factor)."""
+    potential = arm.damage_potential
+    if shot is not None:
+        potential = formulas.tidy(ranged.ranged_damage(potential, shot.band))
+    return DamageDerivation(
+        base=arm.weapon.damage,
+        strength_bonus=arm.strength_damage_bonus,
+        weapon_bonus=Decimal(arm.carried.damage_bonus),
+        skill_bonus=Decimal(attacker.spec.skill_damage_bonus),
+        potential=potential,
+        multiplier=formulas.tidy(formulas.damage_multiplier(quality)),
+        damage=formulas.damage(quality, potential),
+        range_factor=shot.range_factor if shot is not None else None,
+    )
+
+
+def _parry(encounter: Encounter, defender: Loadout, *, melee: bool) -> ParryAttempt | None:
+    """Rule E5: a parry with the shield (or else, against a melee blow, the weapon in hand).
+
+    The defender must have reacted (E1) and not be out; a shield or weapon parries at most once per its
+    modified speed; weapons do not parry shots.
     """
     state: CombatantState = encounter.state.combatants[defender.id]
     if not state.reacted or state.out:
         return None
+    arm = defender.arms[state.weapon_index]
     if defender.shield is not None:
         device = f"shield:{defender.shield.name}"
         chance = defender.spec.parry + defender.shield.parry
         gap_ms = defender.shield_gap_ms
+    elif melee and state.weapon_ready and arm.mode == "melee":
+        device = f"weapon:{arm.weapon.name}"
+        chance = defender.spec.parry + arm.weapon.parry
+        gap_ms = arm.speed_ms
     else:
-        device = f"weapon:{defender.weapon.name}"
-        chance = defender.spec.parry + defender.weapon.parry
-        gap_ms = defender.speed_ms
+        return None
     if chance <= 0:
         return None
     last = state.last_parry_ms.get(device)
@@ -95,9 +171,5 @@ def _parry(encounter: Encounter, defender: Loadout) -> ParryAttempt | None:
         return None
     roll = encounter.dice.roll(defender.id, "parry", PARRY_DIE)
     return ParryAttempt(
-        device=device,
-        chance=Decimal(chance),
-        roll=roll,
-        parried=roll.total <= chance,
-        gap_ms=gap_ms,
+        device=device, chance=Decimal(chance), roll=roll, parried=roll.total <= chance, gap_ms=gap_ms
     )

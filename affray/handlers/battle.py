@@ -20,12 +20,14 @@ from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.space import metres
 from affray.npc.intents import Controller
 from affray.npc.nearest import NearestEnemy
+from affray.npc.tactician import Tactician
 from affray.rules.energion.formulas import tidy
 from affray.rules.energion.tables import EnergionTables, load_tables
 from affray.scenario import Scenario, Seconds
 
 RULESET = "energion"
 RULESET_VERSION = "1"
+CONTROLLERS: dict[str, type[Controller]] = {"nearest": NearestEnemy, "tactician": Tactician}
 
 
 class Battle:
@@ -34,7 +36,9 @@ class Battle:
     def __init__(self, scenario: Scenario, tables: EnergionTables | None = None) -> None:
         self.scenario = scenario
         self.loadouts: dict[str, Loadout] = build_loadouts(scenario, tables or load_tables())
-        self.controllers: dict[str, Controller] = {spec.id: NearestEnemy() for spec in scenario.combatants}
+        self.controllers: dict[str, Controller] = {
+            spec.id: CONTROLLERS[spec.controller]() for spec in scenario.combatants
+        }
 
     def header(self) -> LogHeader:
         """The log header for this scenario."""
@@ -67,9 +71,10 @@ class Battle:
                     side=spec.side,
                     damage_points=Decimal(spec.damage_points),
                     position=(metres(spec.position[0]), metres(spec.position[1])),
-                    weapon=me.weapon.name,
+                    weapon=me.arms[0].weapon.name,
                     armor=me.armor.name,
                     shield=me.shield.name if me.shield else None,
+                    cover=spec.cover,
                 )
             )
         perceptions = {

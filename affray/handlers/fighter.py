@@ -1,4 +1,9 @@
-"""A combatant's life on the clock as one SimPy process: perceive, react, ready, then fight (rule E1)."""
+"""A combatant's life on the clock as one SimPy process: perceive, react, ready, then act (rule E1).
+
+Each action is timed by its rule: an attack is followed by the weapon's modified speed (E1), aiming holds
+still for the seconds chosen (E17), changing weapons takes its E3 time, a move lasts one second. An intent
+the rules do not allow now is refused with an ``action_refused`` event, and the combatant waits a second.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,24 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from affray.events.base import Roll
-from affray.events.kinds import Moved, Perceived, Reacted, TargetChosen, WeaponReadied
-from affray.handlers.attack import resolve_attack
+from affray.events.kinds import (
+    ActionRefused,
+    AimStarted,
+    Moved,
+    Perceived,
+    Reacted,
+    TargetChosen,
+    Waited,
+    WeaponChanged,
+    WeaponReadied,
+)
+from affray.handlers.attack import aim_shot, resolve_attack
 from affray.handlers.loadout import Loadout
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import approach, distance, metres, step_toward
-from affray.npc.intents import Approach, View
+from affray.kernel.state import CombatantState
+from affray.npc.intents import Aim, Approach, ArmView, Attack, ChangeWeapon, View, Wait
 
 if TYPE_CHECKING:
     from affray.handlers.battle import Battle
@@ -46,28 +62,56 @@ def fighter(
         Reacted(combatant=me.id, reaction_ms=reaction_ms, prepared=me.spec.prepared, roll=reaction_roll)
     )
 
-    yield encounter.timeout(me.readiness_ms)
+    first = me.arms[0]
+    yield encounter.timeout(first.readiness_ms)
     if stopped():
         return
     encounter.emit(
         WeaponReadied(
             combatant=me.id,
-            weapon=me.weapon.name,
-            readiness=me.carried.readiness,
-            chart_initiative=me.weapon.initiative,
-            chart_speed=me.weapon.speed,
-            speed_adjustment=me.speed_adjustment,
-            initiative_ms=me.readiness_ms,
-            speed_ms=me.speed_ms,
+            weapon=first.weapon.name,
+            readiness=first.carried.readiness,
+            chart_initiative=first.weapon.initiative,
+            chart_speed=first.weapon.speed,
+            speed_adjustment=first.speed_adjustment,
+            initiative_ms=first.readiness_ms,
+            speed_ms=first.speed_ms,
         )
     )
 
     controller = battle.controllers[me.id]
     step = metres(me.spec.move_rate)
+    counted = any(arm.uses is not None for arm in me.arms)
+    arms = _arm_views(me, mine)
     while not stopped():
-        intent = controller.decide(View(me=mine, reach=me.reach, state=state))
+        if counted:
+            arms = _arm_views(me, mine)
+        intent = controller.decide(View(me=mine, arms=arms, state=state, now=int(encounter.now)))
         if intent is None:
             return
+        if isinstance(intent, Wait):
+            encounter.emit(Waited(combatant=me.id, seconds=max(intent.seconds, 1), reason=intent.reason))
+            yield encounter.timeout(max(intent.seconds, 1) * MS_PER_SECOND)
+            continue
+        if isinstance(intent, ChangeWeapon):
+            took = _change_time(me, mine, intent)
+            if isinstance(took, str):
+                yield encounter.timeout(_refuse(encounter, me.id, f"change to weapon {intent.index}", took))
+                continue
+            yield encounter.timeout(took)
+            if stopped():
+                return
+            encounter.emit(
+                WeaponChanged(
+                    combatant=me.id,
+                    from_weapon=mine.weapon if mine.weapon_ready else None,
+                    to_weapon=me.arms[intent.index].weapon.name,
+                    to_index=intent.index,
+                    method=intent.method,
+                    took_ms=took,
+                )
+            )
+            continue
         target = state.combatants[intent.target]
         if mine.target != intent.target:
             encounter.emit(
@@ -83,22 +127,104 @@ def fighter(
             yield encounter.timeout(MS_PER_SECOND)
             if stopped():
                 return
-            gap = distance(mine.position, target.position)
-            if gap > me.reach:
-                if gap - me.reach <= step:
-                    end = approach(mine.position, target.position, me.reach)
-                else:
-                    end = step_toward(mine.position, target.position, step)
+            _move(encounter, me, mine, target, step)
+        elif isinstance(intent, Aim):
+            arm = me.arms[mine.weapon_index]
+            if not (arm.ranged and mine.weapon_ready):
+                reason = f"{arm.weapon.name} is not a ready missile or hurled weapon"
+                yield encounter.timeout(_refuse(encounter, me.id, f"aim at {intent.target}", reason))
+                continue
+            if mine.aim_target != intent.target:
                 encounter.emit(
-                    Moved(
-                        combatant=me.id,
-                        toward=intent.target,
-                        start=mine.position,
-                        end=end,
-                        distance=distance(mine.position, end),
+                    AimStarted(
+                        combatant=me.id, target=intent.target, weapon=me.arms[mine.weapon_index].weapon.name
                     )
                 )
-            continue
-        event = encounter.emit(resolve_attack(encounter, me, battle.loadouts[intent.target]))
-        battle.after_attack(encounter, event)
-        yield encounter.timeout(me.speed_ms)
+            yield encounter.timeout(max(intent.seconds, 1) * MS_PER_SECOND)
+        elif isinstance(intent, Attack):
+            yield encounter.timeout(_attack(encounter, battle, me, mine, intent))
+
+
+def _attack(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState, intent: Attack) -> int:
+    """Strike or shoot, or refuse what cannot be done; return how long until the next action (E1's gap)."""
+    arm = me.arms[mine.weapon_index]
+    defender = battle.loadouts[intent.target]
+    action = f"attack {intent.target}"
+    spent = arm.uses is not None and mine.used.get(str(arm.index), 0) >= arm.uses
+    if not mine.weapon_ready or spent:
+        return _refuse(encounter, me.id, action, f"no usable weapon in hand ({arm.weapon.name})")
+    shot = None
+    if arm.ranged:
+        aimed = aim_shot(encounter, me, arm, defender)
+        if isinstance(aimed, str):
+            return _refuse(encounter, me.id, action, aimed)
+        shot = aimed
+    else:
+        gap = distance(mine.position, encounter.state.combatants[intent.target].position)
+        if gap > arm.reach:
+            return _refuse(
+                encounter, me.id, action, f"{intent.target} is {gap} m away, beyond reach {arm.reach} m"
+            )
+    event = encounter.emit(resolve_attack(encounter, me, arm, defender, shot))
+    battle.after_attack(encounter, event)
+    return arm.speed_ms
+
+
+def _move(encounter: Encounter, me: Loadout, mine: CombatantState, target: CombatantState, step: Any) -> None:
+    """One second's move toward ``target``, ending within reach when it can."""
+    reach = me.arms[mine.weapon_index].reach
+    gap = distance(mine.position, target.position)
+    if gap <= reach:
+        return
+    if gap - reach <= step:
+        end = approach(mine.position, target.position, reach)
+    else:
+        end = step_toward(mine.position, target.position, step)
+    encounter.emit(
+        Moved(
+            combatant=me.id,
+            toward=target.id,
+            start=mine.position,
+            end=end,
+            distance=distance(mine.position, end),
+        )
+    )
+
+
+def _change_time(me: Loadout, mine: CombatantState, intent: ChangeWeapon) -> int | str:
+    """Rule E3: drop and grab is 1 s plus the new weapon's initiative; putting away safely is the
+    initiative of each weapon. With the hand already empty (a weapon thrown), only the new initiative."""
+    if not 0 <= intent.index < len(me.arms):
+        return f"there is no weapon number {intent.index}"
+    new = me.arms[intent.index]
+    if not _arm_views(me, mine)[intent.index].usable:
+        return f"{new.weapon.name} is spent"
+    if intent.index == mine.weapon_index and mine.weapon_ready:
+        return f"{new.weapon.name} is already in hand"
+    if not mine.weapon_ready:
+        return new.initiative_ms
+    if intent.method == "drop_and_grab":
+        return MS_PER_SECOND + new.initiative_ms
+    return me.arms[mine.weapon_index].initiative_ms + new.initiative_ms
+
+
+def _refuse(encounter: Encounter, combatant: str, action: str, reason: str) -> int:
+    """Record the refusal; the combatant then waits a second before it decides again."""
+    encounter.emit(ActionRefused(combatant=combatant, action=action, reason=reason))
+    return MS_PER_SECOND
+
+
+def _arm_views(me: Loadout, mine: CombatantState) -> tuple[ArmView, ...]:
+    used = mine.used
+    return tuple(
+        ArmView(
+            index=arm.index,
+            name=arm.weapon.name,
+            mode=arm.mode,
+            reach=arm.reach,
+            ranges=arm.weapon.ranges,
+            speed_ms=arm.speed_ms,
+            uses_left=None if arm.uses is None else arm.uses - used.get(str(arm.index), 0),
+        )
+        for arm in me.arms
+    )

@@ -16,17 +16,16 @@ from affray.scenario import Combatant, EnergionOptions, Scenario, WeaponCarried
 
 T = TypeVar("T")
 BonusKind = Literal["melee", "mechanical"]
+Mode = Literal["melee", "hurled", "missile"]
 
 
-class Loadout(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything the handlers need about one combatant, with the rule each figure comes from."""
+class Arm(msgspec.Struct, frozen=True, kw_only=True):
+    """One carried weapon and its figures for this combatant (rules E2-E4, E7)."""
 
-    id: str
-    spec: Combatant
+    index: int
     carried: WeaponCarried
     weapon: Weapon
-    armor: Armor
-    shield: Shield | None
+    mode: Mode
     speed_adjustment: Decimal
     speed_ms: int
     initiative_ms: int
@@ -36,7 +35,8 @@ class Loadout(msgspec.Struct, frozen=True, kw_only=True):
     strength_damage_bonus: Decimal
     damage_potential: Decimal
     reach: Decimal
-    shield_gap_ms: int
+    uses: int | None
+    """Throws (hurled) or shots (missile) it has; None for a melee weapon or unlimited ammunition."""
 
     @property
     def readiness_ms(self) -> int:
@@ -48,37 +48,85 @@ class Loadout(msgspec.Struct, frozen=True, kw_only=True):
             return self.speed_ms
         return self.initiative_ms
 
+    @property
+    def ranged(self) -> bool:
+        """Whether it is fired or thrown, so that range bands, aiming and target size apply (E8, E17, E18)."""
+        return self.mode != "melee"
+
+
+class Loadout(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the handlers need about one combatant: its weapons, armor and shield."""
+
+    id: str
+    spec: Combatant
+    arms: tuple[Arm, ...]
+    armor: Armor
+    shield: Shield | None
+    shield_gap_ms: int
+    ag_bonus: Decimal
+
 
 def build_loadout(spec: Combatant, index: int, tables: EnergionTables, options: EnergionOptions) -> Loadout:
     """Look up the charts for ``spec`` and work out its figures; bad names raise ScenarioError with a path."""
     path = f"$.combatants[{index}]"
-    weapons = [_weapon(f"{path}.weapons[{i}]", w, tables) for i, w in enumerate(spec.weapons)]
-    carried, weapon = spec.weapons[0], weapons[0]
     armor = _look_up(f"{path}.armor", tables.armor_named, spec.armor)
     shield = _look_up(f"{path}.shield", tables.shield, spec.shield) if spec.shield else None
-    if shield is not None and weapon.two_handed:
-        raise ScenarioError(f"{path}.shield: {weapon.name!r} needs both hands; a shield cannot be carried")
-
     base = options.stat_bonus_base
     st = formulas.stat_bonus(spec.stats.ST, base)
     ag = formulas.stat_bonus(spec.stats.AG, base)
     co = formulas.stat_bonus(spec.stats.CO, base)
     one_hand = formulas.speed_adjustment_one_hand(ag, co)
-    if weapon.two_handed:
-        adjustment = formulas.speed_adjustment_two_hand(st, co, options.two_hand_co_divisor)
-    else:
-        adjustment = one_hand
-    bonus_kind: BonusKind = "mechanical" if weapon.mechanical else "melee"
-    bonus_formula = formulas.mechanical_bonus if weapon.mechanical else formulas.melee_bonus
-    bonus = bonus_formula(st, co)
-    strength_damage_bonus = formulas.damage_bonus(st)
+    two_hand = formulas.speed_adjustment_two_hand(st, co, options.two_hand_co_divisor)
+    arms = []
+    for number, carried in enumerate(spec.weapons):
+        where = f"{path}.weapons[{number}]"
+        weapon = _weapon(where, carried, tables)
+        if number == 0 and shield is not None and weapon.two_handed:
+            raise ScenarioError(
+                f"{path}.shield: {weapon.name!r} needs both hands; a shield cannot be carried"
+            )
+        arms.append(
+            _arm(number, where, carried, weapon, spec, st, co, two_hand if weapon.two_handed else one_hand)
+        )
     return Loadout(
         id=spec.id,
         spec=spec,
-        carried=carried,
-        weapon=weapon,
+        arms=tuple(arms),
         armor=armor,
         shield=shield,
+        shield_gap_ms=to_ms(formulas.modified_speed(shield.speed, one_hand)) if shield else 0,
+        ag_bonus=ag,
+    )
+
+
+def _arm(
+    number: int,
+    path: str,
+    carried: WeaponCarried,
+    weapon: Weapon,
+    spec: Combatant,
+    st: Decimal,
+    co: Decimal,
+    adjustment: Decimal,
+) -> Arm:
+    mode: Mode = "missile" if weapon.mechanical else "hurled" if carried.hurled else "melee"
+    if carried.hurled and weapon.mechanical:
+        raise ScenarioError(f"{path}.hurled: {weapon.name!r} is a mechanical missile weapon, it is fired")
+    if carried.hurled and weapon.ranges[1] == 0:
+        raise ScenarioError(f"{path}.hurled: {weapon.name!r} has no range beyond point blank on the chart")
+    if mode != "missile" and carried.ammunition is not None:
+        raise ScenarioError(f"{path}.ammunition: only missile weapons take ammunition")
+    bonus_kind: BonusKind = "mechanical" if weapon.mechanical else "melee"
+    bonus = (formulas.mechanical_bonus if weapon.mechanical else formulas.melee_bonus)(st, co)
+    strength_damage_bonus = formulas.damage_bonus(st)
+    potential = formulas.damage_potential(
+        weapon.damage, strength_damage_bonus, Decimal(carried.damage_bonus), Decimal(spec.skill_damage_bonus)
+    )
+    return Arm(
+        index=number,
+        carried=carried,
+        weapon=weapon,
+        mode=mode,
         speed_adjustment=adjustment,
         speed_ms=to_ms(formulas.modified_speed(weapon.speed, adjustment)),
         initiative_ms=to_ms(formulas.modified_initiative(weapon.initiative, adjustment)),
@@ -86,16 +134,9 @@ def build_loadout(spec: Combatant, index: int, tables: EnergionTables, options: 
         bonus_kind=bonus_kind,
         hit_chance=formulas.tidy(spec.skill + bonus),
         strength_damage_bonus=formulas.tidy(strength_damage_bonus),
-        damage_potential=formulas.tidy(
-            formulas.damage_potential(
-                weapon.damage,
-                strength_damage_bonus,
-                Decimal(carried.damage_bonus),
-                Decimal(spec.skill_damage_bonus),
-            )
-        ),
+        damage_potential=formulas.tidy(potential),
         reach=Decimal(max(weapon.reach_m, 1)),
-        shield_gap_ms=to_ms(formulas.modified_speed(shield.speed, one_hand)) if shield else 0,
+        uses=carried.count if mode == "hurled" else carried.ammunition,
     )
 
 

@@ -17,6 +17,8 @@ import msgspec
 from affray.errors import LogError
 from affray.events.base import Event
 from affray.events.kinds import (
+    ActionRefused,
+    AimStarted,
     AttackResolved,
     CombatantJoined,
     CombatantOut,
@@ -26,6 +28,8 @@ from affray.events.kinds import (
     Position,
     Reacted,
     TargetChosen,
+    Waited,
+    WeaponChanged,
     WeaponReadied,
 )
 
@@ -52,6 +56,15 @@ class CombatantState(msgspec.Struct, kw_only=True):
     hits: int = 0
     damage_dealt: Decimal = _ZERO
     last_parry_ms: dict[str, int] = msgspec.field(default_factory=dict)
+    weapon_index: int = 0
+    used: dict[str, int] = msgspec.field(default_factory=dict)
+    """Throws or shots spent, by carried weapon number (as a string, for JSON)."""
+    aim_target: str | None = None
+    aim_since_ms: int | None = None
+    velocity: Position = (_ZERO, _ZERO)
+    moved_ms: int | None = None
+    cover: int = 0
+    """Percent of the body behind stable cover (rule E16); lost on moving."""
     out: bool = False
     out_reason: str | None = None
 
@@ -90,6 +103,7 @@ def _joined(state: EncounterState, e: CombatantJoined) -> None:
         weapon=e.weapon,
         armor=e.armor,
         shield=e.shield,
+        cover=e.cover,
     )
 
 
@@ -108,17 +122,51 @@ def _readied(state: EncounterState, e: WeaponReadied) -> None:
 
 
 def _target(state: EncounterState, e: TargetChosen) -> None:
-    state.combatants[e.combatant].target = e.target
+    combatant = state.combatants[e.combatant]
+    combatant.target = e.target
+    if combatant.aim_target != e.target:
+        combatant.aim_target = combatant.aim_since_ms = None
 
 
 def _moved(state: EncounterState, e: Moved) -> None:
-    state.combatants[e.combatant].position = e.end
+    combatant = state.combatants[e.combatant]
+    combatant.position = e.end
+    combatant.velocity = (e.end[0] - e.start[0], e.end[1] - e.start[1])
+    combatant.moved_ms = e.t
+    combatant.cover = 0
+    combatant.aim_target = combatant.aim_since_ms = None
+
+
+def _weapon_changed(state: EncounterState, e: WeaponChanged) -> None:
+    combatant = state.combatants[e.combatant]
+    combatant.weapon = e.to_weapon
+    combatant.weapon_index = e.to_index
+    combatant.weapon_ready = True
+    combatant.aim_target = combatant.aim_since_ms = None
+
+
+def _aim_started(state: EncounterState, e: AimStarted) -> None:
+    combatant = state.combatants[e.combatant]
+    combatant.aim_target = e.target
+    combatant.aim_since_ms = e.t
+
+
+def _unchanged(state: EncounterState, e: Event) -> None:
+    """Refusals and waits change nothing but the clock."""
 
 
 def _attack(state: EncounterState, e: AttackResolved) -> None:
     attacker = state.combatants[e.attacker]
     target = state.combatants[e.target]
     attacker.attacks += 1
+    if e.hit.ranged is not None:
+        key = str(attacker.weapon_index)
+        attacker.used[key] = attacker.used.get(key, 0) + 1
+        if e.hit.ranged.mode == "hurled":
+            attacker.weapon_ready = False
+            attacker.aim_target = attacker.aim_since_ms = None
+        else:
+            attacker.aim_target, attacker.aim_since_ms = e.target, e.t
     if e.parry is not None:
         target.last_parry_ms[e.parry.device] = e.t
     if e.damage is not None:
@@ -147,6 +195,10 @@ _APPLIERS: dict[type[Event], Callable[[EncounterState, Any], None]] = {
     TargetChosen: _target,
     Moved: _moved,
     AttackResolved: _attack,
+    WeaponChanged: _weapon_changed,
+    AimStarted: _aim_started,
+    ActionRefused: _unchanged,
+    Waited: _unchanged,
     CombatantOut: _out,
     EncounterEnded: _ended,
 }

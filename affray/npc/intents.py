@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Protocol
+from typing import Literal, Protocol
 
 import msgspec
 
@@ -11,28 +11,75 @@ from affray.kernel.state import CombatantState, EncounterState
 
 
 class Attack(msgspec.Struct, frozen=True, kw_only=True):
-    """Attack ``target`` with the weapon in hand."""
+    """Strike at or shoot ``target`` with the weapon in hand."""
 
     target: str
     reason: str
 
 
 class Approach(msgspec.Struct, frozen=True, kw_only=True):
-    """Move toward ``target`` until it is within reach."""
+    """Move toward ``target`` for a second, stopping at reach."""
 
     target: str
     reason: str
 
 
-Intent = Attack | Approach
+class Aim(msgspec.Struct, frozen=True, kw_only=True):
+    """Hold still and aim at ``target`` for ``seconds`` (rule E17)."""
+
+    target: str
+    seconds: int
+    reason: str
+
+
+class ChangeWeapon(msgspec.Struct, frozen=True, kw_only=True):
+    """Take up carried weapon number ``index`` (rule E3): drop and grab, or put away safely."""
+
+    index: int
+    method: Literal["drop_and_grab", "put_away"]
+    reason: str
+
+
+class Wait(msgspec.Struct, frozen=True, kw_only=True):
+    """Hold the current position for ``seconds``."""
+
+    seconds: int
+    reason: str
+
+
+Intent = Attack | Approach | Aim | ChangeWeapon | Wait
+
+
+class ArmView(msgspec.Struct, frozen=True, kw_only=True):
+    """What a combatant knows of one of its weapons."""
+
+    index: int
+    name: str
+    mode: Literal["melee", "hurled", "missile"]
+    reach: Decimal
+    ranges: tuple[int, int, int, int, int]
+    speed_ms: int
+    uses_left: int | None
+    """Throws or shots left; None when unlimited (melee, or ammunition not counted)."""
+
+    @property
+    def usable(self) -> bool:
+        """Whether it can still be used: not thrown away, not out of ammunition."""
+        return self.uses_left is None or self.uses_left > 0
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):
-    """What a controller sees: its own combatant, its reach, and the encounter. It must not change them."""
+    """What a controller sees: its combatant, its weapons, and the encounter. It must not change them."""
 
     me: CombatantState
-    reach: Decimal
+    arms: tuple[ArmView, ...]
     state: EncounterState
+    now: int
+
+    @property
+    def arm(self) -> ArmView:
+        """The weapon in hand."""
+        return self.arms[self.me.weapon_index]
 
 
 class Controller(Protocol):

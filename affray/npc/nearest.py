@@ -2,32 +2,43 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from affray.kernel.space import distance, squared_distance
+from affray.kernel.state import CombatantState
 from affray.npc.intents import Approach, Attack, Intent, View
+
+
+def nearest_enemy(view: View) -> tuple[CombatantState, Decimal] | None:
+    """The nearest standing enemy and its distance; ties go to the one listed first in the scenario."""
+    me = view.me
+    best: tuple[Decimal, CombatantState] | None = None
+    for other in view.state.combatants.values():
+        if other.out or other.side == me.side:
+            continue
+        squared = squared_distance(me.position, other.position)
+        if best is None or squared < best[0]:
+            best = (squared, other)
+    if best is None:
+        return None
+    return best[1], distance(me.position, best[1].position)
 
 
 class NearestEnemy:
     """Attack the nearest standing enemy, approaching it first if it is out of reach.
 
-    Ties go to the enemy listed first in the scenario.
+    It never changes weapons: with its weapon thrown or out of ammunition it stops acting.
     """
 
     name = "nearest"
 
     def decide(self, view: View) -> Intent | None:
         """Choose the nearest enemy; attack if it is within reach, else approach it."""
-        me = view.me
-        best = None
-        for other in view.state.combatants.values():
-            if other.out or other.side == me.side:
-                continue
-            squared = squared_distance(me.position, other.position)
-            if best is None or squared < best[0]:
-                best = (squared, other)
-        if best is None:
+        found = nearest_enemy(view)
+        if found is None or not (view.me.weapon_ready and view.arm.usable):
             return None
-        target = best[1].id
-        gap = distance(me.position, best[1].position)
-        if gap <= view.reach:
-            return Attack(target=target, reason=f"nearest enemy, {gap} m away, within reach {view.reach} m")
-        return Approach(target=target, reason=f"nearest enemy, {gap} m away, beyond reach {view.reach} m")
+        target, gap = found
+        reach = view.arm.reach
+        if gap <= reach:
+            return Attack(target=target.id, reason=f"nearest enemy, {gap} m away, within reach {reach} m")
+        return Approach(target=target.id, reason=f"nearest enemy, {gap} m away, beyond reach {reach} m")

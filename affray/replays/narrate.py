@@ -8,6 +8,8 @@ from typing import Any
 
 from affray.events.base import Event, Roll
 from affray.events.kinds import (
+    ActionRefused,
+    AimStarted,
     AttackResolved,
     CombatantJoined,
     CombatantOut,
@@ -15,8 +17,11 @@ from affray.events.kinds import (
     Moved,
     Perceived,
     Position,
+    RangedDerivation,
     Reacted,
     TargetChosen,
+    Waited,
+    WeaponChanged,
     WeaponReadied,
 )
 from affray.kernel.clock import seconds
@@ -85,9 +90,12 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
     h = e.hit
     armor = h.armor_value + h.shield_bonus
     shield = f" incl. shield {h.shield_bonus}" if h.shield_bonus else ""
+    verb = "attacks" if h.ranged is None else "shoots at" if h.ranged.mode == "missile" else "throws at"
+    chance = f"(skill {number(h.skill)} {h.bonus_kind} {_signed(h.bonus)})"
+    if h.ranged is not None:
+        chance = _shot(h.ranged, chance)
     line = (
-        f"{e.attacker} attacks {e.target} with {e.weapon}: {number(h.hit_chance)}% "
-        f"(skill {number(h.skill)} {h.bonus_kind} {_signed(h.bonus)}) - armor {armor} "
+        f"{e.attacker} {verb} {e.target} with {e.weapon}: {number(h.hit_chance)}% {chance} - armor {armor} "
         f"({h.armor} vs type {h.weapon_type}{shield}) - roll {h.roll.total} = quality {number(h.quality)}"
     )
     if e.parry is not None:
@@ -102,11 +110,47 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
     left = s.combatants[e.target].damage_left
     total = s.combatants[e.target].damage_points
     return (
-        f"{line} -> x{number(d.multiplier)} of {number(d.potential)} (base {d.base}"
-        f" + ST {number(d.strength_bonus)} + weapon {number(d.weapon_bonus)}"
-        f" + skill {number(d.skill_bonus)}) = {number(d.damage)} damage; "
+        f"{line} -> x{number(d.multiplier)} of {number(d.potential)} ({'(' if d.range_factor else ''}"
+        f"base {d.base} + ST {number(d.strength_bonus)} + weapon {number(d.weapon_bonus)}"
+        f" + skill {number(d.skill_bonus)}{f') x{number(d.range_factor)} range' if d.range_factor else ''})"
+        f" = {number(d.damage)} damage; "
         f"{e.target} has {number(left)}/{number(total)} DP"
     )
+
+
+def _shot(r: RangedDerivation, melee_chance: str) -> str:
+    """``(skill 75 mechanical +20) x0.9 MED at 85.6 m - size 0 - speed 4 + aim 30``: rules E8, E16-E19."""
+    text = f"({number(r.chance_before)}% {melee_chance} x{number(r.range_factor)} {r.band}"
+    text += f" at {number(r.distance)} m"
+    if r.size_penalty:
+        cover = f", {r.cover}% covered" if r.cover else ""
+        text += f" - size {number(r.size_penalty)} ({number(r.visible_area)} m2 visible{cover})"
+    if r.speed_penalty:
+        text += f" - speed {number(r.speed_penalty)} ({number(r.relative_speed)} m/s)"
+    if r.unaimed_penalty:
+        text += f" - unaimed {number(r.unaimed_penalty)} (aimed {seconds(r.aim_ms)} of {seconds(r.gap_ms)} s)"
+    elif r.aim_bonus:
+        text += f" + aim {number(r.aim_bonus)} ({seconds(r.aim_ms - r.gap_ms)} s beyond the gap)"
+    return text + ")"
+
+
+def _changed(e: WeaponChanged, s: EncounterState) -> str:
+    how = "drops and grabs" if e.method == "drop_and_grab" else "puts away and draws"
+    if e.from_weapon is None:
+        return f"{e.combatant} takes up {e.to_weapon} in {seconds(e.took_ms)} s"
+    return f"{e.combatant} {how}: {e.from_weapon} -> {e.to_weapon} in {seconds(e.took_ms)} s"
+
+
+def _aim(e: AimStarted, s: EncounterState) -> str:
+    return f"{e.combatant} aims {e.weapon} at {e.target}"
+
+
+def _waited(e: Waited, s: EncounterState) -> str:
+    return f"{e.combatant} waits {e.seconds} s: {e.reason}"
+
+
+def _refused(e: ActionRefused, s: EncounterState) -> str:
+    return f"{e.combatant} cannot {e.action}: {e.reason}"
 
 
 def _out(e: CombatantOut, s: EncounterState) -> str:
@@ -126,6 +170,10 @@ _TELLERS: dict[type[Event], Callable[[Any, EncounterState], str]] = {
     TargetChosen: _target,
     Moved: _moved,
     AttackResolved: _attack,
+    WeaponChanged: _changed,
+    AimStarted: _aim,
+    ActionRefused: _refused,
+    Waited: _waited,
     CombatantOut: _out,
     EncounterEnded: _ended,
 }

@@ -26,7 +26,7 @@ from affray.events.codec import (
     read_bytes,
     read_log,
 )
-from affray.events.kinds import EVENT_KINDS
+from affray.events.kinds import EVENT_KINDS, ActionRefused
 from affray.handlers.battle import Battle
 from affray.scenario import Scenario
 from tests.strategies import (
@@ -38,6 +38,7 @@ from tests.strategies import (
     log_bytes,
     log_lines,
     rechain,
+    refusal_scenario,
     scenarios,
     seeds,
     with_seed,
@@ -63,17 +64,20 @@ def complete_events(data: bytes, cut: int) -> int:
 
 
 def test_the_example_runs_cover_every_event_kind() -> None:
-    kinds = {type(e) for name in ("duel", "skirmish") for e in run(name)[1]}
-    assert kinds == set(EVENT_KINDS)
+    # no example yields action_refused; the refusal scenario (a shot at a man wholly behind cover) does
+    kinds = {type(e) for name in ("duel", "skirmish", "archers") for e in run(name)[1]}
+    refused = Battle(refusal_scenario()).run().log
+    assert kinds | {ActionRefused} == set(EVENT_KINDS)
+    assert ActionRefused in {type(e) for e in refused}
 
 
-@pytest.mark.parametrize("name", ["duel", "skirmish"])
+@pytest.mark.parametrize("name", ["duel", "skirmish", "archers"])
 def test_every_event_of_a_real_run_decodes_to_the_event_encoded(name: str) -> None:
     header, log = run(name)
     assert read_bytes(encode_log(header, log)).events == log
 
 
-@pytest.mark.parametrize("name", ["duel", "skirmish"])
+@pytest.mark.parametrize("name", ["duel", "skirmish", "archers"])
 def test_every_event_of_a_real_run_re_encodes_to_the_same_bytes(name: str) -> None:
     header, log = run(name)
     data = encode_log(header, log)

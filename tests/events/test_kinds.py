@@ -62,7 +62,7 @@ def test_an_event_cannot_be_changed_after_it_is_built() -> None:
 
 def test_an_event_cannot_be_built_from_positional_arguments() -> None:
     with pytest.raises(TypeError):
-        CombatantOut(1, 0, "gorm", "damage points at 0")  # type: ignore[misc]
+        CombatantOut(1, 0, "gorm", "damage points at 0")  # type: ignore[call-arg]
 
 
 @KINDS

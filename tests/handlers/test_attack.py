@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import AttackResolved, CombatantJoined, CombatantOut, Reacted
+from affray.events.kinds import AttackResolved, CombatantJoined, CombatantOut, Reacted, WeaponReadied
 from affray.handlers.attack import resolve_attack
 from affray.handlers.battle import Battle
 from affray.kernel.dice import Dice, ManualDice
@@ -40,9 +40,10 @@ class Bout:
                     side=spec.side,
                     damage_points=Decimal(spec.damage_points),
                     position=(metres(spec.position[0]), metres(spec.position[1])),
-                    weapon=me.weapon.name,
+                    weapon=me.arms[0].weapon.name,
                     armor=me.armor.name,
                     shield=me.shield.name if me.shield else None,
+                    cover=spec.cover,
                 )
             )
 
@@ -50,12 +51,28 @@ class Bout:
         """The defender's reaction time has run (rule E1)."""
         self.encounter.emit(Reacted(combatant="def", reaction_ms=0))
 
+    def ready(self) -> None:
+        """The defender's weapon in hand is ready (rule E3: in hand, 0 s)."""
+        arm = self.battle.loadouts["def"].arms[0]
+        self.encounter.emit(
+            WeaponReadied(
+                combatant="def",
+                weapon=arm.weapon.name,
+                readiness="in_hand",
+                chart_initiative=arm.weapon.initiative,
+                chart_speed=arm.weapon.speed,
+                speed_adjustment=arm.speed_adjustment,
+                initiative_ms=0,
+                speed_ms=arm.speed_ms,
+            )
+        )
+
     def attack(self, at_ms: int = 0) -> AttackResolved:
         """Let the clock run to ``at_ms``, then the attacker strikes the defender once."""
         if at_ms > self.encounter.now:
             self.encounter.run(until=at_ms)
-        loadouts = self.battle.loadouts
-        return self.encounter.emit(resolve_attack(self.encounter, loadouts["att"], loadouts["def"]))
+        att, defender = self.battle.loadouts["att"], self.battle.loadouts["def"]
+        return self.encounter.emit(resolve_attack(self.encounter, att, att.arms[0], defender))
 
     def damage_taken(self) -> Decimal:
         return self.encounter.state.combatants["def"].damage_taken
@@ -135,6 +152,7 @@ def test_weapon_parries_when_there_is_no_shield() -> None:
     # the weapon's gap is its modified speed: SP 4 - 0 = 4 s
     bout = Bout([31, 30], parry=10, weapons=[{"name": "Dagger, Parrying"}])
     bout.react()
+    bout.ready()
     event = bout.attack()
     assert event.parry is not None
     assert (event.parry.device, event.parry.chance, event.parry.gap_ms) == (
@@ -193,3 +211,13 @@ def test_shield_parry_plus_adds_to_armor_value() -> None:
     assert (event.hit.armor_value, event.hit.shield_bonus, event.hit.quality) == (10, 20, Decimal("14.5"))
     assert event.damage is not None
     assert event.damage.damage == Decimal("3.9")
+
+
+def test_weapon_not_yet_ready_does_not_parry() -> None:
+    # rule E3 / E5: a weapon parries only once it is ready; reacted but not readied -> no parry roll
+    # (one roll given); roll 31 -> quality 34.5 -> x0.4 * 19.5 = 7.8
+    bout = Bout([31], parry=10, weapons=[{"name": "Dagger, Parrying"}])
+    bout.react()
+    event = bout.attack()
+    assert (event.parry, event.outcome) == (None, "hit")
+    assert bout.damage_taken() == Decimal("7.8")

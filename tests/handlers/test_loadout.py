@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from affray.errors import ScenarioError
-from affray.handlers.loadout import Loadout, build_loadouts
+from affray.handlers.loadout import Arm, Loadout, build_loadouts
 from affray.rules.energion.tables import EnergionTables, load_tables
 from affray.scenario import Scenario
 from tests.handlers import TomlValue, fighter, scenario
@@ -24,6 +24,13 @@ def loadout(
     return build_loadouts(built, tables or load_tables())["me"]
 
 
+def arm(
+    tables: EnergionTables | None = None, options: dict[str, TomlValue] | None = None, **fields: TomlValue
+) -> Arm:
+    """The figures of ``me``'s first carried weapon (see :func:`loadout`)."""
+    return loadout(tables, options, **fields).arms[0]
+
+
 def loadout_error(built: Scenario) -> str:
     with pytest.raises(ScenarioError) as caught:
         build_loadouts(built, load_tables())
@@ -35,26 +42,26 @@ def loadout_error(built: Scenario) -> str:
 
 def test_hit_chance_is_skill_plus_melee_bonus() -> None:
     # rule E4: ST 130, CO 110 -> MeleeBonus = 30/2 + 10/4 = 15 + 2.5 = 17.5; skill 60 + 17.5 = 77.5
-    me = loadout(skill=60, stats={"ST": 130, "CO": 110})
+    me = arm(skill=60, stats={"ST": 130, "CO": 110})
     assert (me.bonus_kind, me.bonus, me.hit_chance) == ("melee", Decimal("17.5"), Decimal("77.5"))
 
 
 def test_hit_chance_of_a_mechanical_weapon_uses_the_mechanical_bonus() -> None:
     # rule E4: Crossbow, Light (M 1); ST 110, CO 120 -> MechBonus = 20/2 + 10/4 = 12.5; 50 + 12.5 = 62.5
-    me = loadout(skill=50, stats={"ST": 110, "CO": 120}, weapons=[{"name": "Crossbow, Light"}])
+    me = arm(skill=50, stats={"ST": 110, "CO": 120}, weapons=[{"name": "Crossbow, Light"}])
     assert (me.bonus_kind, me.bonus, me.hit_chance) == ("mechanical", Decimal("12.5"), Decimal("62.5"))
 
 
 def test_stats_below_100_lower_the_hit_chance() -> None:
     # rule E4: ST 80, CO 90 -> MeleeBonus = -20/2 + -10/4 = -12.5; skill 60 - 12.5 = 47.5
-    me = loadout(skill=60, stats={"ST": 80, "CO": 90})
+    me = arm(skill=60, stats={"ST": 80, "CO": 90})
     assert me.hit_chance == Decimal("47.5")
 
 
 def test_stat_bonus_base_option_sets_the_average_stat() -> None:
     # rule E4, option stat_bonus_base = 90: ST 100, CO 100 -> bonuses 10 and 10;
     # MeleeBonus = 10/2 + 10/4 = 7.5; skill 60 + 7.5 = 67.5
-    me = loadout(options={"stat_bonus_base": 90}, skill=60)
+    me = arm(options={"stat_bonus_base": 90}, skill=60)
     assert me.hit_chance == Decimal("67.5")
 
 
@@ -64,40 +71,40 @@ def test_stat_bonus_base_option_sets_the_average_stat() -> None:
 def test_one_hand_weapon_speed_and_initiative() -> None:
     # rule E2: Sword, Long (1H) IN 10, SP 8; AG 130, CO 120 -> adj = 30/10 + 20/30 = 3.6667;
     # speed 8 - 3.6667 = 4.3333 s -> 4333 ms; initiative 10 - 3.6667/2 = 8.1667 s -> 8167 ms
-    me = loadout(stats={"AG": 130, "CO": 120})
+    me = arm(stats={"AG": 130, "CO": 120})
     assert (me.speed_ms, me.initiative_ms) == (4333, 8167)
 
 
 def test_one_hand_weapon_ignores_strength_for_speed() -> None:
     # rule E2: the 1H adjustment reads AG and CO only: ST 150 with AG 100, CO 100 -> adj 0; Sword, Long 8 s
-    me = loadout(stats={"ST": 150})
+    me = arm(stats={"ST": 150})
     assert (me.speed_adjustment, me.speed_ms, me.initiative_ms) == (Decimal(0), 8000, 10000)
 
 
 def test_two_hand_weapon_speed_and_initiative() -> None:
     # rule E2 (ruling /30): Axe, 2 hand IN 18, SP 12; ST 140, CO 110 -> adj = 40/10 + 10/30 = 4.3333;
     # speed 12 - 4.3333 = 7.6667 s -> 7667 ms; initiative 18 - 2.1667 = 15.8333 s -> 15833 ms
-    me = loadout(stats={"ST": 140, "CO": 110}, weapons=[{"name": "Axe, 2 hand"}])
+    me = arm(stats={"ST": 140, "CO": 110}, weapons=[{"name": "Axe, 2 hand"}])
     assert (me.speed_ms, me.initiative_ms) == (7667, 15833)
 
 
 def test_two_hand_weapon_ignores_agility_for_speed() -> None:
     # rule E2: the 2H adjustment reads ST and CO only: AG 150 -> adj 0; Axe, 2 hand SP 12 s, IN 18 s
-    me = loadout(stats={"AG": 150}, weapons=[{"name": "Axe, 2 hand"}])
+    me = arm(stats={"AG": 150}, weapons=[{"name": "Axe, 2 hand"}])
     assert (me.speed_adjustment, me.speed_ms, me.initiative_ms) == (Decimal(0), 12000, 18000)
 
 
 def test_weapon_printed_with_zero_hands_uses_the_one_hand_adjustment() -> None:
     # rule E2 (ruling 3): "Dagger, Thrown" prints H 0, SP 3; ST 150, AG 110 -> 1H adj = 10/10 + 0 = 1;
     # speed 3 - 1 = 2 s -> 2000 ms (the 2H adjustment would be 50/10 = 5 -> 1 s)
-    me = loadout(stats={"ST": 150, "AG": 110}, weapons=[{"name": "Dagger, Thrown"}])
+    me = arm(stats={"ST": 150, "AG": 110}, weapons=[{"name": "Dagger, Thrown"}])
     assert (me.speed_adjustment, me.speed_ms) == (Decimal(1), 2000)
 
 
 def test_two_hand_co_divisor_option_gives_the_printed_formula() -> None:
     # rule E2, two_hand_co_divisor = 1: Axe, 2 hand IN 18, SP 12; ST 140, CO 110 -> adj = 4 + 10 = 14;
     # speed 12 - 14 = -2 -> at least 1 s -> 1000 ms; initiative 18 - 7 = 11 s -> 11000 ms
-    me = loadout(
+    me = arm(
         options={"two_hand_co_divisor": 1}, stats={"ST": 140, "CO": 110}, weapons=[{"name": "Axe, 2 hand"}]
     )
     assert (me.speed_adjustment, me.speed_ms, me.initiative_ms) == (Decimal(14), 1000, 11000)
@@ -106,20 +113,20 @@ def test_two_hand_co_divisor_option_gives_the_printed_formula() -> None:
 def test_times_round_half_milliseconds_away_from_zero() -> None:
     # rule E2 (ruling 5): Sword, 2 Handed IN 25; two_hand_co_divisor = 8, CO 101 -> adj = 0 + 1/8 = 0.125;
     # initiative 25 - 0.0625 = 24.9375 s = 24937.5 ms -> 24938 ms
-    me = loadout(options={"two_hand_co_divisor": 8}, stats={"CO": 101}, weapons=[{"name": "Sword, 2 Handed"}])
+    me = arm(options={"two_hand_co_divisor": 8}, stats={"CO": 101}, weapons=[{"name": "Sword, 2 Handed"}])
     assert me.initiative_ms == 24938
 
 
 def test_speed_is_at_least_one_second() -> None:
     # rule E1: Rapier SP 5; AG 200, CO 200 -> adj = 10 + 3.3333 = 13.3333; 5 - 13.3333 < 1 -> 1000 ms;
     # initiative 8 - 6.6667 = 1.3333 s -> 1333 ms
-    me = loadout(stats={"AG": 200, "CO": 200}, weapons=[{"name": "Rapier"}])
+    me = arm(stats={"AG": 200, "CO": 200}, weapons=[{"name": "Rapier"}])
     assert (me.speed_ms, me.initiative_ms) == (1000, 1333)
 
 
 def test_initiative_is_at_least_zero() -> None:
     # rule E1: Staff IN 2, SP 3 (1H); AG 200, CO 200 -> adj 13.3333; 2 - 6.6667 < 0 -> 0 ms
-    me = loadout(stats={"AG": 200, "CO": 200}, weapons=[{"name": "Staff"}])
+    me = arm(stats={"AG": 200, "CO": 200}, weapons=[{"name": "Staff"}])
     assert me.initiative_ms == 0
 
 
@@ -136,7 +143,7 @@ def test_initiative_is_at_least_zero() -> None:
 )
 def test_readiness_sets_the_time_to_the_first_attack(readiness: str, expected_ms: int) -> None:
     # rule E3: Sword, Long IN 10, SP 8; AG 130, CO 100 -> adj = 30/10 + 0/30 = 3
-    me = loadout(stats={"AG": 130}, weapons=[{"name": "Sword, Long", "readiness": readiness}])
+    me = arm(stats={"AG": 130}, weapons=[{"name": "Sword, Long", "readiness": readiness}])
     assert me.readiness_ms == expected_ms
 
 
@@ -168,25 +175,23 @@ def test_shield_with_a_two_handed_weapon_is_refused() -> None:
 def test_damage_potential_adds_strength_weapon_and_skill_bonuses() -> None:
     # rule E7: Sword, Long DMG 18; ST 130 -> DB = 30/20 = 1.5; weapon bonus 2; skill bonus 3;
     # D = 18 + 1.5 + 2 + 3 = 24.5
-    me = loadout(
-        stats={"ST": 130}, skill_damage_bonus=3, weapons=[{"name": "Sword, Long", "damage_bonus": 2}]
-    )
+    me = arm(stats={"ST": 130}, skill_damage_bonus=3, weapons=[{"name": "Sword, Long", "damage_bonus": 2}])
     assert (me.strength_damage_bonus, me.damage_potential) == (Decimal("1.5"), Decimal("24.5"))
 
 
 def test_melee_reach_is_the_point_blank_range() -> None:
     # rule E10 (ruling 11): Blowgun, Small PTB 5 -> reach 5 m
-    assert loadout(weapons=[{"name": "Blowgun, Small"}]).reach == 5
+    assert arm(weapons=[{"name": "Blowgun, Small"}]).reach == 5
 
 
 def test_bullwhip_reach_is_at_least_one_metre() -> None:
     # rule E10 (ruling 11): the Bullwhip prints PTB 0 -> reach at least 1 m
-    assert loadout(weapons=[{"name": "Bullwhip"}]).reach == 1
+    assert arm(weapons=[{"name": "Bullwhip"}]).reach == 1
 
 
 def test_bullwhip_speed_of_zero_becomes_one_second() -> None:
     # rule E1 / E10: the Bullwhip prints SP 0 -> 0 - 0 = 0 -> at least 1 s -> 1000 ms
-    assert loadout(weapons=[{"name": "Bullwhip"}]).speed_ms == 1000
+    assert arm(weapons=[{"name": "Bullwhip"}]).speed_ms == 1000
 
 
 # --- chart look-ups and their errors (E10) -------------------------------------------------------------
@@ -232,7 +237,7 @@ def test_unknown_training_class_names_the_class_field() -> None:
 
 def test_weapon_without_a_class_uses_the_first_class_listing_it() -> None:
     # rule E10 (ruling 12): "Kris, Wavy" is printed under Daggers first, then under Thrown light missiles
-    assert loadout(weapons=[{"name": "Kris, Wavy"}]).weapon.training_class == "Daggers"
+    assert arm(weapons=[{"name": "Kris, Wavy"}]).weapon.training_class == "Daggers"
 
 
 def test_training_class_picks_that_class_row() -> None:
@@ -251,7 +256,7 @@ def test_training_class_picks_that_class_row() -> None:
         for cls in tables.classes
     )
     altered = msgspec.structs.replace(tables, classes=classes)
-    thrown = loadout(altered, weapons=[{"name": "Knife", "class": "thrown light missiles"}])
-    dagger = loadout(altered, weapons=[{"name": "Knife", "class": "Daggers"}])
+    thrown = arm(altered, weapons=[{"name": "Knife", "class": "thrown light missiles"}])
+    dagger = arm(altered, weapons=[{"name": "Knife", "class": "Daggers"}])
     assert (thrown.weapon.training_class, thrown.weapon.damage) == ("Thrown light missiles", 99)
     assert (dagger.weapon.training_class, dagger.weapon.damage) == ("Daggers", 7)

@@ -15,7 +15,7 @@ from affray.events.kinds import EVENT_KINDS, AttackResolved, CombatantJoined, Co
 from affray.handlers.battle import Battle
 from affray.kernel.state import CombatantState, EncounterState, apply, digest, encode_state, fold
 from affray.scenario import Scenario
-from tests.strategies import example_log, scenarios
+from tests.strategies import example_log, log_bytes, refusal_scenario, scenarios
 
 ZERO = Decimal(0)
 
@@ -72,10 +72,19 @@ def test_joined_combatant_starts_unhurt_with_what_the_event_says() -> None:
     )
 
 
+@pytest.mark.parametrize("name", ["duel", "archers"])
+def test_a_whole_example_log_folds_to_its_last_seq(name: str) -> None:
+    events = read_bytes(example_log(name)).events
+    assert fold(events).seq == len(events)
+
+
 def test_every_event_kind_has_an_applier() -> None:
-    log = read_bytes(example_log("duel"))
-    assert {type(e) for e in log.events} == set(EVENT_KINDS)
-    assert fold(log.events).seq == len(log.events)
+    # duel and archers cover every kind but action_refused; the refusal scenario yields it
+    logs = [read_bytes(example_log(name)).events for name in ("duel", "archers")]
+    logs.append(read_bytes(log_bytes(refusal_scenario())).events)
+    assert {type(e) for events in logs for e in events} == set(EVENT_KINDS)
+    for events in logs:
+        assert fold(events).seq == len(events)
 
 
 def test_hits_add_up_to_the_targets_damage_taken() -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import msgspec
+
 from affray.kernel.state import CombatantState, EncounterState
-from affray.npc.intents import Approach, Attack, Intent, View
+from affray.npc.intents import Approach, ArmView, Attack, Intent, View
 from affray.npc.nearest import NearestEnemy
 
 REACH = Decimal(1)
@@ -20,19 +22,35 @@ def person(id: str, side: str, x: str, y: str = "0", *, out: bool = False) -> Co
         position=(Decimal(x), Decimal(y)),
         weapon="Sword, Long",
         armor="Cloth",
+        weapon_ready=True,
         out=out,
     )
 
 
-def decide(me: CombatantState, *others: CombatantState, reach: Decimal = REACH) -> Intent | None:
+def sword(reach: Decimal = REACH, uses_left: int | None = None) -> ArmView:
+    """A melee weapon in hand with ``reach``; ``uses_left`` counts throws left (None: unlimited)."""
+    return ArmView(
+        index=0,
+        name="Sword, Long",
+        mode="melee" if uses_left is None else "hurled",
+        reach=reach,
+        ranges=(int(reach), 2, 0, 0, 0),
+        speed_ms=8000,
+        uses_left=uses_left,
+    )
+
+
+def decide(
+    me: CombatantState, *others: CombatantState, reach: Decimal = REACH, arm: ArmView | None = None
+) -> Intent | None:
     """What ``me`` does among ``others`` (kept in the given order, as the scenario's file order)."""
     state = EncounterState(combatants={c.id: c for c in (me, *others)})
-    return NearestEnemy().decide(View(me=me, reach=reach, state=state))
+    return NearestEnemy().decide(View(me=me, arms=(arm or sword(reach),), state=state, now=0))
 
 
 def test_nearest_standing_enemy_is_chosen() -> None:
     intent = decide(person("me", "ford", "0"), person("far", "raiders", "5"), person("near", "raiders", "3"))
-    assert intent is not None
+    assert isinstance(intent, Attack | Approach)
     assert intent.target == "near"
 
 
@@ -41,13 +59,13 @@ def test_tie_goes_to_the_enemy_listed_first() -> None:
     intent = decide(
         person("me", "ford", "0"), person("zed", "raiders", "3"), person("abe", "raiders", "0", "3")
     )
-    assert intent is not None
+    assert isinstance(intent, Attack | Approach)
     assert intent.target == "zed"
 
 
 def test_allies_are_ignored() -> None:
     intent = decide(person("me", "ford", "0"), person("friend", "ford", "1"), person("foe", "raiders", "4"))
-    assert intent is not None
+    assert isinstance(intent, Attack | Approach)
     assert intent.target == "foe"
 
 
@@ -55,7 +73,7 @@ def test_out_enemies_are_ignored() -> None:
     intent = decide(
         person("me", "ford", "0"), person("fallen", "raiders", "1", out=True), person("foe", "raiders", "4")
     )
-    assert intent is not None
+    assert isinstance(intent, Attack | Approach)
     assert intent.target == "foe"
 
 
@@ -80,3 +98,13 @@ def test_longer_reach_attacks_from_further_away() -> None:
     # ruling 11: a weapon with PTB 5 reaches 5 m
     intent = decide(person("me", "ford", "0"), person("foe", "raiders", "3", "4"), reach=Decimal(5))
     assert isinstance(intent, Attack)
+
+
+def test_spent_weapon_leaves_nothing_to_do() -> None:
+    # a hurled weapon with no throws left: NearestEnemy never changes weapons, so it stops acting
+    assert decide(person("me", "ford", "0"), person("foe", "raiders", "1"), arm=sword(uses_left=0)) is None
+
+
+def test_weapon_not_ready_leaves_nothing_to_do() -> None:
+    me = msgspec.structs.replace(person("me", "ford", "0"), weapon_ready=False)
+    assert decide(me, person("foe", "raiders", "1")) is None

@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+import msgspec
 import pytest
 from hypothesis import given
 
 from affray.events.base import Event, Roll
 from affray.events.codec import read_bytes
 from affray.events.kinds import (
+    ActionRefused,
+    AimStarted,
     AttackResolved,
     CombatantJoined,
     DamageDerivation,
@@ -18,7 +21,10 @@ from affray.events.kinds import (
     HitDerivation,
     ParryAttempt,
     Perceived,
+    RangedDerivation,
     Reacted,
+    Waited,
+    WeaponChanged,
     WeaponReadied,
 )
 from affray.handlers.battle import Battle
@@ -245,3 +251,122 @@ def test_the_narrated_speed_arithmetic_holds_or_names_the_minimum() -> None:
     if match and "minimum" not in text:
         chart, adjustment, result = (Decimal(g) for g in match.groups())
         assert abs(chart - adjustment - result) <= Decimal("0.001"), text
+
+
+def shot(mode: str = "missile", **changes: object) -> RangedDerivation:
+    fields: dict[str, object] = {
+        "mode": mode,
+        "distance": Decimal("85.586"),
+        "band": "MED",
+        "range_factor": Decimal("0.9"),
+        "chance_before": Decimal("82.5"),
+        "target_area": Decimal("0.75"),
+        "cover": 0,
+        "visible_area": Decimal("0.75"),
+        "size_percentage": Decimal(100),
+        "size_penalty": Decimal(0),
+        "relative_speed": Decimal(0),
+        "speed_penalty": Decimal(0),
+        "aim_ms": 7000,
+        "gap_ms": 4500,
+        "aim_bonus": Decimal(25),
+        "unaimed_penalty": Decimal(0),
+    }
+    fields.update(changes)
+    return RangedDerivation(**fields)  # type: ignore[arg-type]
+
+
+def shot_attack(ranged: RangedDerivation) -> AttackResolved:
+    plain = attack()
+    hit = msgspec.structs.replace(plain.hit, ranged=ranged, hit_chance=Decimal("99.25"))
+    damage = plain.damage
+    assert damage is not None
+    damage = msgspec.structs.replace(damage, range_factor=ranged.range_factor)
+    return attack(weapon="Sling", hit=hit, damage=damage)
+
+
+def test_a_missile_shot_is_told_as_shooting_with_its_range_and_aim() -> None:
+    text = told([joined("a", 1), joined("b", 2), shot_attack(shot())])[3]
+    assert text.startswith(
+        "a shoots at b with Sling: 99.25% (82.5% (skill 70 melee +12.5) x0.9 MED at 85.586 m"
+        " + aim 25 (2.500 s beyond the gap))"
+    )
+    assert "x0.9 range" in text
+
+
+def test_a_hurled_shot_is_told_as_a_throw() -> None:
+    text = told([joined("a", 1), joined("b", 2), shot_attack(shot("hurled"))])[3]
+    assert text.startswith("a throws at b with Sling: ")
+
+
+def test_an_unaimed_shot_with_cover_and_speed_shows_each_penalty() -> None:
+    ranged = shot(
+        cover=40,
+        visible_area=Decimal("0.36"),
+        size_penalty=Decimal(84),
+        relative_speed=Decimal(4),
+        speed_penalty=Decimal(4),
+        aim_ms=1000,
+        aim_bonus=Decimal(0),
+        unaimed_penalty=Decimal(100),
+    )
+    text = told([joined("a", 1), joined("b", 2), shot_attack(ranged)])[3]
+    assert " - size 84 (0.36 m2 visible, 40% covered)" in text
+    assert " - speed 4 (4 m/s)" in text
+    assert " - unaimed 100 (aimed 1.000 of 4.500 s)" in text
+
+
+def test_a_weapon_change_is_told_with_its_method_and_time() -> None:
+    event = WeaponChanged(
+        seq=2,
+        t=7000,
+        combatant="a",
+        from_weapon="Bow, Self, Long",
+        to_weapon="Sword, Short",
+        to_index=1,
+        method="drop_and_grab",
+        took_ms=7000,
+    )
+    assert told([joined("a", 1), event])[2] == "a drops and grabs: Bow, Self, Long -> Sword, Short in 7.000 s"
+
+
+def test_a_weapon_taken_up_into_an_empty_hand_is_told_as_taken_up() -> None:
+    event = WeaponChanged(
+        seq=2,
+        t=6000,
+        combatant="a",
+        from_weapon=None,
+        to_weapon="Dagger, Throwing",
+        to_index=0,
+        method="drop_and_grab",
+        took_ms=6000,
+    )
+    assert told([joined("a", 1), event])[2] == "a takes up Dagger, Throwing in 6.000 s"
+
+
+def test_a_wait_is_told_with_its_reason() -> None:
+    event = Waited(seq=2, t=0, combatant="a", seconds=1, reason="hold cover")
+    assert told([joined("a", 1), event])[2] == "a waits 1 s: hold cover"
+
+
+def test_a_refusal_is_told_with_its_reason() -> None:
+    event = ActionRefused(seq=2, t=0, combatant="a", action="attack b", reason="b is wholly behind cover")
+    assert told([joined("a", 1), event])[2] == "a cannot attack b: b is wholly behind cover"
+
+
+def test_an_aim_is_told() -> None:
+    event = AimStarted(seq=2, t=0, combatant="a", target="b", weapon="Sling")
+    assert told([joined("a", 1), event])[2] == "a aims Sling at b"
+
+
+def test_every_shot_line_in_the_archers_example_carries_its_band_and_numbers() -> None:
+    events = read_bytes(example_log("archers")).events
+    texts = told(events)
+    shots = [e for e in events if isinstance(e, AttackResolved) and e.hit.ranged is not None]
+    assert shots
+    for e in shots:
+        r = e.hit.ranged
+        assert r is not None
+        verb = "shoots at" if r.mode == "missile" else "throws at"
+        assert texts[e.seq].startswith(f"{e.attacker} {verb} {e.target} with {e.weapon}: ")
+        assert f" x{num(r.range_factor)} {r.band} at {num(r.distance)} m" in texts[e.seq]

@@ -1,0 +1,92 @@
+"""A controller that uses its weapons well: shoots from afar with aim, fights hand to hand up close.
+
+Every choice comes with its reason, recorded in the log with the target it picks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+from affray.kernel.clock import MS_PER_SECOND
+from affray.npc.intents import Aim, Approach, ArmView, Attack, ChangeWeapon, Intent, View, Wait
+from affray.npc.nearest import nearest_enemy
+from affray.rules.energion.ranged import range_band
+
+CLOSE_QUARTERS = Decimal(2)
+"""An enemy this near (metres) is fought hand to hand if a melee weapon is carried."""
+SHOOTING_DISTANCE = Decimal(10)
+"""An enemy at least this far (metres) is worth shooting at rather than closing with."""
+EXTRA_AIM_SECONDS = {"PTB": 0, "SHT": 0, "MED": 2, "LNG": 5, "EXT": 10}
+"""Seconds of aim beyond the weapon's gap by range band: long shots pay for patience (rule E17)."""
+
+
+class Tactician:
+    """Nearest enemy first; a missile or hurled weapon from a distance, aimed by range; melee up close."""
+
+    name = "tactician"
+
+    def decide(self, view: View) -> Intent | None:
+        """Pick the weapon for the distance, then aim, shoot, strike or close in."""
+        found = nearest_enemy(view)
+        if found is None:
+            return None
+        target, gap = found
+        arm = view.arm
+        ready = view.me.weapon_ready and arm.usable
+        melee = _first(view, lambda a: a.mode == "melee")
+        shooter = _first(
+            view, lambda a: a.mode != "melee" and a.usable and range_band(a.ranges, gap) is not None
+        )
+        if arm.mode == "melee" and ready:
+            if gap <= arm.reach:
+                return Attack(target=target.id, reason=f"{target.id} within reach ({gap} m)")
+            if shooter is not None and gap >= SHOOTING_DISTANCE:
+                return ChangeWeapon(
+                    index=shooter.index,
+                    method="put_away",
+                    reason=f"{target.id} is {gap} m away: put away the {arm.name} for the {shooter.name}",
+                )
+            return Approach(target=target.id, reason=f"close with {target.id}, {gap} m away")
+        if melee is not None and gap <= CLOSE_QUARTERS:
+            return ChangeWeapon(
+                index=melee.index,
+                method="drop_and_grab",
+                reason=f"{target.id} at close quarters ({gap} m): drop the {arm.name}, grab the {melee.name}",
+            )
+        if not ready:
+            spare = shooter or melee
+            if spare is None:
+                return None
+            reason = f"{arm.name} spent: take up the {spare.name}"
+            if spare.index == arm.index:
+                reason = f"{arm.name} thrown: take up the next ({spare.uses_left} left)"
+            return ChangeWeapon(index=spare.index, method="drop_and_grab", reason=reason)
+        band = range_band(arm.ranges, gap)
+        if band is None and view.me.cover:
+            return Wait(
+                seconds=1, reason=f"hold cover until {target.id} ({gap} m) is within the {arm.name}'s range"
+            )
+        if band is None:
+            return Approach(
+                target=target.id, reason=f"{target.id} is {gap} m away, beyond the {arm.name}'s range"
+            )
+        me = view.me
+        aimed = (
+            view.now - me.aim_since_ms if me.aim_target == target.id and me.aim_since_ms is not None else 0
+        )
+        wanted = arm.speed_ms + EXTRA_AIM_SECONDS[band] * MS_PER_SECOND
+        if aimed < wanted:
+            seconds = -(-(wanted - aimed) // MS_PER_SECOND)
+            return Aim(
+                target=target.id,
+                seconds=seconds,
+                reason=f"{target.id} at {gap} m ({band}): aim {seconds} s more before the shot",
+            )
+        return Attack(
+            target=target.id, reason=f"aimed {aimed / MS_PER_SECOND:g} s at {target.id}, {gap} m ({band})"
+        )
+
+
+def _first(view: View, wanted: Callable[[ArmView], bool]) -> ArmView | None:
+    return next((arm for arm in view.arms if wanted(arm)), None)

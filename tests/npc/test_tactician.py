@@ -1,0 +1,164 @@
+"""The tactician: which weapon for the distance, how long to aim, when to hold cover (rules E3, E8, E17)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import msgspec
+import pytest
+
+from affray.kernel.state import CombatantState, EncounterState
+from affray.npc.intents import Aim, Approach, ArmView, Attack, ChangeWeapon, Intent, View, Wait
+from affray.npc.tactician import Tactician
+
+# Bow, Self, Long ranges 10/40/100/150/200, gap 2.5 s; a long sword reaches 1 m.
+BOW = ArmView(
+    index=0,
+    name="Bow, Self, Long",
+    mode="missile",
+    reach=Decimal(10),
+    ranges=(10, 40, 100, 150, 200),
+    speed_ms=2500,
+    uses_left=12,
+)
+SWORD = ArmView(
+    index=1,
+    name="Sword, Long",
+    mode="melee",
+    reach=Decimal(1),
+    ranges=(1, 2, 0, 0, 0),
+    speed_ms=8000,
+    uses_left=None,
+)
+
+
+def person(id: str, side: str, y: str, **fields: object) -> CombatantState:
+    return CombatantState(
+        id=id,
+        name=id.title(),
+        side=side,
+        damage_points=Decimal(30),
+        position=(Decimal(0), Decimal(y)),
+        weapon="Bow, Self, Long",
+        armor="Cloth",
+        weapon_ready=True,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def decide(
+    gap: str, *, arms: tuple[ArmView, ...] = (BOW, SWORD), now: int = 0, **me_fields: object
+) -> Intent | None:
+    """What ``me`` at the origin does against one foe ``gap`` metres away."""
+    me = person("me", "wall", "0", **me_fields)
+    foe = person("foe", "raiders", gap)
+    state = EncounterState(combatants={"me": me, "foe": foe})
+    return Tactician().decide(View(me=me, arms=arms, state=state, now=now))
+
+
+@pytest.mark.parametrize(
+    ("gap", "band", "seconds"),
+    [
+        ("30", "SHT", 3),  # gap 2.5 s + 0 -> 3 whole seconds
+        ("85", "MED", 5),  # 2.5 + 2 = 4.5 -> 5
+        ("120", "LNG", 8),  # 2.5 + 5 = 7.5 -> 8
+        ("190", "EXT", 13),  # 2.5 + 10 = 12.5 -> 13
+    ],
+)
+def test_aim_seconds_grow_with_the_range_band(gap: str, band: str, seconds: int) -> None:
+    # rule E17: the gap must be spent aiming; extra aim (+10 a second) is worth it at longer bands
+    intent = decide(gap)
+    assert isinstance(intent, Aim)
+    assert (intent.target, intent.seconds) == ("foe", seconds)
+    assert f"({band})" in intent.reason
+
+
+def test_aim_already_spent_counts_toward_the_seconds_wanted() -> None:
+    # MED wants 4.5 s; aimed 3 s at foe already -> 1.5 s more -> 2 whole seconds
+    intent = decide("85", now=3000, aim_target="foe", aim_since_ms=0)
+    assert isinstance(intent, Aim)
+    assert intent.seconds == 2
+
+
+def test_shoots_once_aimed_long_enough() -> None:
+    intent = decide("85", now=4500, aim_target="foe", aim_since_ms=0)
+    assert isinstance(intent, Attack)
+    assert intent.reason == "aimed 4.5 s at foe, 85.000 m (MED)"
+
+
+def test_aim_at_another_target_does_not_count() -> None:
+    intent = decide("85", now=4500, aim_target="other", aim_since_ms=0)
+    assert isinstance(intent, Aim)
+    assert intent.seconds == 5
+
+
+def test_holds_cover_while_the_enemy_is_out_of_range() -> None:
+    # rule E8: 250 m is beyond the bow's EXT 200 m; behind cover it waits rather than leave it (E16)
+    intent = decide("250", cover=60)
+    assert isinstance(intent, Wait)
+    assert intent.seconds == 1
+
+
+def test_approaches_when_out_of_range_without_cover() -> None:
+    intent = decide("250")
+    assert isinstance(intent, Approach)
+    assert intent.target == "foe"
+
+
+def test_switches_to_melee_at_close_quarters() -> None:
+    # 2 m is close quarters: drop the bow (1 s) and grab the sword (rule E3)
+    intent = decide("2")
+    assert isinstance(intent, ChangeWeapon)
+    assert (intent.index, intent.method) == (1, "drop_and_grab")
+
+
+def test_keeps_shooting_just_beyond_close_quarters() -> None:
+    assert isinstance(decide("2.001"), Aim)
+
+
+SPENT = msgspec.structs.replace(BOW, uses_left=0)
+
+
+def test_takes_up_a_spare_weapon_when_spent() -> None:
+    # the bow has no arrows left; the foe is in range but the only other weapon is the sword
+    intent = decide("50", arms=(SPENT, SWORD))
+    assert isinstance(intent, ChangeWeapon)
+    assert (intent.index, intent.method) == (1, "drop_and_grab")
+
+
+def test_takes_up_a_ranged_spare_before_the_melee_one() -> None:
+    sling = ArmView(
+        index=2,
+        name="Sling",
+        mode="missile",
+        reach=Decimal(8),
+        ranges=(8, 40, 90, 180, 210),
+        speed_ms=4000,
+        uses_left=None,
+    )
+    intent = decide("50", arms=(SPENT, SWORD, sling))
+    assert isinstance(intent, ChangeWeapon)
+    assert intent.index == 2
+
+
+def test_puts_away_melee_for_a_ranged_weapon_at_ten_metres() -> None:
+    # sword in hand, bow carried; the foe 10 m away is worth shooting: put the sword away safely (E3)
+    intent = decide("10", weapon_index=1)
+    assert isinstance(intent, ChangeWeapon)
+    assert (intent.index, intent.method) == (0, "put_away")
+
+
+def test_closes_in_with_melee_under_ten_metres() -> None:
+    intent = decide("9.999", weapon_index=1)
+    assert isinstance(intent, Approach)
+
+
+def test_strikes_with_melee_within_reach() -> None:
+    intent = decide("1", weapon_index=1)
+    assert isinstance(intent, Attack)
+
+
+def test_nothing_to_do_without_a_standing_enemy() -> None:
+    me = person("me", "wall", "0")
+    state = EncounterState(combatants={"me": me})
+    assert Tactician().decide(View(me=me, arms=(BOW, SWORD), state=state, now=0)) is None
