@@ -23,8 +23,9 @@ from typing import Annotated, Literal
 import msgspec
 import msgspec.toml
 
-from affray.errors import TableError, UnknownTableEntry
+from affray.errors import TableError
 from affray.rules.energion.formulas import ZERO, tidy
+from affray.rules.energion.tables import find_named
 
 __all__ = [
     "DOUBLE_KICK_RECOVERY_SECONDS",
@@ -112,12 +113,7 @@ class GrapplingTable(msgspec.Struct, frozen=True, kw_only=True):
 
     def procedure(self, name: str) -> GrapplingProcedure:
         """Return the procedure of that name (case-insensitive); UnknownTableEntry if none (rule E15)."""
-        key = name.strip().casefold()
-        for procedure in self.procedures:
-            if procedure.name.casefold() == key:
-                return procedure
-        known = ", ".join(repr(procedure.name) for procedure in self.procedures)
-        raise UnknownTableEntry(f"unknown grappling procedure {name!r}; the table lists {known}")
+        return find_named("grappling procedure", name, self.procedures)
 
 
 # --- file format -----------------------------------------------------------------------------------

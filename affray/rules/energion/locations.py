@@ -22,8 +22,9 @@ from typing import Annotated, Literal
 import msgspec
 import msgspec.toml
 
-from affray.errors import TableError, UnknownTableEntry
+from affray.errors import TableError
 from affray.rules.energion.formulas import tidy
+from affray.rules.energion.tables import find_named
 
 __all__ = [
     "D100_FACES",
@@ -91,12 +92,7 @@ class HitLocationTable(msgspec.Struct, frozen=True, kw_only=True):
 
     def location_named(self, name: str) -> HitLocation:
         """Return the location of that name (case-insensitive); raise UnknownTableEntry if none (rule E20)."""
-        key = name.strip().casefold()
-        for location in self.locations:
-            if location.name.casefold() == key:
-                return location
-        known = ", ".join(repr(location.name) for location in self.locations)
-        raise UnknownTableEntry(f"unknown hit location {name!r}; the chart lists {known}")
+        return find_named("hit location", name, self.locations)
 
 
 # --- file format -----------------------------------------------------------------------------------

@@ -132,11 +132,11 @@ class EnergionTables(msgspec.Struct, frozen=True, kw_only=True):
 
     def armor_named(self, name: str) -> Armor:
         """Return the armor of that name (case-insensitive); raise UnknownTableEntry if none."""
-        return _lookup("armor", name, self.armor.values())
+        return find_named("armor", name, self.armor.values())
 
     def training_class(self, name: str) -> TrainingClass:
         """Return the training class of that name (case-insensitive); raise UnknownTableEntry if none."""
-        return _lookup("training class", name, self.classes)
+        return find_named("training class", name, self.classes)
 
     def weapon(self, name: str, training_class: str | None = None) -> Weapon:
         """Return the weapon of that name (case-insensitive).
@@ -146,17 +146,17 @@ class EnergionTables(msgspec.Struct, frozen=True, kw_only=True):
         Raise UnknownTableEntry, naming up to 5 close matches, when there is no such row.
         """
         if training_class is None:
-            return _lookup("weapon", name, self._all_weapons())
+            return find_named("weapon", name, self._all_weapons())
         cls = self.training_class(training_class)
         listed_in = [c.name for c in self.classes if any(_same(w.name, name) for w in c.weapons)]
         where = f" in training class {cls.name!r}"
         if listed_in:
             where += f" (listed in: {', '.join(map(repr, listed_in))})"
-        return _lookup("weapon", name, cls.weapons, where=where)
+        return find_named("weapon", name, cls.weapons, where=where)
 
     def shield(self, name: str) -> Shield:
         """Return the shield of that name (case-insensitive); raise UnknownTableEntry if none."""
-        return _lookup("shield", name, self.shields.values())
+        return find_named("shield", name, self.shields.values())
 
     def weapon_names(self) -> list[str]:
         """Return every weapon name once, in chart order."""
@@ -183,7 +183,8 @@ def _same(a: str, b: str) -> bool:
     return _normalize(a) == _normalize(b)
 
 
-def _lookup(kind: str, name: str, entries: Iterable[_T], *, where: str = "") -> _T:
+def find_named(kind: str, name: str, entries: Iterable[_T], *, where: str = "") -> _T:
+    """The entry called ``name`` (case and surrounding spaces ignored); UnknownTableEntry with close names."""
     rows = list(entries)
     key = _normalize(name)
     for row in rows:

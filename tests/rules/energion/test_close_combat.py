@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 from importlib.resources import files
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -16,9 +15,9 @@ from affray.rules.energion import close_combat as cc
 from affray.rules.energion import formulas
 from affray.rules.energion.close_combat import GrapplingTable, load_grappling, parse_grappling
 from affray.rules.energion.tables import load_tables
+from tests.rules.energion.conftest import cells
 
 D = Decimal
-SEED = Path(__file__).resolve().parents[3].parent / "shared/seeds/002_89a09327553cc4c0.txt"
 
 ARMOR = {"Normal": "normal", "AG/Luck": "ag_luck"}
 EFFECT = {"KD": "KD", "Pin": "Pin", "P": "Pin", "Disable": "Disable"}
@@ -34,17 +33,6 @@ def table() -> GrapplingTable:
     return load_grappling()
 
 
-@pytest.fixture(scope="module")
-def seed_lines() -> list[str]:
-    if not SEED.is_file():
-        pytest.skip(f"seed text not found at {SEED}")
-    return SEED.read_text(encoding="utf-8").splitlines()
-
-
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
-
-
 def _packaged_text() -> str:
     return (files("affray.rules.energion") / "data" / cc.GRAPPLING_FILE).read_text(encoding="utf-8")
 
@@ -55,7 +43,7 @@ def _packaged_text() -> str:
 # rule E15
 def test_procedures_match_every_seed_cell(table: GrapplingTable, seed_lines: list[str]) -> None:
     first = next(i for i, line in enumerate(seed_lines) if line.startswith("| Procedure |"))
-    assert _cells(seed_lines[first]) == [
+    assert cells(seed_lines[first]) == [
         "Procedure",
         "Applicable Armor",
         "Damage",
@@ -68,7 +56,7 @@ def test_procedures_match_every_seed_cell(table: GrapplingTable, seed_lines: lis
     for line in seed_lines[first + 2 :]:
         if not line.startswith("|"):
             break
-        rows.append(_cells(line))
+        rows.append(cells(line))
     assert len(rows) == len(table.procedures) == 7
     checked = 0
     for procedure, row in zip(table.procedures, rows, strict=True):
@@ -327,8 +315,8 @@ def test_procedure_lookup_ignores_case_and_spaces(table: GrapplingTable) -> None
 
 # rule E15
 def test_unknown_procedure_raises_unknown_table_entry(table: GrapplingTable) -> None:
-    with pytest.raises(UnknownTableEntry, match=r"'Headlock'.*'Full Hold'"):
-        table.procedure("Headlock")
+    with pytest.raises(UnknownTableEntry, match=r"unknown grappling procedure 'Ful Hold'.*'Full Hold'"):
+        table.procedure("Ful Hold")
 
 
 def test_load_grappling_is_cached() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from importlib.resources import files
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -24,9 +23,9 @@ from affray.rules.energion.locations import (
     parse_hit_locations,
 )
 from affray.rules.energion.tables import load_tables
+from tests.rules.energion.conftest import cells
 
 D = Decimal
-SEED = Path(__file__).resolve().parents[3].parent / "shared/seeds/002_89a09327553cc4c0.txt"
 
 rolls = st.integers(min_value=1, max_value=100)
 damage_points = st.decimals(min_value=1, max_value=1000, places=2, allow_nan=False, allow_infinity=False)
@@ -35,17 +34,6 @@ damage_points = st.decimals(min_value=1, max_value=1000, places=2, allow_nan=Fal
 @pytest.fixture(scope="module")
 def chart() -> HitLocationTable:
     return load_hit_locations()
-
-
-@pytest.fixture(scope="module")
-def seed_lines() -> list[str]:
-    if not SEED.is_file():
-        pytest.skip(f"seed text not found at {SEED}")
-    return SEED.read_text(encoding="utf-8").splitlines()
-
-
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
 def _chart_rows(lines: list[str]) -> list[str]:
@@ -68,7 +56,7 @@ def _packaged_text() -> str:
 
 # rule E20
 def test_chart_matches_every_seed_cell(chart: HitLocationTable, seed_lines: list[str]) -> None:
-    rows = [_cells(line) for line in _chart_rows(seed_lines)]
+    rows = [cells(line) for line in _chart_rows(seed_lines)]
     assert rows[0] == ["Percent", "Target", "Percentage of DP", "Disabled"]
     body = [row for row in rows[2:] if not row[0].startswith("Joint")]
     assert len(body) == len(chart.locations) == 7
@@ -243,8 +231,8 @@ def test_location_lookup_ignores_case_and_spaces(chart: HitLocationTable) -> Non
 
 # rule E20
 def test_unknown_location_raises_unknown_table_entry(chart: HitLocationTable) -> None:
-    with pytest.raises(UnknownTableEntry, match=r"'tail'.*'head'"):
-        chart.location_named("tail")
+    with pytest.raises(UnknownTableEntry, match=r"unknown hit location 'heda'.*'head'"):
+        chart.location_named("heda")
 
 
 def test_load_hit_locations_is_cached() -> None:

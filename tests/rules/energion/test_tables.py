@@ -2,7 +2,6 @@
 
 import re
 from importlib.resources import files
-from pathlib import Path
 
 import msgspec
 import pytest
@@ -17,8 +16,7 @@ from affray.rules.energion.tables import (
     load_tables,
     parse_tables,
 )
-
-SEED = Path(__file__).resolve().parents[3].parent / "shared/seeds/002_89a09327553cc4c0.txt"
+from tests.rules.energion.conftest import cells
 
 ARMOR_ORDER = [
     "Field Plate",
@@ -36,17 +34,6 @@ def tables() -> EnergionTables:
     return load_tables()
 
 
-@pytest.fixture(scope="module")
-def seed_lines() -> list[str]:
-    if not SEED.is_file():
-        pytest.skip(f"seed text not found at {SEED}")
-    return SEED.read_text(encoding="utf-8").splitlines()
-
-
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
-
-
 def _section(lines: list[str], start: str, end: str) -> list[str]:
     """Return the lines strictly between the first line starting with `start` and `end`."""
     first = next(i for i, line in enumerate(lines) if line.startswith(start))
@@ -55,7 +42,7 @@ def _section(lines: list[str], start: str, end: str) -> list[str]:
 
 
 def _table_rows(lines: list[str]) -> list[list[str]]:
-    return [_cells(line) for line in lines if line.startswith("|")]
+    return [cells(line) for line in lines if line.startswith("|")]
 
 
 def _packaged_texts() -> dict[str, bytes]:
@@ -112,14 +99,14 @@ def test_weapon_chart_matches_every_seed_row(tables: EnergionTables, seed_lines:
                 current = line
                 printed[current] = []
             continue
-        cells = _cells(line)
+        row = cells(line)
         assert current is not None, line
-        if cells[0] == "Name":
+        if row[0] == "Name":
             continue
-        if all(cell == "" for cell in cells[1:]):
-            notes[current, printed[current][-1][0]] = cells[0]
+        if all(cell == "" for cell in row[1:]):
+            notes[current, printed[current][-1][0]] = row[0]
             continue
-        printed[current].append(cells)
+        printed[current].append(row)
     assert list(printed) == class_names
     checked = 0
     for cls in tables.classes:
