@@ -15,6 +15,7 @@ Stat = Annotated[int, msgspec.Meta(ge=1, le=300, description="a characteristic; 
 Percent = Annotated[int, msgspec.Meta(ge=0, le=300)]
 Seconds = Annotated[int, msgspec.Meta(ge=0, le=86400)] | Annotated[float, msgspec.Meta(ge=0, le=86400)] | str
 """A time in seconds (a number) or a dice expression rolled for it (``"1d10"``, read as seconds)."""
+Location = Literal["head", "chest", "abdomen", "right arm", "left arm", "right leg", "left leg"]
 Identifier = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 
 
@@ -42,6 +43,18 @@ class WeaponCarried(_Section, frozen=True, kw_only=True):
     ammunition: Annotated[int, msgspec.Meta(ge=0, le=100000)] | None = None
 
 
+class Spell(_Section, frozen=True, kw_only=True):
+    """A spell a combatant can cast (rule E23). The text gives only its timing; its effect is the
+    scenario's: damage dice against one target within range."""
+
+    name: str
+    preparation: Seconds = 0
+    """Battle initiative for the spell, fetching focuses included (E23), as seconds or dice."""
+    casting_seconds: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    damage: str
+    range_m: Annotated[float, msgspec.Meta(gt=0, le=10000)] = 30.0
+
+
 class Combatant(_Section, frozen=True, kw_only=True):
     """One fighter: who, which side, where, how good, and what it carries."""
 
@@ -61,6 +74,17 @@ class Combatant(_Section, frozen=True, kw_only=True):
     shield: str | None = None
     size_m2: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 0.75
     cover: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    spells: list[Spell] = []
+    unarmored: list[Location] = []
+    """Locations its armor does not cover (rule E22), with hit locations on."""
+    subdue: bool = False
+    """Its blows strike to subdue (rule E14)."""
+    martial_arts_level: Annotated[int, msgspec.Meta(ge=0, le=50)] = 0
+    """Its level as a martial artist (rule E13); 0 for none."""
+    grapples: list[str] = []
+    """The grappling procedures it uses (rule E15), by their names in the procedures table."""
+    luck_armor: Annotated[int, msgspec.Meta(ge=0, le=200)] = 0
+    """Luck armor: god blessings, charms, non-tangible armor (rule E15's "AG/Luck" armor)."""
     perception: Seconds = 0
     reaction: Seconds = 0
     prepared: bool = False
@@ -71,6 +95,8 @@ class EnergionOptions(_Section, frozen=True, kw_only=True):
 
     stat_bonus_base: Annotated[int, msgspec.Meta(ge=0, le=300)] = 100
     two_hand_co_divisor: Annotated[int, msgspec.Meta(ge=1, le=100)] = 30
+    hit_locations: bool = False
+    """Rules E20 and E22: roll where each attack lands. Off by default, as the text itself advises."""
 
 
 class Dice(_Section, frozen=True, kw_only=True):
@@ -129,13 +155,17 @@ def _check_ids(scenario: Scenario, source: str) -> None:
     if len({c.side for c in scenario.combatants}) < 2:
         raise ScenarioError(f"{source}: $.combatants: every combatant is on one side; a fight needs two")
     for index, combatant in enumerate(scenario.combatants):
-        for field in ("perception", "reaction"):
-            value = getattr(combatant, field)
+        path = f"$.combatants[{index}]"
+        expressions = {f"{path}.{field}": getattr(combatant, field) for field in ("perception", "reaction")}
+        for number, spell in enumerate(combatant.spells):
+            expressions[f"{path}.spells[{number}].preparation"] = spell.preparation
+            expressions[f"{path}.spells[{number}].damage"] = spell.damage
+        for where, value in expressions.items():
             if isinstance(value, str):
                 try:
                     parse_expression(value)
                 except ScenarioError as exc:
-                    raise ScenarioError(f"{source}: $.combatants[{index}].{field}: {exc}") from None
+                    raise ScenarioError(f"{source}: {where}: {exc}") from None
     if scenario.dice.source == "generated" and scenario.dice.rolls:
         raise ScenarioError(f"{source}: $.dice.rolls: rolls are given but dice.source is 'generated'")
 

@@ -1,7 +1,8 @@
 """Shared hypothesis strategies and small helpers for the kernel, events and replays tests.
 
 ``scenario_tomls()`` draws small, valid Energion scenarios as TOML text (two to four combatants on two or
-three sides, a short time limit so a run stays in the low milliseconds); ``scenarios()`` decodes them with
+three sides, some of them tacticians with spells (rule E23), a short time limit so a run stays in the low
+milliseconds); ``scenarios()`` decodes them with
 ``decode_scenario``. ``events()`` draws events of every kind field by field, for codec round trips.
 The helpers run scenarios, snapshot the live state at every seq, and re-hash a tampered log's chain.
 """
@@ -34,6 +35,9 @@ from affray.events.kinds import (
     Perceived,
     RangedDerivation,
     Reacted,
+    SpellCast,
+    SpellInterrupted,
+    SpellStarted,
     TargetChosen,
     Waited,
     WeaponChanged,
@@ -72,6 +76,19 @@ _times = st.one_of(
 )
 
 
+@st.composite
+def _spell_toml(draw: st.DrawFn, index: int) -> str:
+    """One spell as an inline table: a fixed or rolled preparation, 1-10 s of casting, some damage dice."""
+    preparation = draw(st.sampled_from([0, 1, 0.5, "1d2", "1d4"]))
+    casting = draw(st.integers(min_value=1, max_value=10))
+    damage = draw(st.sampled_from(["1d10", "2d10", "4d10", "1d6+2", "1d4-2"]))
+    range_m = draw(st.sampled_from([5, 12.5, 30, 60]))
+    return (
+        f"{{ name = {_toml_value(f'Spell {index}')}, preparation = {_toml_value(preparation)}, "
+        f"casting_seconds = {casting}, damage = {_toml_value(damage)}, range_m = {range_m} }}"
+    )
+
+
 def _toml_value(value: object) -> str:
     """A TOML literal for a str, bool, int or float (JSON's string escapes are valid TOML)."""
     if isinstance(value, bool):
@@ -102,6 +119,8 @@ def _combatant_toml(draw: st.DrawFn, index: int, side: str) -> str:
     }
     if shield is not None:
         fields["shield"] = shield
+    fields["controller"] = draw(st.sampled_from(["nearest", "tactician"]))
+    spells = draw(st.lists(_spell_toml(index), max_size=2))
     x = draw(st.integers(min_value=0, max_value=12))
     y = draw(st.integers(min_value=0, max_value=12))
     readiness = draw(st.sampled_from(READINESS))
@@ -114,6 +133,8 @@ def _combatant_toml(draw: st.DrawFn, index: int, side: str) -> str:
         f"weapons = [{{ name = {_toml_value(weapon)}, readiness = {_toml_value(readiness)}, "
         f"damage_bonus = {bonus} }}]"
     )
+    if spells:
+        lines.append(f"spells = [{', '.join(spells)}]")
     return "\n".join(lines)
 
 
@@ -272,6 +293,21 @@ events: st.SearchStrategy[Event] = st.one_of(
         Waited, combatant=_names, seconds=st.integers(min_value=1, max_value=60), reason=_names, **_stamp
     ),
     st.builds(AimStarted, combatant=_names, target=_names, weapon=_names, **_stamp),
+    st.builds(
+        SpellStarted,
+        combatant=_names,
+        spell=_names,
+        target=_names,
+        preparation_ms=_ms,
+        initiation_ms=_ms,
+        casting_ms=_ms,
+        roll=st.none() | rolls,
+        **_stamp,
+    ),
+    st.builds(
+        SpellCast, combatant=_names, spell=_names, target=_names, roll=rolls, damage=_decimals, **_stamp
+    ),
+    st.builds(SpellInterrupted, combatant=_names, spell=_names, reason=st.text(max_size=40), **_stamp),
     st.builds(ActionRefused, combatant=_names, action=_names, reason=st.text(max_size=40), **_stamp),
     st.builds(CombatantOut, combatant=_names, reason=st.text(max_size=40), **_stamp),
     st.builds(EncounterEnded, winner=st.none() | _names, reason=st.text(max_size=40), **_stamp),

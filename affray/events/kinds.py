@@ -128,6 +128,11 @@ class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_de
     roll: Roll
     quality: Decimal
     ranged: RangedDerivation | None = None
+    location: str | None = None
+    location_roll: Roll | None = None
+    location_armored: bool | None = None
+    recovery_roll: Roll | None = None
+    """A martial artist's AGbonus roll to punch in the second after a kick (E13)."""
 
 
 class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
@@ -141,6 +146,8 @@ class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit
     multiplier: Decimal
     damage: Decimal
     range_factor: Decimal | None = None
+    subdue: Literal["knocked_out", "half_damage"] | None = None
+    full_damage: Decimal | None = None
 
 
 class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):
@@ -175,6 +182,36 @@ class Waited(Event, frozen=True, kw_only=True, tag="waited"):
     reason: str
 
 
+class SpellStarted(Event, frozen=True, kw_only=True, tag="spell_started"):
+    """A combatant begins a spell (rule E23): its preparation, one second of initiation, then casting."""
+
+    combatant: str
+    spell: str
+    target: str
+    preparation_ms: int
+    initiation_ms: int
+    casting_ms: int
+    roll: Roll | None = None
+
+
+class SpellCast(Event, frozen=True, kw_only=True, tag="spell_cast"):
+    """A spell completes and takes effect on its target (its effect is the scenario's, E23)."""
+
+    combatant: str
+    spell: str
+    target: str
+    roll: Roll
+    damage: Decimal
+
+
+class SpellInterrupted(Event, frozen=True, kw_only=True, tag="spell_interrupted"):
+    """A spell in progress is lost: its caster took damage or had to react to something else (E23)."""
+
+    combatant: str
+    spell: str
+    reason: str
+
+
 class AimStarted(Event, frozen=True, kw_only=True, tag="aim_started"):
     """A combatant began aiming at a target, holding still (rule E17)."""
 
@@ -189,6 +226,69 @@ class ActionRefused(Event, frozen=True, kw_only=True, tag="action_refused"):
     combatant: str
     action: str
     reason: str
+
+
+class AvoidanceRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A held or grappled combatant's avoidance roll (rule E15): at or under the number avoids."""
+
+    basis: Literal["half_ag", "ag", "parry_roll"]
+    target_number: Decimal
+    roll: Roll
+    avoided: bool
+
+
+class GrappleResolved(Event, frozen=True, kw_only=True, tag="grapple_resolved"):
+    """A grappling procedure (rule E15): its attack roll against the applicable armor, the target's
+    avoidance, and what it did."""
+
+    attacker: str
+    target: str
+    procedure: str
+    hit_chance: Decimal
+    armor: Literal["normal", "ag_luck"]
+    armor_value: Decimal
+    roll: Roll
+    quality: Decimal
+    avoidance: AvoidanceRoll | None
+    outcome: Literal["miss", "avoided", "landed"]
+    effects: tuple[str, ...] = ()
+    damage: Decimal = Decimal(0)
+    damage_roll: Roll | None = None
+    recovery_ms: int = 0
+
+
+class HoldEscapeRolled(Event, frozen=True, kw_only=True, tag="hold_escape_rolled"):
+    """A held combatant's avoidance roll for the second (rule E15); success breaks the hold."""
+
+    combatant: str
+    holder: str
+    procedure: str
+    avoidance: AvoidanceRoll
+
+
+class HoldDamage(Event, frozen=True, kw_only=True, tag="hold_damage"):
+    """A holder inflicts half a point for a second of holding down (rule E15)."""
+
+    holder: str
+    target: str
+    damage: Decimal
+
+
+class StoodUp(Event, frozen=True, kw_only=True, tag="stood_up"):
+    """A knocked-down combatant is on its feet again."""
+
+    combatant: str
+    took_ms: int
+
+
+class LocationDisabled(Event, frozen=True, kw_only=True, tag="location_disabled"):
+    """Damage to one part of the body reached its share of the damage points (rule E20)."""
+
+    combatant: str
+    location: str
+    effect: Literal["unusable", "dead"]
+    damage: Decimal
+    share: Decimal
 
 
 class CombatantOut(Event, frozen=True, kw_only=True, tag="combatant_out"):
@@ -215,8 +315,16 @@ AnyEvent = (
     | AttackResolved
     | WeaponChanged
     | Waited
+    | SpellStarted
+    | SpellCast
+    | SpellInterrupted
     | AimStarted
     | ActionRefused
+    | LocationDisabled
+    | GrappleResolved
+    | HoldEscapeRolled
+    | HoldDamage
+    | StoodUp
     | CombatantOut
     | EncounterEnded
 )
@@ -230,8 +338,16 @@ EVENT_KINDS: tuple[type[Event], ...] = (
     AttackResolved,
     WeaponChanged,
     Waited,
+    SpellStarted,
+    SpellCast,
+    SpellInterrupted,
     AimStarted,
     ActionRefused,
+    LocationDisabled,
+    GrappleResolved,
+    HoldEscapeRolled,
+    HoldDamage,
+    StoodUp,
     CombatantOut,
     EncounterEnded,
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from affray.events.base import Roll
 from affray.events.kinds import (
     AttackResolved,
     DamageDerivation,
@@ -22,20 +23,43 @@ from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
 from affray.kernel.state import CombatantState
-from affray.rules.energion import formulas, ranged
+from affray.rules.energion import close_combat, formulas, ranged
+from affray.rules.energion.close_combat import subdue_outcome
+from affray.rules.energion.locations import HitLocationTable, location_armor_value, location_for
 
 HIT_DIE = "1d100"
+LOCATION_DIE = "1d100"
 PARRY_DIE = "1d100"
 _ZERO = Decimal(0)
 
 
 def resolve_attack(
-    encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadout, shot: RangedDerivation | None = None
+    encounter: Encounter,
+    attacker: Loadout,
+    arm: Arm,
+    defender: Loadout,
+    shot: RangedDerivation | None = None,
+    *,
+    locations: HitLocationTable | None = None,
+    subdue: bool = False,
+    recovery_roll: Roll | None = None,
 ) -> AttackResolved:
-    """Roll the hit and, for a blow that would land, the defender's parry; build the outcome event."""
+    """Roll the hit and, for a blow that would land, the defender's parry; build the outcome event.
+
+    With ``locations`` (rule E20) the attack's location is rolled first, so that a bare location takes the
+    unarmored resistance (E22); with ``subdue`` the blow strikes to subdue (E14).
+    """
     roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE)
-    armor_value = defender.armor.value_against(arm.weapon.type)
-    shield_bonus = defender.shield.parry if defender.shield else 0
+    armor_value = defender.armor.value_against(arm.weapon_type)
+    location = location_roll = armored = None
+    if locations is not None:
+        location_roll = encounter.dice.roll(attacker.id, "location", LOCATION_DIE)
+        location = location_for(locations, location_roll.total).name
+        armored = location not in defender.spec.unarmored
+        bare = defender.unarmored.value_against(arm.weapon_type)
+        armor_value = location_armor_value(armor_value, bare, armored)
+    target = encounter.state.combatants[defender.id]
+    shield_bonus = defender.shield.parry if defender.shield and "left arm" not in target.disabled else 0
     chance = arm.hit_chance if shot is None else _shot_chance(shot)
     quality = formulas.tidy(formulas.hit_quality(chance, armor_value + shield_bonus, roll.total))
     hit = HitDerivation(
@@ -44,12 +68,16 @@ def resolve_attack(
         bonus_kind=arm.bonus_kind,
         hit_chance=chance,
         armor=defender.armor.name,
-        weapon_type=arm.weapon.type,
+        weapon_type=arm.weapon_type,
         armor_value=armor_value,
         shield_bonus=shield_bonus,
         roll=roll,
         quality=quality,
         ranged=shot,
+        location=location,
+        location_roll=location_roll,
+        location_armored=armored,
+        recovery_roll=recovery_roll,
     )
     parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
     outcome: Outcome
@@ -60,7 +88,7 @@ def resolve_attack(
         outcome = "parried"
     else:
         outcome = "hit"
-        damage = _damage(attacker, arm, quality, shot)
+        damage = _damage(attacker, arm, quality, shot, target if subdue else None)
     return AttackResolved(
         attacker=attacker.id,
         target=defender.id,
@@ -127,11 +155,23 @@ def _velocity(combatant: CombatantState, now: int) -> tuple[Decimal, Decimal]:
     return (_ZERO, _ZERO)
 
 
-def _damage(attacker: Loadout, arm: Arm, quality: Decimal, shot: RangedDerivation | None) -> DamageDerivation:
-    """Rule E7: the weapon's potential times the quality's multiplier (E8: times the range factor)."""
+def _damage(
+    attacker: Loadout,
+    arm: Arm,
+    quality: Decimal,
+    shot: RangedDerivation | None,
+    subdued: CombatantState | None,
+) -> DamageDerivation:
+    """Rule E7: the weapon's potential times the quality's multiplier (E8: times the range factor; E14:
+    a blow struck to subdue knocks out, or deals half)."""
     potential = arm.damage_potential
     if shot is not None:
         potential = formulas.tidy(ranged.ranged_damage(potential, shot.band))
+    full = formulas.damage(quality, potential)
+    subdue = None
+    dealt = full
+    if subdued is not None:
+        subdue, dealt = subdue_outcome(full, subdued.damage_points, subdued.damage_taken)
     return DamageDerivation(
         base=arm.weapon.damage,
         strength_bonus=arm.strength_damage_bonus,
@@ -139,37 +179,51 @@ def _damage(attacker: Loadout, arm: Arm, quality: Decimal, shot: RangedDerivatio
         skill_bonus=Decimal(attacker.spec.skill_damage_bonus),
         potential=potential,
         multiplier=formulas.tidy(formulas.damage_multiplier(quality)),
-        damage=formulas.damage(quality, potential),
+        damage=dealt,
         range_factor=shot.range_factor if shot is not None else None,
+        subdue=subdue,
+        full_damage=full if subdue is not None else None,
     )
 
 
-def _parry(encounter: Encounter, defender: Loadout, *, melee: bool) -> ParryAttempt | None:
-    """Rule E5: a parry with the shield (or else, against a melee blow, the weapon in hand).
+def parry_chance(defender: Loadout, state: CombatantState, *, melee: bool) -> tuple[str, Decimal, int] | None:
+    """The defender's parry device, chance and gap now (E5, E13), or None when it has none.
 
-    The defender must have reacted (E1) and not be out; a shield or weapon parries at most once per its
-    modified speed; weapons do not parry shots.
+    A martial artist dodges (E13: AGbonus/4 + 1% per level, once a second, against blows and shots); else a
+    shield on a working left arm parries; else, against a melee blow, a ready melee weapon.
+    """
+    if defender.martial_level:
+        chance = close_combat.martial_dodge(defender.ag_bonus, defender.martial_level)
+        return "dodge", chance, MS_PER_SECOND
+    arm = defender.arms[state.weapon_index]
+    if defender.shield is not None and "left arm" not in state.disabled:
+        return (
+            f"shield:{defender.shield.name}",
+            Decimal(defender.spec.parry + defender.shield.parry),
+            defender.shield_gap_ms,
+        )
+    if melee and state.weapon_ready and arm.mode == "melee":
+        return f"weapon:{arm.weapon.name}", Decimal(defender.spec.parry + arm.weapon.parry), arm.speed_ms
+    return None
+
+
+def _parry(encounter: Encounter, defender: Loadout, *, melee: bool) -> ParryAttempt | None:
+    """Rule E5: a parry (or E13: a dodge) against a blow that would land.
+
+    The defender must be able to react: it has reacted (E1, E24), is not out, not casting (a reaction would
+    interrupt its spell, E23), not held or knocked down (E15); a device parries at most once per its gap.
     """
     state: CombatantState = encounter.state.combatants[defender.id]
-    if not state.reacted or state.out:
+    if not state.reacted or state.out or state.casting is not None or state.held_by or state.knocked_down:
         return None
-    arm = defender.arms[state.weapon_index]
-    if defender.shield is not None:
-        device = f"shield:{defender.shield.name}"
-        chance = defender.spec.parry + defender.shield.parry
-        gap_ms = defender.shield_gap_ms
-    elif melee and state.weapon_ready and arm.mode == "melee":
-        device = f"weapon:{arm.weapon.name}"
-        chance = defender.spec.parry + arm.weapon.parry
-        gap_ms = arm.speed_ms
-    else:
+    found = parry_chance(defender, state, melee=melee)
+    if found is None:
         return None
+    device, chance, gap_ms = found
     if chance <= 0:
         return None
     last = state.last_parry_ms.get(device)
     if last is not None and encounter.now - last < gap_ms:
         return None
     roll = encounter.dice.roll(defender.id, "parry", PARRY_DIE)
-    return ParryAttempt(
-        device=device, chance=Decimal(chance), roll=roll, parried=roll.total <= chance, gap_ms=gap_ms
-    )
+    return ParryAttempt(device=device, chance=chance, roll=roll, parried=roll.total <= chance, gap_ms=gap_ms)

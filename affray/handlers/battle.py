@@ -7,11 +7,18 @@ from decimal import Decimal
 from typing import Any
 
 import msgspec
+import simpy
 
 from affray import __version__
 from affray.events.base import Roll
 from affray.events.codec import CURRENT_VERSIONS, ENCODER, LogHeader
-from affray.events.kinds import AttackResolved, CombatantJoined, CombatantOut, EncounterEnded
+from affray.events.kinds import (
+    AttackResolved,
+    CombatantJoined,
+    CombatantOut,
+    EncounterEnded,
+    LocationDisabled,
+)
 from affray.handlers.fighter import fighter
 from affray.handlers.loadout import Loadout, build_loadouts
 from affray.kernel.clock import MS_PER_SECOND, to_ms
@@ -21,7 +28,9 @@ from affray.kernel.space import metres
 from affray.npc.intents import Controller
 from affray.npc.nearest import NearestEnemy
 from affray.npc.tactician import Tactician
+from affray.rules.energion.close_combat import load_grappling
 from affray.rules.energion.formulas import tidy
+from affray.rules.energion.locations import disabling_damage, load_hit_locations, location_state
 from affray.rules.energion.tables import EnergionTables, load_tables
 from affray.scenario import Scenario, Seconds
 
@@ -36,6 +45,11 @@ class Battle:
     def __init__(self, scenario: Scenario, tables: EnergionTables | None = None) -> None:
         self.scenario = scenario
         self.loadouts: dict[str, Loadout] = build_loadouts(scenario, tables or load_tables())
+        self.locations = load_hit_locations() if scenario.options.hit_locations else None
+        self.grappling = load_grappling()
+        self.processes: dict[str, simpy.Process] = {}
+        self.interrupted: set[str] = set()
+        """Casters whose spell has been interrupted and who have not yet heard of it."""
         self.controllers: dict[str, Controller] = {
             spec.id: CONTROLLERS[spec.controller]() for spec in scenario.combatants
         }
@@ -84,7 +98,7 @@ class Battle:
         first = min(ms for ms, _ in perceptions.values())
         for me in self.loadouts.values():
             ms, roll = perceptions[me.id]
-            encounter.process(fighter(encounter, self, me, ms - first, roll))
+            self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first, roll))
         encounter.process(self._time_limit(encounter))
         encounter.run(until=encounter.finished)
         return encounter
@@ -99,14 +113,52 @@ class Battle:
         return to_ms(Decimal(str(value))), None
 
     def after_attack(self, encounter: Encounter, event: AttackResolved) -> None:
-        """Put a target at 0 damage points out, and end the encounter when one side is left."""
+        """What a landed blow or shot does beyond its damage: a knock-out (E14), a disabled location (E20),
+        then ``after_damage``."""
         if event.damage is None:
             return
         target = encounter.state.combatants[event.target]
-        if target.out or target.damage_left > 0:
+        if event.damage.subdue == "knocked_out" and not target.out:
+            self._put_out(encounter, event.target, "knocked out by a blow struck to subdue")
             return
-        reason = f"damage points at {tidy(target.damage_left)}"
-        encounter.emit(CombatantOut(combatant=target.id, reason=reason))
+        location = event.hit.location
+        if self.locations is not None and location is not None and location not in target.disabled:
+            part = self.locations.location_named(location)
+            taken = target.location_damage[location]
+            effect = location_state(target.damage_points, part, taken)
+            if effect != "ok":
+                encounter.emit(
+                    LocationDisabled(
+                        combatant=target.id,
+                        location=location,
+                        effect=effect,
+                        damage=taken,
+                        share=disabling_damage(target.damage_points, part),
+                    )
+                )
+                if effect == "dead" and not target.out:
+                    self._put_out(
+                        encounter, target.id, f"{location} wound of {tidy(taken)} damage points: death"
+                    )
+                    return
+        self.after_damage(encounter, event.target)
+
+    def after_damage(self, encounter: Encounter, target_id: str) -> None:
+        """Put the target out at 0 damage points, ending the encounter when one side is left; a target
+        still standing loses the spell it was casting (E23)."""
+        target = encounter.state.combatants[target_id]
+        if target.out:
+            return
+        if target.damage_left > 0:
+            if target.casting is not None and target_id not in self.interrupted:
+                self.interrupted.add(target_id)
+                self.processes[target_id].interrupt(f"took damage while casting {target.casting}")
+            return
+        self._put_out(encounter, target_id, f"damage points at {tidy(target.damage_left)}")
+
+    def _put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
+        """The target is out; the encounter ends when at most one side stands."""
+        encounter.emit(CombatantOut(combatant=target_id, reason=reason))
         sides = encounter.state.standing_sides()
         if len(sides) <= 1:
             winner = sides[0] if sides else None

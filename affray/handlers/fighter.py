@@ -8,6 +8,7 @@ the rules do not allow now is refused with an ``action_refused`` event, and the 
 from __future__ import annotations
 
 from collections.abc import Generator
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from affray.events.base import Roll
@@ -17,18 +18,34 @@ from affray.events.kinds import (
     Moved,
     Perceived,
     Reacted,
+    StoodUp,
     TargetChosen,
     Waited,
     WeaponChanged,
     WeaponReadied,
 )
 from affray.handlers.attack import aim_shot, resolve_attack
+from affray.handlers.grapple import grapple, grapple_problem, keep_hold, try_to_break
 from affray.handlers.loadout import Loadout
-from affray.kernel.clock import MS_PER_SECOND
+from affray.handlers.spells import cast
+from affray.kernel.clock import MS_PER_SECOND, to_ms
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import approach, distance, metres, step_toward
-from affray.kernel.state import CombatantState
-from affray.npc.intents import Aim, Approach, ArmView, Attack, ChangeWeapon, View, Wait
+from affray.kernel.state import CombatantState, EncounterState
+from affray.npc.intents import (
+    Aim,
+    Approach,
+    ArmView,
+    Attack,
+    BreakHold,
+    Cast,
+    ChangeWeapon,
+    Grapple,
+    SpellView,
+    View,
+    Wait,
+)
+from affray.rules.energion import close_combat
 
 if TYPE_CHECKING:
     from affray.handlers.battle import Battle
@@ -83,12 +100,45 @@ def fighter(
     step = metres(me.spec.move_rate)
     counted = any(arm.uses is not None for arm in me.arms)
     arms = _arm_views(me, mine)
+    spells = _spell_views(me)
+    grapples = tuple(p.name for p in me.grapples)
     while not stopped():
+        if mine.holding is not None:
+            # E15: a holder keeps its hold, second by second, until the hold is broken.
+            yield encounter.timeout(MS_PER_SECOND)
+            if not stopped():
+                keep_hold(encounter, battle, me, mine)
+            continue
+        if mine.knocked_down and mine.held_by is None:
+            yield encounter.timeout(STAND_UP_MS)
+            if not stopped():
+                encounter.emit(StoodUp(combatant=me.id, took_ms=STAND_UP_MS))
+            continue
         if counted:
             arms = _arm_views(me, mine)
-        intent = controller.decide(View(me=mine, arms=arms, state=state, now=int(encounter.now)))
+        intent = controller.decide(
+            View(me=mine, arms=arms, state=state, now=int(encounter.now), spells=spells, grapples=grapples)
+        )
         if intent is None:
             return
+        if mine.held_by is not None:
+            if isinstance(intent, BreakHold):
+                try_to_break(encounter, battle, me, mine)
+                yield encounter.timeout(MS_PER_SECOND)
+            else:
+                reason = f"held by {mine.held_by} ({mine.hold}): it can only try to break the hold"
+                yield encounter.timeout(_refuse(encounter, me.id, type(intent).__name__.lower(), reason))
+            continue
+        if isinstance(intent, BreakHold):
+            yield encounter.timeout(_refuse(encounter, me.id, "break a hold", "it is not held"))
+            continue
+        if isinstance(intent, Cast):
+            problem = _cast_problem(me, mine, state, intent)
+            if problem:
+                yield encounter.timeout(_refuse(encounter, me.id, f"cast spell {intent.spell}", problem))
+            else:
+                yield from cast(encounter, battle, me, mine, intent)
+            continue
         if isinstance(intent, Wait):
             encounter.emit(Waited(combatant=me.id, seconds=max(intent.seconds, 1), reason=intent.reason))
             yield encounter.timeout(max(intent.seconds, 1) * MS_PER_SECOND)
@@ -143,6 +193,14 @@ def fighter(
             yield encounter.timeout(max(intent.seconds, 1) * MS_PER_SECOND)
         elif isinstance(intent, Attack):
             yield encounter.timeout(_attack(encounter, battle, me, mine, intent))
+        elif isinstance(intent, Grapple):
+            problem = grapple_problem(me, mine, target, intent)
+            if problem:
+                yield encounter.timeout(
+                    _refuse(encounter, me.id, f"{intent.procedure} {intent.target}", problem)
+                )
+            else:
+                yield encounter.timeout(grapple(encounter, battle, me, intent))
 
 
 def _attack(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState, intent: Attack) -> int:
@@ -150,7 +208,25 @@ def _attack(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantSt
     arm = me.arms[mine.weapon_index]
     defender = battle.loadouts[intent.target]
     action = f"attack {intent.target}"
+    recovery = None
+    if (
+        intent.arm is not None
+        and 0 <= intent.arm < len(me.arms)
+        and me.arms[intent.arm].martial
+        and arm.martial
+    ):
+        arm = me.arms[intent.arm]
+    if arm.martial and mine.kicked_ms is not None and encounter.now - mine.kicked_ms < MS_PER_SECOND:
+        # E13: the second after a kick is recovery: punches only, each needing an AGbonus roll.
+        if arm.martial == "kick":
+            return _refuse(encounter, me.id, action, "recovering from a kick: punches only this second")
+        recovery = encounter.dice.roll(me.id, "recovery", "1d100")
+        if recovery.total > me.ag_bonus:
+            reason = f"recovering from a kick: AGbonus roll {recovery.total} over {me.ag_bonus}"
+            return _refuse(encounter, me.id, action, reason)
     spent = arm.uses is not None and mine.used.get(str(arm.index), 0) >= arm.uses
+    if "right arm" in mine.disabled:
+        return _refuse(encounter, me.id, action, "its weapon arm is unusable")
     if not mine.weapon_ready or spent:
         return _refuse(encounter, me.id, action, f"no usable weapon in hand ({arm.weapon.name})")
     shot = None
@@ -165,13 +241,29 @@ def _attack(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantSt
             return _refuse(
                 encounter, me.id, action, f"{intent.target} is {gap} m away, beyond reach {arm.reach} m"
             )
-    event = encounter.emit(resolve_attack(encounter, me, arm, defender, shot))
+    event = encounter.emit(
+        resolve_attack(
+            encounter,
+            me,
+            arm,
+            defender,
+            shot,
+            locations=battle.locations,
+            subdue=me.spec.subdue or intent.subdue,
+            recovery_roll=recovery,
+        )
+    )
     battle.after_attack(encounter, event)
-    return arm.speed_ms
+    # E13: a martial artist attacks at most twice in any second.
+    return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.martial else arm.speed_ms
 
 
 def _move(encounter: Encounter, me: Loadout, mine: CombatantState, target: CombatantState, step: Any) -> None:
-    """One second's move toward ``target``, ending within reach when it can."""
+    """One second's move toward ``target``, ending within reach when it can; each unusable leg halves the
+    pace (a ruling on E20)."""
+    for leg in ("right leg", "left leg"):
+        if leg in mine.disabled:
+            step = step / 2
     reach = me.arms[mine.weapon_index].reach
     gap = distance(mine.position, target.position)
     if gap <= reach:
@@ -196,6 +288,8 @@ def _change_time(me: Loadout, mine: CombatantState, intent: ChangeWeapon) -> int
     initiative of each weapon. With the hand already empty (a weapon thrown), only the new initiative."""
     if not 0 <= intent.index < len(me.arms):
         return f"there is no weapon number {intent.index}"
+    if "right arm" in mine.disabled:
+        return "its weapon arm is unusable"
     new = me.arms[intent.index]
     if not _arm_views(me, mine)[intent.index].usable:
         return f"{new.weapon.name} is spent"
@@ -214,6 +308,11 @@ def _refuse(encounter: Encounter, combatant: str, action: str, reason: str) -> i
     return MS_PER_SECOND
 
 
+STAND_UP_MS = MS_PER_SECOND
+"""A knocked-down combatant takes a second to get up (a ruling: the text gives no time)."""
+MARTIAL_GAP_MS = MS_PER_SECOND // close_combat.MAX_ATTACKS_PER_SECOND
+
+
 def _arm_views(me: Loadout, mine: CombatantState) -> tuple[ArmView, ...]:
     used = mine.used
     return tuple(
@@ -225,6 +324,36 @@ def _arm_views(me: Loadout, mine: CombatantState) -> tuple[ArmView, ...]:
             ranges=arm.weapon.ranges,
             speed_ms=arm.speed_ms,
             uses_left=None if arm.uses is None else arm.uses - used.get(str(arm.index), 0),
+            martial=arm.martial,
         )
         for arm in me.arms
     )
+
+
+def _cast_problem(me: Loadout, mine: CombatantState, state: EncounterState, intent: Cast) -> str:
+    """Why the spell cannot be begun now (E23), or ""."""
+    if not 0 <= intent.spell < len(me.spec.spells):
+        return f"there is no spell number {intent.spell}"
+    spell = me.spec.spells[intent.spell]
+    target = state.combatants.get(intent.target)
+    if target is None or target.out:
+        return f"{intent.target} is not in the fight"
+    gap = distance(mine.position, target.position)
+    if gap > Decimal(str(spell.range_m)):
+        return f"{intent.target} is {gap} m away, beyond {spell.name}'s {spell.range_m:g} m"
+    return ""
+
+
+def _spell_views(me: Loadout) -> tuple[SpellView, ...]:
+    views = []
+    for index, spell in enumerate(me.spec.spells):
+        fixed = 0 if isinstance(spell.preparation, str) else to_ms(Decimal(str(spell.preparation)))
+        views.append(
+            SpellView(
+                index=index,
+                name=spell.name,
+                range_m=Decimal(str(spell.range_m)),
+                total_ms=fixed + MS_PER_SECOND + spell.casting_seconds * MS_PER_SECOND,
+            )
+        )
+    return tuple(views)

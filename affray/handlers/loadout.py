@@ -10,22 +10,29 @@ import msgspec
 
 from affray.errors import ScenarioError, UnknownTableEntry
 from affray.kernel.clock import to_ms
-from affray.rules.energion import formulas
+from affray.rules.energion import close_combat, formulas
+from affray.rules.energion.close_combat import GrapplingProcedure, GrapplingTable, load_grappling
+from affray.rules.energion.locations import UNARMORED_COLUMN
 from affray.rules.energion.tables import Armor, EnergionTables, Shield, Weapon
 from affray.scenario import Combatant, EnergionOptions, Scenario, WeaponCarried
 
 T = TypeVar("T")
 BonusKind = Literal["melee", "mechanical"]
 Mode = Literal["melee", "hurled", "missile"]
+BODY_WEAPONS = "Body Weapons"
 
 
 class Arm(msgspec.Struct, frozen=True, kw_only=True):
-    """One carried weapon and its figures for this combatant (rules E2-E4, E7)."""
+    """One carried weapon and its figures for this combatant (rules E2-E4, E7; E13 for a martial artist's
+    hands and feet)."""
 
     index: int
     carried: WeaponCarried
     weapon: Weapon
     mode: Mode
+    weapon_type: int
+    """The type it strikes as (E11): the chart's, or a martial artist's punch (4) and kick (5)."""
+    martial: Literal["punch", "kick"] | None = None
     speed_adjustment: Decimal
     speed_ms: int
     initiative_ms: int
@@ -64,11 +71,31 @@ class Loadout(msgspec.Struct, frozen=True, kw_only=True):
     shield: Shield | None
     shield_gap_ms: int
     ag_bonus: Decimal
+    melee_bonus: Decimal
+    unarmored: Armor
+    """The armor chart's Cloth column: the resistance of a location its armor leaves bare (E22 ruling)."""
+    grapples: tuple[GrapplingProcedure, ...]
+
+    @property
+    def martial_level(self) -> int:
+        """Its martial arts level (E13); 0 for none."""
+        return self.spec.martial_arts_level
+
+    def arm_for(self, kind: Literal["punch", "kick"]) -> Arm | None:
+        """A martial artist's punch or kick (E13), if it carries it."""
+        return next((arm for arm in self.arms if arm.martial == kind), None)
 
 
-def build_loadout(spec: Combatant, index: int, tables: EnergionTables, options: EnergionOptions) -> Loadout:
+def build_loadout(
+    spec: Combatant,
+    index: int,
+    tables: EnergionTables,
+    options: EnergionOptions,
+    grappling: GrapplingTable | None = None,
+) -> Loadout:
     """Look up the charts for ``spec`` and work out its figures; bad names raise ScenarioError with a path."""
     path = f"$.combatants[{index}]"
+    grappling = grappling or load_grappling()
     armor = _look_up(f"{path}.armor", tables.armor_named, spec.armor)
     shield = _look_up(f"{path}.shield", tables.shield, spec.shield) if spec.shield else None
     base = options.stat_bonus_base
@@ -85,9 +112,8 @@ def build_loadout(spec: Combatant, index: int, tables: EnergionTables, options: 
             raise ScenarioError(
                 f"{path}.shield: {weapon.name!r} needs both hands; a shield cannot be carried"
             )
-        arms.append(
-            _arm(number, where, carried, weapon, spec, st, co, two_hand if weapon.two_handed else one_hand)
-        )
+        adjustment = two_hand if weapon.two_handed else one_hand
+        arms.append(_arm(number, where, carried, weapon, spec, st, co, adjustment))
     return Loadout(
         id=spec.id,
         spec=spec,
@@ -96,6 +122,12 @@ def build_loadout(spec: Combatant, index: int, tables: EnergionTables, options: 
         shield=shield,
         shield_gap_ms=to_ms(formulas.modified_speed(shield.speed, one_hand)) if shield else 0,
         ag_bonus=ag,
+        melee_bonus=formulas.tidy(formulas.melee_bonus(st, co)),
+        unarmored=tables.armor_named(UNARMORED_COLUMN),
+        grapples=tuple(
+            _look_up(f"{path}.grapples[{number}]", grappling.procedure, name)
+            for number, name in enumerate(spec.grapples)
+        ),
     )
 
 
@@ -119,25 +151,44 @@ def _arm(
     bonus_kind: BonusKind = "mechanical" if weapon.mechanical else "melee"
     bonus = (formulas.mechanical_bonus if weapon.mechanical else formulas.melee_bonus)(st, co)
     strength_damage_bonus = formulas.damage_bonus(st)
+    martial = _martial(spec, weapon)
+    level = spec.martial_arts_level
+    hand_hit = close_combat.open_hand_hit_bonus(level) if martial == "punch" else Decimal(0)
+    hand_damage = close_combat.open_hand_damage_bonus(level) if martial == "punch" else Decimal(0)
     potential = formulas.damage_potential(
-        weapon.damage, strength_damage_bonus, Decimal(carried.damage_bonus), Decimal(spec.skill_damage_bonus)
+        weapon.damage,
+        strength_damage_bonus,
+        Decimal(carried.damage_bonus),
+        Decimal(spec.skill_damage_bonus) + hand_damage,
     )
+    speed_minimum = close_combat.martial_speed_minimum if martial else 1
+    initiative_minimum = close_combat.martial_initiative_minimum if martial else 0
+    types = {"punch": close_combat.open_hand_type, "kick": close_combat.kick_type}
     return Arm(
         index=number,
         carried=carried,
         weapon=weapon,
         mode=mode,
+        weapon_type=types[martial] if martial else weapon.type,
+        martial=martial,
         speed_adjustment=adjustment,
-        speed_ms=to_ms(formulas.modified_speed(weapon.speed, adjustment)),
-        initiative_ms=to_ms(formulas.modified_initiative(weapon.initiative, adjustment)),
+        speed_ms=to_ms(formulas.modified_speed(weapon.speed, adjustment, speed_minimum)),
+        initiative_ms=to_ms(formulas.modified_initiative(weapon.initiative, adjustment, initiative_minimum)),
         bonus=formulas.tidy(bonus),
         bonus_kind=bonus_kind,
-        hit_chance=formulas.tidy(spec.skill + bonus),
+        hit_chance=formulas.tidy(spec.skill + bonus + hand_hit),
         strength_damage_bonus=formulas.tidy(strength_damage_bonus),
         damage_potential=formulas.tidy(potential),
         reach=Decimal(max(weapon.reach_m, 1)),
         uses=carried.count if mode == "hurled" else carried.ammunition,
     )
+
+
+def _martial(spec: Combatant, weapon: Weapon) -> Literal["punch", "kick"] | None:
+    """A martial artist's open hand is a punch, its foot a kick (E13); others' are plain body weapons."""
+    if spec.martial_arts_level == 0 or weapon.training_class != BODY_WEAPONS:
+        return None
+    return "kick" if weapon.name == "Foot" else "punch"
 
 
 def _weapon(path: str, carried: WeaponCarried, tables: EnergionTables) -> Weapon:
@@ -155,7 +206,8 @@ def _look_up(path: str, function: Callable[..., T], *args: Any) -> T:
 
 def build_loadouts(scenario: Scenario, tables: EnergionTables) -> dict[str, Loadout]:
     """Loadouts for every combatant, in file order."""
+    grappling = load_grappling()
     return {
-        spec.id: build_loadout(spec, index, tables, scenario.options)
+        spec.id: build_loadout(spec, index, tables, scenario.options, grappling)
         for index, spec in enumerate(scenario.combatants)
     }

@@ -23,10 +23,18 @@ from affray.events.kinds import (
     CombatantJoined,
     CombatantOut,
     EncounterEnded,
+    GrappleResolved,
+    HoldDamage,
+    HoldEscapeRolled,
+    LocationDisabled,
     Moved,
     Perceived,
     Position,
     Reacted,
+    SpellCast,
+    SpellInterrupted,
+    SpellStarted,
+    StoodUp,
     TargetChosen,
     Waited,
     WeaponChanged,
@@ -34,6 +42,8 @@ from affray.events.kinds import (
 )
 
 _ZERO = Decimal(0)
+KICK_TYPE = 5
+"""A martial artist's kick strikes as weapon type 5 (rule E13); its attacks mark the recovery second."""
 
 
 class CombatantState(msgspec.Struct, kw_only=True):
@@ -65,6 +75,18 @@ class CombatantState(msgspec.Struct, kw_only=True):
     moved_ms: int | None = None
     cover: int = 0
     """Percent of the body behind stable cover (rule E16); lost on moving."""
+    casting: str | None = None
+    spell_ended_ms: int | None = None
+    held_by: str | None = None
+    holding: str | None = None
+    hold: str | None = None
+    """The procedure of the hold it is in or keeps (E15)."""
+    knocked_down: bool = False
+    kicked_ms: int | None = None
+    """When it last kicked, as a martial artist (E13: the next second is recovery)."""
+    location_damage: dict[str, Decimal] = msgspec.field(default_factory=dict)
+    disabled: list[str] = msgspec.field(default_factory=list)
+    """Locations made unusable (rule E20)."""
     out: bool = False
     out_reason: str | None = None
 
@@ -151,6 +173,77 @@ def _aim_started(state: EncounterState, e: AimStarted) -> None:
     combatant.aim_since_ms = e.t
 
 
+def _spell_started(state: EncounterState, e: SpellStarted) -> None:
+    state.combatants[e.combatant].casting = e.spell
+
+
+def _spell_cast(state: EncounterState, e: SpellCast) -> None:
+    caster = state.combatants[e.combatant]
+    caster.casting = None
+    caster.spell_ended_ms = e.t
+    caster.attacks += 1
+    if e.damage:
+        caster.hits += 1
+        caster.damage_dealt += e.damage
+        state.combatants[e.target].damage_taken += e.damage
+
+
+def _spell_interrupted(state: EncounterState, e: SpellInterrupted) -> None:
+    caster = state.combatants[e.combatant]
+    caster.casting = None
+    caster.spell_ended_ms = e.t
+
+
+def _grapple(state: EncounterState, e: GrappleResolved) -> None:
+    attacker = state.combatants[e.attacker]
+    target = state.combatants[e.target]
+    attacker.attacks += 1
+    if e.outcome != "landed":
+        return
+    attacker.hits += 1
+    attacker.damage_dealt += e.damage
+    target.damage_taken += e.damage
+    if "KD" in e.effects:
+        target.knocked_down = True
+    if "Pin" in e.effects or "Disable" in e.effects:
+        _release(state, target)
+        target.held_by, target.hold = e.attacker, e.procedure
+        attacker.holding, attacker.hold = e.target, e.procedure
+
+
+def _release(state: EncounterState, combatant: CombatantState) -> None:
+    """End any hold the combatant is in or keeps."""
+    if combatant.held_by is not None:
+        holder = state.combatants[combatant.held_by]
+        holder.holding = holder.hold = None
+    if combatant.holding is not None:
+        held = state.combatants[combatant.holding]
+        held.held_by = held.hold = None
+    combatant.held_by = combatant.holding = combatant.hold = None
+
+
+def _escape(state: EncounterState, e: HoldEscapeRolled) -> None:
+    if e.avoidance.avoided:
+        _release(state, state.combatants[e.combatant])
+
+
+def _hold_damage(state: EncounterState, e: HoldDamage) -> None:
+    holder = state.combatants[e.holder]
+    holder.damage_dealt += e.damage
+    state.combatants[e.target].damage_taken += e.damage
+
+
+def _stood_up(state: EncounterState, e: StoodUp) -> None:
+    state.combatants[e.combatant].knocked_down = False
+
+
+def _location_disabled(state: EncounterState, e: LocationDisabled) -> None:
+    combatant = state.combatants[e.combatant]
+    combatant.disabled.append(e.location)
+    if e.location == "right arm":
+        combatant.weapon_ready = False
+
+
 def _unchanged(state: EncounterState, e: Event) -> None:
     """Refusals and waits change nothing but the clock."""
 
@@ -159,6 +252,8 @@ def _attack(state: EncounterState, e: AttackResolved) -> None:
     attacker = state.combatants[e.attacker]
     target = state.combatants[e.target]
     attacker.attacks += 1
+    if e.weapon == "Foot" and e.hit.weapon_type == KICK_TYPE:
+        attacker.kicked_ms = e.t
     if e.hit.ranged is not None:
         key = str(attacker.weapon_index)
         attacker.used[key] = attacker.used.get(key, 0) + 1
@@ -173,12 +268,18 @@ def _attack(state: EncounterState, e: AttackResolved) -> None:
         attacker.hits += 1
         attacker.damage_dealt += e.damage.damage
         target.damage_taken += e.damage.damage
+        if e.hit.location is not None:
+            target.location_damage[e.hit.location] = (
+                target.location_damage.get(e.hit.location, _ZERO) + e.damage.damage
+            )
 
 
 def _out(state: EncounterState, e: CombatantOut) -> None:
     combatant = state.combatants[e.combatant]
     combatant.out = True
     combatant.out_reason = e.reason
+    combatant.casting = None
+    _release(state, combatant)
 
 
 def _ended(state: EncounterState, e: EncounterEnded) -> None:
@@ -199,6 +300,14 @@ _APPLIERS: dict[type[Event], Callable[[EncounterState, Any], None]] = {
     AimStarted: _aim_started,
     ActionRefused: _unchanged,
     Waited: _unchanged,
+    SpellStarted: _spell_started,
+    SpellCast: _spell_cast,
+    SpellInterrupted: _spell_interrupted,
+    LocationDisabled: _location_disabled,
+    GrappleResolved: _grapple,
+    HoldEscapeRolled: _escape,
+    HoldDamage: _hold_damage,
+    StoodUp: _stood_up,
     CombatantOut: _out,
     EncounterEnded: _ended,
 }

@@ -11,10 +11,13 @@ from affray.kernel.state import CombatantState, EncounterState
 
 
 class Attack(msgspec.Struct, frozen=True, kw_only=True):
-    """Strike at or shoot ``target`` with the weapon in hand."""
+    """Strike at or shoot ``target`` with the weapon in hand; ``subdue`` to strike to subdue (rule E14)."""
 
     target: str
     reason: str
+    subdue: bool = False
+    arm: int | None = None
+    """A martial artist may punch or kick in any second without changing weapons (E13)."""
 
 
 class Approach(msgspec.Struct, frozen=True, kw_only=True):
@@ -47,7 +50,39 @@ class Wait(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
-Intent = Attack | Approach | Aim | ChangeWeapon | Wait
+class Cast(msgspec.Struct, frozen=True, kw_only=True):
+    """Cast spell number ``spell`` at ``target`` (rule E23)."""
+
+    spell: int
+    target: str
+    reason: str
+
+
+class Grapple(msgspec.Struct, frozen=True, kw_only=True):
+    """Use a grappling procedure on ``target`` (rule E15): a tackle, trip, hold or double kick."""
+
+    procedure: str
+    target: str
+    reason: str
+
+
+class BreakHold(msgspec.Struct, frozen=True, kw_only=True):
+    """Spend the second trying to break the hold one is in (rule E15)."""
+
+    reason: str
+
+
+Intent = Attack | Approach | Aim | ChangeWeapon | Wait | Cast | Grapple | BreakHold
+
+
+class SpellView(msgspec.Struct, frozen=True, kw_only=True):
+    """What a combatant knows of one of its spells."""
+
+    index: int
+    name: str
+    range_m: Decimal
+    total_ms: int
+    """Preparation (when fixed), initiation and casting: how long it takes at the least."""
 
 
 class ArmView(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,6 +96,7 @@ class ArmView(msgspec.Struct, frozen=True, kw_only=True):
     speed_ms: int
     uses_left: int | None
     """Throws or shots left; None when unlimited (melee, or ammunition not counted)."""
+    martial: Literal["punch", "kick"] | None = None
 
     @property
     def usable(self) -> bool:
@@ -75,6 +111,8 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     arms: tuple[ArmView, ...]
     state: EncounterState
     now: int
+    spells: tuple[SpellView, ...] = ()
+    grapples: tuple[str, ...] = ()
 
     @property
     def arm(self) -> ArmView:

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from affray.kernel.space import distance, squared_distance
 from affray.kernel.state import CombatantState
-from affray.npc.intents import Approach, Attack, Intent, View
+from affray.npc.intents import Approach, Attack, BreakHold, Intent, View
 
 
 def nearest_enemy(view: View) -> tuple[CombatantState, Decimal] | None:
@@ -34,6 +34,8 @@ class NearestEnemy:
 
     def decide(self, view: View) -> Intent | None:
         """Choose the nearest enemy; attack if it is within reach, else approach it."""
+        if view.me.held_by is not None:
+            return BreakHold(reason=f"held by {view.me.held_by}")
         found = nearest_enemy(view)
         if found is None or not (view.me.weapon_ready and view.arm.usable):
             return None

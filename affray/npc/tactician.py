@@ -9,7 +9,20 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from affray.kernel.clock import MS_PER_SECOND
-from affray.npc.intents import Aim, Approach, ArmView, Attack, ChangeWeapon, Intent, View, Wait
+from affray.kernel.state import CombatantState
+from affray.npc.intents import (
+    Aim,
+    Approach,
+    ArmView,
+    Attack,
+    BreakHold,
+    Cast,
+    ChangeWeapon,
+    Grapple,
+    Intent,
+    View,
+    Wait,
+)
 from affray.npc.nearest import nearest_enemy
 from affray.rules.energion.ranged import range_band
 
@@ -22,18 +35,32 @@ EXTRA_AIM_SECONDS = {"PTB": 0, "SHT": 0, "MED": 2, "LNG": 5, "EXT": 10}
 
 
 class Tactician:
-    """Nearest enemy first; a missile or hurled weapon from a distance, aimed by range; melee up close."""
+    """Nearest enemy first: a spell when one reaches it (unless a melee weapon is ready up close); a missile
+    or hurled weapon from a distance, aimed by range; melee up close."""
 
     name = "tactician"
 
     def decide(self, view: View) -> Intent | None:
         """Pick the weapon for the distance, then aim, shoot, strike or close in."""
+        if view.me.held_by is not None:
+            return BreakHold(reason=f"held by {view.me.held_by} ({view.me.hold}): try to break free")
         found = nearest_enemy(view)
         if found is None:
             return None
         target, gap = found
         arm = view.arm
+        close_in = _close_combat(view, target, gap)
+        if close_in is not None:
+            return close_in
         ready = view.me.weapon_ready and arm.usable
+        spell = next((sp for sp in view.spells if gap <= sp.range_m), None)
+        close = gap <= max(CLOSE_QUARTERS, arm.reach)
+        if spell is not None and not (close and ready and arm.mode == "melee"):
+            return Cast(
+                spell=spell.index,
+                target=target.id,
+                reason=f"{target.id} at {gap} m, within {spell.name}'s {spell.range_m} m",
+            )
         melee = _first(view, lambda a: a.mode == "melee")
         shooter = _first(
             view, lambda a: a.mode != "melee" and a.usable and range_band(a.ranges, gap) is not None
@@ -86,6 +113,25 @@ class Tactician:
         return Attack(
             target=target.id, reason=f"aimed {aimed / MS_PER_SECOND:g} s at {target.id}, {gap} m ({band})"
         )
+
+
+def _close_combat(view: View, target: CombatantState, gap: Decimal) -> Intent | None:
+    """At arm's length: a grappler's procedure (E15); a martial artist's kicks and punches (E13)."""
+    if gap > 1:
+        return None
+    standing = not target.knocked_down and target.held_by is None
+    if view.grapples and standing and view.me.holding is None:
+        procedure = view.grapples[0]
+        return Grapple(procedure=procedure, target=target.id, reason=f"{target.id} within reach: {procedure}")
+    kick = _first(view, lambda a: a.martial == "kick")
+    punch = _first(view, lambda a: a.martial == "punch")
+    recovering = view.me.kicked_ms is not None and view.now - view.me.kicked_ms < MS_PER_SECOND
+    if kick is not None and not recovering:
+        return Attack(target=target.id, arm=kick.index, reason=f"kick {target.id}")
+    if punch is not None:
+        why = "punch: recovering from the kick" if recovering else f"punch {target.id}"
+        return Attack(target=target.id, arm=punch.index, reason=why)
+    return None
 
 
 def _first(view: View, wanted: Callable[[ArmView], bool]) -> ArmView | None:

@@ -11,14 +11,24 @@ from affray.events.kinds import (
     ActionRefused,
     AimStarted,
     AttackResolved,
+    AvoidanceRoll,
     CombatantJoined,
     CombatantOut,
+    DamageDerivation,
     EncounterEnded,
+    GrappleResolved,
+    HoldDamage,
+    HoldEscapeRolled,
+    LocationDisabled,
     Moved,
     Perceived,
     Position,
     RangedDerivation,
     Reacted,
+    SpellCast,
+    SpellInterrupted,
+    SpellStarted,
+    StoodUp,
     TargetChosen,
     Waited,
     WeaponChanged,
@@ -70,7 +80,11 @@ def _reacted(e: Reacted, s: EncounterState) -> str:
 
 
 def _readied(e: WeaponReadied, s: EncounterState) -> str:
-    floor = " (the 1 s minimum)" if e.chart_speed - e.speed_adjustment < 1 else ""
+    floor = (
+        f" (its {seconds(e.speed_ms)} s minimum)"
+        if e.chart_speed - e.speed_adjustment < e.speed_ms / 1000
+        else ""
+    )
     return (
         f"{e.combatant} readies {e.weapon} ({e.readiness.replace('_', ' ')}): initiative "
         f"{seconds(e.initiative_ms)} s; speed {e.chart_speed} - {number(e.speed_adjustment)} = "
@@ -94,9 +108,14 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
     chance = f"(skill {number(h.skill)} {h.bonus_kind} {_signed(h.bonus)})"
     if h.ranged is not None:
         chance = _shot(h.ranged, chance)
+    where = ""
+    if h.location is not None and h.location_roll is not None:
+        bare = "" if h.location_armored else ", unarmored: Cloth"
+        where = f" at the {h.location} (location {h.location_roll.total}{bare})"
     line = (
-        f"{e.attacker} {verb} {e.target} with {e.weapon}: {number(h.hit_chance)}% {chance} - armor {armor} "
-        f"({h.armor} vs type {h.weapon_type}{shield}) - roll {h.roll.total} = quality {number(h.quality)}"
+        f"{e.attacker} {verb} {e.target} with {e.weapon}{where}: {number(h.hit_chance)}% {chance} - armor "
+        f"{armor} ({h.armor} vs type {h.weapon_type}{shield}) - roll {h.roll.total}"
+        f" = quality {number(h.quality)}"
     )
     if e.parry is not None:
         p = e.parry
@@ -113,7 +132,7 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
         f"{line} -> x{number(d.multiplier)} of {number(d.potential)} ({'(' if d.range_factor else ''}"
         f"base {d.base} + ST {number(d.strength_bonus)} + weapon {number(d.weapon_bonus)}"
         f" + skill {number(d.skill_bonus)}{f') x{number(d.range_factor)} range' if d.range_factor else ''})"
-        f" = {number(d.damage)} damage; "
+        f" = {number(d.full_damage if d.full_damage is not None else d.damage)} damage{_subdued(d)}; "
         f"{e.target} has {number(left)}/{number(total)} DP"
     )
 
@@ -134,6 +153,65 @@ def _shot(r: RangedDerivation, melee_chance: str) -> str:
     return text + ")"
 
 
+def _subdued(d: DamageDerivation) -> str:
+    if d.subdue == "knocked_out":
+        return ", struck to subdue: over its damage points, knocked out"
+    if d.subdue == "half_damage":
+        return f", struck to subdue: not enough to knock out, half done = {number(d.damage)}"
+    return ""
+
+
+def _avoidance(a: AvoidanceRoll) -> str:
+    basis = {"half_ag": "half AG", "ag": "AG", "parry_roll": "parry"}[a.basis]
+    verdict = "avoided" if a.avoided else "fails"
+    return f"avoidance ({basis}) {number(a.target_number)}, roll {a.roll.total}: {verdict}"
+
+
+def _grapple(e: GrappleResolved, s: EncounterState) -> str:
+    armor = "normal armor" if e.armor == "normal" else "AG/luck armor"
+    line = (
+        f"{e.attacker} tries a {e.procedure} on {e.target}: {number(e.hit_chance)}% - {armor} "
+        f"{number(e.armor_value)} - roll {e.roll.total} = quality {number(e.quality)}"
+    )
+    if e.avoidance is not None:
+        line += f"; {_avoidance(e.avoidance)}"
+    if e.outcome != "landed":
+        return f"{line} -> {e.outcome}"
+    effects = {"KD": "knocked down", "Pin": "pinned", "Disable": "disabled"}
+    what = ", ".join(effects[x] for x in e.effects) or "no hold"
+    damage = f"{number(e.damage)} damage" + (f" ({_roll(e.damage_roll)})" if e.damage_roll else "")
+    target = s.combatants[e.target]
+    recovery = f"; {e.attacker} recovers {seconds(e.recovery_ms)} s" if e.recovery_ms else ""
+    return (
+        f"{line} -> {what}, {damage}; {e.target} has {number(target.damage_left)}/"
+        f"{number(target.damage_points)} DP{recovery}"
+    )
+
+
+def _escape(e: HoldEscapeRolled, s: EncounterState) -> str:
+    result = "breaks free" if e.avoidance.avoided else "is still held"
+    return f"{e.combatant} strains against {e.holder}'s {e.procedure}: {_avoidance(e.avoidance)}; {result}"
+
+
+def _hold_damage(e: HoldDamage, s: EncounterState) -> str:
+    target = s.combatants[e.target]
+    return (
+        f"{e.holder} holds {e.target} down: {number(e.damage)} damage; "
+        f"{e.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
+    )
+
+
+def _stood_up(e: StoodUp, s: EncounterState) -> str:
+    return f"{e.combatant} gets up ({seconds(e.took_ms)} s)"
+
+
+def _location(e: LocationDisabled, s: EncounterState) -> str:
+    return (
+        f"{e.combatant}'s {e.location} is {'a mortal wound' if e.effect == 'dead' else 'unusable'}: "
+        f"{number(e.damage)} damage there, its share is {number(e.share)}"
+    )
+
+
 def _changed(e: WeaponChanged, s: EncounterState) -> str:
     how = "drops and grabs" if e.method == "drop_and_grab" else "puts away and draws"
     if e.from_weapon is None:
@@ -143,6 +221,29 @@ def _changed(e: WeaponChanged, s: EncounterState) -> str:
 
 def _aim(e: AimStarted, s: EncounterState) -> str:
     return f"{e.combatant} aims {e.weapon} at {e.target}"
+
+
+def _spell_started(e: SpellStarted, s: EncounterState) -> str:
+    preparation = f"{seconds(e.preparation_ms)} s preparation" + (
+        f" ({_roll(e.roll, ' s')})" if e.roll else ""
+    )
+    total = e.preparation_ms + e.initiation_ms + e.casting_ms
+    return (
+        f"{e.combatant} begins {e.spell} at {e.target}: {preparation}"
+        f" + {seconds(e.initiation_ms)} s initiation + {seconds(e.casting_ms)} s casting = {seconds(total)} s"
+    )
+
+
+def _spell_cast(e: SpellCast, s: EncounterState) -> str:
+    target = s.combatants[e.target]
+    return (
+        f"{e.combatant} casts {e.spell} at {e.target}: {_roll(e.roll)} = {number(e.damage)} damage; "
+        f"{e.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
+    )
+
+
+def _spell_interrupted(e: SpellInterrupted, s: EncounterState) -> str:
+    return f"{e.combatant} loses {e.spell}: {e.reason}"
 
 
 def _waited(e: Waited, s: EncounterState) -> str:
@@ -174,6 +275,14 @@ _TELLERS: dict[type[Event], Callable[[Any, EncounterState], str]] = {
     AimStarted: _aim,
     ActionRefused: _refused,
     Waited: _waited,
+    LocationDisabled: _location,
+    GrappleResolved: _grapple,
+    HoldEscapeRolled: _escape,
+    HoldDamage: _hold_damage,
+    StoodUp: _stood_up,
+    SpellStarted: _spell_started,
+    SpellCast: _spell_cast,
+    SpellInterrupted: _spell_interrupted,
     CombatantOut: _out,
     EncounterEnded: _ended,
 }

@@ -184,6 +184,60 @@ def test_bad_dice_expression_names_its_field_and_writes_no_log(tmp_path: Path) -
     assert not out.exists()
 
 
+MAGE_DUEL = DUEL.parent / "mage-duel.toml"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        pytest.param('damage = "2d10"', 'damage = "fire"', "$.combatants[2].spells[0].damage", id="damage"),
+        pytest.param(
+            'preparation = "1d2"',
+            'preparation = "soon"',
+            "$.combatants[2].spells[0].preparation",
+            id="preparation",
+        ),
+        pytest.param(
+            'damage = "1d10"',
+            'damage = "1d10+"',
+            "$.combatants[0].spells[1].damage",
+            id="second-spell-damage",
+        ),
+    ],
+)
+def test_bad_spell_dice_expression_names_its_field_and_writes_no_log(
+    affray: Affray, tmp_path: Path, old: str, new: str, field: str
+) -> None:
+    text = MAGE_DUEL.read_text()
+    assert text.count(old) == 1, old
+    scenario = tmp_path / "mage.toml"
+    scenario.write_text(text.replace(old, new))
+    out = tmp_path / "o.jsonl"
+    assert_user_error(affray("run", scenario, "-o", out), str(scenario), field, "dice expression")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        pytest.param("casting_seconds = 6", "casting_seconds = 11", "casting_seconds", id="casting-too-long"),
+        pytest.param("casting_seconds = 6", "casting_seconds = 0", "casting_seconds", id="casting-zero"),
+        pytest.param("range_m = 40", "range_m = 0", "range_m", id="range-zero"),
+    ],
+)
+def test_spell_field_out_of_bounds_is_one_error_line(
+    affray: Affray, tmp_path: Path, old: str, new: str, field: str
+) -> None:
+    # rule E23: casting times run from one to ten seconds
+    scenario = tmp_path / "mage.toml"
+    scenario.write_text(MAGE_DUEL.read_text().replace(old, new, 1))
+    assert_user_error(
+        affray("run", scenario, "-o", tmp_path / "o.jsonl"),
+        str(scenario),
+        f"$.combatants[0].spells[0].{field}",
+    )
+
+
 @pytest.mark.parametrize("value", ["-5", "inf", "nan"])
 def test_impossible_reaction_time_is_one_error_line(tmp_path: Path, value: str) -> None:
     scenario = _mutated(tmp_path, "reaction = 2", f"reaction = {value}")

@@ -65,19 +65,19 @@ def complete_events(data: bytes, cut: int) -> int:
 
 def test_the_example_runs_cover_every_event_kind() -> None:
     # no example yields action_refused; the refusal scenario (a shot at a man wholly behind cover) does
-    kinds = {type(e) for name in ("duel", "skirmish", "archers") for e in run(name)[1]}
+    kinds = {type(e) for name in ("duel", "skirmish", "archers", "mage-duel", "brawl") for e in run(name)[1]}
     refused = Battle(refusal_scenario()).run().log
     assert kinds | {ActionRefused} == set(EVENT_KINDS)
     assert ActionRefused in {type(e) for e in refused}
 
 
-@pytest.mark.parametrize("name", ["duel", "skirmish", "archers"])
+@pytest.mark.parametrize("name", ["duel", "skirmish", "archers", "mage-duel", "brawl"])
 def test_every_event_of_a_real_run_decodes_to_the_event_encoded(name: str) -> None:
     header, log = run(name)
     assert read_bytes(encode_log(header, log)).events == log
 
 
-@pytest.mark.parametrize("name", ["duel", "skirmish", "archers"])
+@pytest.mark.parametrize("name", ["duel", "skirmish", "archers", "mage-duel", "brawl"])
 def test_every_event_of_a_real_run_re_encodes_to_the_same_bytes(name: str) -> None:
     header, log = run(name)
     data = encode_log(header, log)

@@ -10,8 +10,18 @@ import pytest
 from hypothesis import given
 
 from affray.errors import LogError
+from affray.events.base import Roll
 from affray.events.codec import read_bytes
-from affray.events.kinds import EVENT_KINDS, AttackResolved, CombatantJoined, CombatantOut, EncounterEnded
+from affray.events.kinds import (
+    EVENT_KINDS,
+    AttackResolved,
+    CombatantJoined,
+    CombatantOut,
+    EncounterEnded,
+    SpellCast,
+    SpellInterrupted,
+    SpellStarted,
+)
 from affray.handlers.battle import Battle
 from affray.kernel.state import CombatantState, EncounterState, apply, digest, encode_state, fold
 from affray.scenario import Scenario
@@ -72,15 +82,15 @@ def test_joined_combatant_starts_unhurt_with_what_the_event_says() -> None:
     )
 
 
-@pytest.mark.parametrize("name", ["duel", "archers"])
+@pytest.mark.parametrize("name", ["duel", "archers", "mage-duel"])
 def test_a_whole_example_log_folds_to_its_last_seq(name: str) -> None:
     events = read_bytes(example_log(name)).events
     assert fold(events).seq == len(events)
 
 
 def test_every_event_kind_has_an_applier() -> None:
-    # duel and archers cover every kind but action_refused; the refusal scenario yields it
-    logs = [read_bytes(example_log(name)).events for name in ("duel", "archers")]
+    # duel, archers, mage-duel and brawl cover every kind but action_refused; the refusal scenario yields it
+    logs = [read_bytes(example_log(name)).events for name in ("duel", "archers", "mage-duel", "brawl")]
     logs.append(read_bytes(log_bytes(refusal_scenario())).events)
     assert {type(e) for events in logs for e in events} == set(EVENT_KINDS)
     for events in logs:
@@ -159,3 +169,69 @@ def test_fold_names_the_seq_of_an_event_for_a_combatant_who_never_joined() -> No
     events = [joined("a", "x", 1), CombatantOut(seq=2, combatant="ghost", reason="r")]
     with pytest.raises(LogError, match="seq 2: combatant_out names combatant 'ghost' who never joined"):
         fold(events)
+
+
+# -- spells (rule E23) -------------------------------------------------------------------------------
+
+
+def started(seq: int = 3, t: int = 0) -> SpellStarted:
+    return SpellStarted(
+        seq=seq,
+        t=t,
+        combatant="a",
+        spell="Bolt",
+        target="b",
+        preparation_ms=1000,
+        initiation_ms=1000,
+        casting_ms=6000,
+    )
+
+
+def spell_cast(damage: str, seq: int = 4, t: int = 8000) -> SpellCast:
+    roll = Roll(expr="4d10", faces=(1, 2, 3, 4), total=10, purpose="spell", roller="a", source="generated")
+    return SpellCast(seq=seq, t=t, combatant="a", spell="Bolt", target="b", roll=roll, damage=Decimal(damage))
+
+
+def test_spell_started_marks_the_caster_casting() -> None:
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), started()])
+    assert (state.combatants["a"].casting, state.combatants["a"].spell_ended_ms) == ("Bolt", None)
+
+
+def test_spell_cast_ends_the_casting_and_counts_the_damage_both_ways() -> None:
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), started(), spell_cast("10")])
+    a, b = state.combatants["a"], state.combatants["b"]
+    assert (a.casting, a.spell_ended_ms, a.attacks, a.hits, a.damage_dealt) == (None, 8000, 1, 1, Decimal(10))
+    assert (b.damage_taken, b.damage_left) == (Decimal(10), Decimal(20))
+
+
+def test_a_spell_of_no_damage_counts_as_an_attack_but_not_a_hit() -> None:
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), started(), spell_cast("0")])
+    a, b = state.combatants["a"], state.combatants["b"]
+    assert (a.attacks, a.hits, a.damage_dealt, b.damage_taken) == (1, 0, ZERO, ZERO)
+
+
+def test_spell_interrupted_ends_the_casting_at_its_time() -> None:
+    lost = SpellInterrupted(
+        seq=4, t=3000, combatant="a", spell="Bolt", reason="took damage while casting Bolt"
+    )
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), started(), lost])
+    assert (state.combatants["a"].casting, state.combatants["a"].spell_ended_ms) == (None, 3000)
+
+
+def test_combatant_out_ends_the_casting() -> None:
+    out = CombatantOut(seq=4, t=3000, combatant="a", reason="damage points at -1")
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), started(), out])
+    assert (state.combatants["a"].out, state.combatants["a"].casting) == (True, None)
+
+
+def test_hits_and_spells_add_up_to_the_targets_damage_taken_in_the_mage_duel() -> None:
+    events = read_bytes(example_log("mage-duel")).events
+    state = fold(events)
+    for target in state.combatants.values():
+        blows = [
+            e.damage.damage
+            for e in events
+            if isinstance(e, AttackResolved) and e.target == target.id and e.damage is not None
+        ]
+        spells = [e.damage for e in events if isinstance(e, SpellCast) and e.target == target.id]
+        assert target.damage_taken == sum(blows + spells, ZERO)

@@ -8,7 +8,18 @@ import msgspec
 import pytest
 
 from affray.kernel.state import CombatantState, EncounterState
-from affray.npc.intents import Aim, Approach, ArmView, Attack, ChangeWeapon, Intent, View, Wait
+from affray.npc.intents import (
+    Aim,
+    Approach,
+    ArmView,
+    Attack,
+    Cast,
+    ChangeWeapon,
+    Intent,
+    SpellView,
+    View,
+    Wait,
+)
 from affray.npc.tactician import Tactician
 
 # Bow, Self, Long ranges 10/40/100/150/200, gap 2.5 s; a long sword reaches 1 m.
@@ -47,13 +58,18 @@ def person(id: str, side: str, y: str, **fields: object) -> CombatantState:
 
 
 def decide(
-    gap: str, *, arms: tuple[ArmView, ...] = (BOW, SWORD), now: int = 0, **me_fields: object
+    gap: str,
+    *,
+    arms: tuple[ArmView, ...] = (BOW, SWORD),
+    now: int = 0,
+    spells: tuple[SpellView, ...] = (),
+    **me_fields: object,
 ) -> Intent | None:
     """What ``me`` at the origin does against one foe ``gap`` metres away."""
     me = person("me", "wall", "0", **me_fields)
     foe = person("foe", "raiders", gap)
     state = EncounterState(combatants={"me": me, "foe": foe})
-    return Tactician().decide(View(me=me, arms=arms, state=state, now=now))
+    return Tactician().decide(View(me=me, arms=arms, state=state, now=now, spells=spells))
 
 
 @pytest.mark.parametrize(
@@ -162,3 +178,59 @@ def test_nothing_to_do_without_a_standing_enemy() -> None:
     me = person("me", "wall", "0")
     state = EncounterState(combatants={"me": me})
     assert Tactician().decide(View(me=me, arms=(BOW, SWORD), state=state, now=0)) is None
+
+
+# -- spells (rule E23) -------------------------------------------------------------------------------
+
+SPARK = SpellView(index=0, name="Spark", range_m=Decimal(10), total_ms=2000)
+LANCE = SpellView(index=1, name="Lance", range_m=Decimal(40), total_ms=8000)
+
+
+def test_casts_the_first_spell_whose_range_reaches_the_enemy() -> None:
+    # 30 m: beyond Spark's 10 m, within Lance's 40 m
+    intent = decide("30", spells=(SPARK, LANCE))
+    assert isinstance(intent, Cast)
+    assert (intent.spell, intent.target) == (1, "foe")
+    assert intent.reason == "foe at 30.000 m, within Lance's 40 m"
+
+
+def test_casts_the_first_listed_spell_when_several_reach() -> None:
+    intent = decide("5", spells=(SPARK, LANCE))
+    assert isinstance(intent, Cast)
+    assert intent.spell == 0
+
+
+def test_casts_rather_than_shoots_when_a_spell_reaches() -> None:
+    # the bow in hand would aim at 30 m (SHT); the spell comes first
+    assert isinstance(decide("30", spells=(LANCE,)), Cast)
+
+
+def test_falls_back_to_weapons_when_no_spell_reaches() -> None:
+    # 85 m is beyond Lance's 40 m: the bow aims as without spells
+    assert isinstance(decide("85", spells=(SPARK, LANCE)), Aim)
+
+
+def test_strikes_with_a_ready_melee_weapon_at_close_quarters_rather_than_cast() -> None:
+    # sword in hand, foe at 1 m (within reach and close quarters): a blow, not a spell
+    assert isinstance(decide("1", weapon_index=1, spells=(SPARK, LANCE)), Attack)
+
+
+def test_closes_in_with_a_ready_melee_weapon_at_close_quarters_rather_than_cast() -> None:
+    # 2 m is close quarters but beyond the sword's 1 m reach: step in rather than cast
+    assert isinstance(decide("2", weapon_index=1, spells=(SPARK,)), Approach)
+
+
+def test_casts_at_close_quarters_with_a_missile_weapon_in_hand() -> None:
+    # the bow is no melee weapon: at 2 m the spell is cast instead of changing to the sword
+    assert isinstance(decide("2", spells=(SPARK,)), Cast)
+
+
+def test_casts_beyond_close_quarters_with_a_melee_weapon_in_hand() -> None:
+    # sword in hand but the foe 5 m away, within Spark's 10 m: cast rather than close in
+    assert isinstance(decide("5", weapon_index=1, spells=(SPARK,)), Cast)
+
+
+def test_casts_at_close_quarters_when_the_melee_weapon_is_spent() -> None:
+    # a melee weapon that cannot be used is no reason to hold the spell
+    spent_sword = msgspec.structs.replace(SWORD, uses_left=0)
+    assert isinstance(decide("1", arms=(BOW, spent_sword), weapon_index=1, spells=(SPARK,)), Cast)

@@ -23,6 +23,9 @@ from affray.events.kinds import (
     Perceived,
     RangedDerivation,
     Reacted,
+    SpellCast,
+    SpellInterrupted,
+    SpellStarted,
     Waited,
     WeaponChanged,
     WeaponReadied,
@@ -370,3 +373,74 @@ def test_every_shot_line_in_the_archers_example_carries_its_band_and_numbers() -
         verb = "shoots at" if r.mode == "missile" else "throws at"
         assert texts[e.seq].startswith(f"{e.attacker} {verb} {e.target} with {e.weapon}: ")
         assert f" x{num(r.range_factor)} {r.band} at {num(r.distance)} m" in texts[e.seq]
+
+
+# -- spells (rule E23) -------------------------------------------------------------------------------
+
+
+def test_a_spell_begun_is_told_with_its_three_times_and_their_sum() -> None:
+    # preparation 1d2 = 2 s + initiation 1 s + casting 2 s = 5 s
+    event = SpellStarted(
+        seq=2,
+        t=5833,
+        combatant="a",
+        spell="Firebolt",
+        target="b",
+        preparation_ms=2000,
+        initiation_ms=1000,
+        casting_ms=2000,
+        roll=roll(2, expr="1d2"),
+    )
+    assert told([joined("a", 1), event])[2] == (
+        "a begins Firebolt at b: 2.000 s preparation (1d2=2 s) + 1.000 s initiation"
+        " + 2.000 s casting = 5.000 s"
+    )
+
+
+def test_a_spell_begun_without_a_rolled_preparation_shows_no_roll() -> None:
+    event = SpellStarted(
+        seq=2,
+        t=0,
+        combatant="a",
+        spell="Spark",
+        target="b",
+        preparation_ms=0,
+        initiation_ms=1000,
+        casting_ms=1000,
+    )
+    assert told([joined("a", 1), event])[2] == (
+        "a begins Spark at b: 0.000 s preparation + 1.000 s initiation + 1.000 s casting = 2.000 s"
+    )
+
+
+def test_a_spell_cast_is_told_with_its_dice_damage_and_the_targets_damage_points_after() -> None:
+    # 4d10 = 7+2+2+10 = 21 damage on b's 36 DP -> 15 left
+    event = SpellCast(
+        seq=3,
+        t=9000,
+        combatant="a",
+        spell="Lance of Frost",
+        target="b",
+        roll=roll(21, 7, 2, 2, 10, expr="4d10"),
+        damage=Decimal(21),
+    )
+    assert told([joined("a", 1), joined("b", 2), event])[3] == (
+        "a casts Lance of Frost at b: 4d10=21 [7+2+2+10] = 21 damage; b has 15/36 DP"
+    )
+
+
+def test_a_lost_spell_is_told_with_its_reason() -> None:
+    event = SpellInterrupted(
+        seq=2, t=9000, combatant="a", spell="Firebolt", reason="took damage while casting Firebolt"
+    )
+    assert told([joined("a", 1), event])[2] == "a loses Firebolt: took damage while casting Firebolt"
+
+
+def test_every_spell_line_in_the_mage_duel_names_caster_and_spell() -> None:
+    events = read_bytes(example_log("mage-duel")).events
+    texts = told(events)
+    spells = [e for e in events if isinstance(e, SpellStarted | SpellCast | SpellInterrupted)]
+    assert {type(e) for e in spells} == {SpellStarted, SpellCast, SpellInterrupted}
+    verbs = {SpellStarted: "begins", SpellCast: "casts", SpellInterrupted: "loses"}
+    for e in spells:
+        assert texts[e.seq].startswith(f"{e.combatant} {verbs[type(e)]} {e.spell}")

@@ -1,0 +1,84 @@
+"""Casting a spell on the clock (rule E23): preparation, one second of initiation, the casting time.
+
+Damage taken while casting interrupts the spell (a SimPy interrupt of the caster's process); a caster does
+not parry, since reacting to anything else would interrupt it too. At least one second passes between the
+end of one spell and the start of the next. The text gives spells only their timing: what a spell does is
+the scenario's (damage dice against one target within range).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+from affray.events.kinds import SpellCast, SpellInterrupted, SpellStarted
+from affray.handlers.loadout import Loadout
+from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.encounter import Encounter
+from affray.kernel.space import distance
+from affray.kernel.state import CombatantState
+from affray.npc.intents import Cast
+
+if TYPE_CHECKING:
+    from affray.handlers.battle import Battle
+
+INITIATION_MS = MS_PER_SECOND
+"""E23: "Spell initiation requires one second"."""
+BETWEEN_SPELLS_MS = MS_PER_SECOND
+"""E23: at least one second between the completion of one spell and the beginning of the next."""
+
+
+def cast(
+    encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState, intent: Cast
+) -> Generator[Any, Any, None]:
+    """Cast ``intent.spell`` at ``intent.target``: wait out the gap since the last spell, then prepare,
+    initiate and cast; emit the spell's end, its effect, or its interruption."""
+    spell = me.spec.spells[intent.spell]
+    if mine.spell_ended_ms is not None:
+        rest = mine.spell_ended_ms + BETWEEN_SPELLS_MS - int(encounter.now)
+        if rest > 0:
+            yield encounter.timeout(rest)
+    preparation_ms, roll = battle.duration(encounter, me.id, "spell-preparation", spell.preparation)
+    casting_ms = spell.casting_seconds * MS_PER_SECOND
+    encounter.emit(
+        SpellStarted(
+            combatant=me.id,
+            spell=spell.name,
+            target=intent.target,
+            preparation_ms=preparation_ms,
+            initiation_ms=INITIATION_MS,
+            casting_ms=casting_ms,
+            roll=roll,
+        )
+    )
+    try:
+        yield encounter.timeout(preparation_ms + INITIATION_MS + casting_ms)
+    except simpy.Interrupt as interrupt:
+        battle.interrupted.discard(me.id)
+        if not (encounter.state.ended or mine.out):
+            encounter.emit(SpellInterrupted(combatant=me.id, spell=spell.name, reason=str(interrupt.cause)))
+        return
+    state = encounter.state
+    if state.ended or mine.out:
+        return
+    target = state.combatants[intent.target]
+    gap = distance(mine.position, target.position)
+    if target.out or gap > Decimal(str(spell.range_m)):
+        why = "is out of the fight" if target.out else f"is {gap} m away, beyond {spell.range_m:g} m"
+        encounter.emit(SpellInterrupted(combatant=me.id, spell=spell.name, reason=f"{target.id} {why}"))
+        return
+    effect = encounter.dice.roll(me.id, "spell", spell.damage)
+    encounter.emit(
+        SpellCast(
+            combatant=me.id,
+            spell=spell.name,
+            target=target.id,
+            roll=effect,
+            damage=Decimal(max(effect.total, 0)),
+        )
+    )
+    if effect.total > 0:
+        battle.after_damage(encounter, target.id)
