@@ -148,6 +148,9 @@ class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit
     range_factor: Decimal | None = None
     subdue: Literal["knocked_out", "half_damage"] | None = None
     full_damage: Decimal | None = None
+    charge_speed: Decimal | None = None
+    """Rule E21: the relative speed of a charge, m/s."""
+    charge_multiple: Decimal | None = None
 
 
 class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):

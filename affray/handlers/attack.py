@@ -43,6 +43,7 @@ def resolve_attack(
     locations: HitLocationTable | None = None,
     subdue: bool = False,
     recovery_roll: Roll | None = None,
+    charge_speed: Decimal | None = None,
 ) -> AttackResolved:
     """Roll the hit and, for a blow that would land, the defender's parry; build the outcome event.
 
@@ -88,7 +89,7 @@ def resolve_attack(
         outcome = "parried"
     else:
         outcome = "hit"
-        damage = _damage(attacker, arm, quality, shot, target if subdue else None)
+        damage = _damage(attacker, arm, quality, shot, target if subdue else None, charge_speed)
     return AttackResolved(
         attacker=attacker.id,
         target=defender.id,
@@ -116,7 +117,7 @@ def aim_shot(encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadou
         return f"{defender.id} is wholly behind cover"
     percentage = ranged.size_percentage(visible)
     now = int(encounter.now)
-    speed = ranged.relative_speed(_velocity(me, now), _velocity(them, now))
+    speed = ranged.relative_speed(velocity_now(me, now), velocity_now(them, now))
     aim_ms = now - me.aim_since_ms if me.aim_target == defender.id and me.aim_since_ms is not None else 0
     extra_ms = max(aim_ms - arm.speed_ms, 0)
     aimed = aim_ms >= arm.speed_ms
@@ -148,7 +149,7 @@ def _shot_chance(shot: RangedDerivation) -> Decimal:
     )
 
 
-def _velocity(combatant: CombatantState, now: int) -> tuple[Decimal, Decimal]:
+def velocity_now(combatant: CombatantState, now: int) -> tuple[Decimal, Decimal]:
     """Its velocity in m/s: the last second's move if it moved within the last second, else at rest."""
     if combatant.moved_ms is not None and now - combatant.moved_ms < MS_PER_SECOND:
         return combatant.velocity
@@ -161,6 +162,7 @@ def _damage(
     quality: Decimal,
     shot: RangedDerivation | None,
     subdued: CombatantState | None,
+    charge_speed: Decimal | None = None,
 ) -> DamageDerivation:
     """Rule E7: the weapon's potential times the quality's multiplier (E8: times the range factor; E14:
     a blow struck to subdue knocks out, or deals half)."""
@@ -168,6 +170,9 @@ def _damage(
     if shot is not None:
         potential = formulas.tidy(ranged.ranged_damage(potential, shot.band))
     full = formulas.damage(quality, potential)
+    multiple = ranged.charge_multiple(charge_speed) if charge_speed is not None else None
+    if multiple is not None and multiple > 1:
+        full = formulas.tidy(full * multiple)
     subdue = None
     dealt = full
     if subdued is not None:
@@ -183,6 +188,8 @@ def _damage(
         range_factor=shot.range_factor if shot is not None else None,
         subdue=subdue,
         full_damage=full if subdue is not None else None,
+        charge_speed=charge_speed,
+        charge_multiple=multiple,
     )
 
 

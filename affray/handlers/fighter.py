@@ -24,7 +24,7 @@ from affray.events.kinds import (
     WeaponChanged,
     WeaponReadied,
 )
-from affray.handlers.attack import aim_shot, resolve_attack
+from affray.handlers.attack import aim_shot, resolve_attack, velocity_now
 from affray.handlers.grapple import grapple, grapple_problem, keep_hold, try_to_break
 from affray.handlers.loadout import Loadout
 from affray.handlers.spells import cast
@@ -40,12 +40,13 @@ from affray.npc.intents import (
     BreakHold,
     Cast,
     ChangeWeapon,
+    Charge,
     Grapple,
     SpellView,
     View,
     Wait,
 )
-from affray.rules.energion import close_combat
+from affray.rules.energion import close_combat, ranged
 
 if TYPE_CHECKING:
     from affray.handlers.battle import Battle
@@ -117,7 +118,15 @@ def fighter(
         if counted:
             arms = _arm_views(me, mine)
         intent = controller.decide(
-            View(me=mine, arms=arms, state=state, now=int(encounter.now), spells=spells, grapples=grapples)
+            View(
+                me=mine,
+                arms=arms,
+                state=state,
+                now=int(encounter.now),
+                spells=spells,
+                grapples=grapples,
+                pace=step,
+            )
         )
         if intent is None:
             return
@@ -173,11 +182,18 @@ def fighter(
                     distance=distance(mine.position, target.position),
                 )
             )
-        if isinstance(intent, Approach):
+        if isinstance(intent, Approach | Charge):
             yield encounter.timeout(MS_PER_SECOND)
             if stopped():
                 return
             _move(encounter, me, mine, target, step)
+            arm = me.arms[mine.weapon_index]
+            arrived = distance(mine.position, target.position) <= arm.reach
+            if isinstance(intent, Charge) and arm.mode == "melee" and arrived and not target.out:
+                # E21: arriving at a run, the charger strikes at once with the speed of the charge.
+                speed = ranged.relative_speed(mine.velocity, velocity_now(target, int(encounter.now)))
+                strike = Attack(target=target.id, reason=intent.reason)
+                yield encounter.timeout(_attack(encounter, battle, me, mine, strike, charge_speed=speed))
         elif isinstance(intent, Aim):
             arm = me.arms[mine.weapon_index]
             if not (arm.ranged and mine.weapon_ready):
@@ -203,7 +219,15 @@ def fighter(
                 yield encounter.timeout(grapple(encounter, battle, me, intent))
 
 
-def _attack(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState, intent: Attack) -> int:
+def _attack(
+    encounter: Encounter,
+    battle: Battle,
+    me: Loadout,
+    mine: CombatantState,
+    intent: Attack,
+    *,
+    charge_speed: Decimal | None = None,
+) -> int:
     """Strike or shoot, or refuse what cannot be done; return how long until the next action (E1's gap)."""
     arm = me.arms[mine.weapon_index]
     defender = battle.loadouts[intent.target]
@@ -251,6 +275,7 @@ def _attack(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantSt
             locations=battle.locations,
             subdue=me.spec.subdue or intent.subdue,
             recovery_roll=recovery,
+            charge_speed=charge_speed,
         )
     )
     battle.after_attack(encounter, event)

@@ -66,13 +66,20 @@ class Grapple(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
+class Charge(msgspec.Struct, frozen=True, kw_only=True):
+    """Run at ``target`` and strike on arrival, the speed adding to the blow (rule E21)."""
+
+    target: str
+    reason: str
+
+
 class BreakHold(msgspec.Struct, frozen=True, kw_only=True):
     """Spend the second trying to break the hold one is in (rule E15)."""
 
     reason: str
 
 
-Intent = Attack | Approach | Aim | ChangeWeapon | Wait | Cast | Grapple | BreakHold
+Intent = Attack | Approach | Charge | Aim | ChangeWeapon | Wait | Cast | Grapple | BreakHold
 
 
 class SpellView(msgspec.Struct, frozen=True, kw_only=True):
@@ -113,6 +120,8 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     now: int
     spells: tuple[SpellView, ...] = ()
     grapples: tuple[str, ...] = ()
+    pace: Decimal = Decimal(0)
+    """How far it moves in a second, in metres."""
 
     @property
     def arm(self) -> ArmView:

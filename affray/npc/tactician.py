@@ -18,6 +18,7 @@ from affray.npc.intents import (
     BreakHold,
     Cast,
     ChangeWeapon,
+    Charge,
     Grapple,
     Intent,
     View,
@@ -26,6 +27,8 @@ from affray.npc.intents import (
 from affray.npc.nearest import nearest_enemy
 from affray.rules.energion.ranged import range_band
 
+CHARGE_PACE = Decimal(4)
+"""Faster than this (m/s) a melee fighter charges: the E21 damage multiple, speed / 4, exceeds 1."""
 CLOSE_QUARTERS = Decimal(2)
 """An enemy this near (metres) is fought hand to hand if a melee weapon is carried."""
 SHOOTING_DISTANCE = Decimal(10)
@@ -73,6 +76,10 @@ class Tactician:
                     index=shooter.index,
                     method="put_away",
                     reason=f"{target.id} is {gap} m away: put away the {arm.name} for the {shooter.name}",
+                )
+            if view.pace > CHARGE_PACE and not view.grapples:
+                return Charge(
+                    target=target.id, reason=f"charge {target.id}, {gap} m away, at {view.pace} m/s"
                 )
             return Approach(target=target.id, reason=f"close with {target.id}, {gap} m away")
         if melee is not None and gap <= CLOSE_QUARTERS:

@@ -132,7 +132,8 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
         f"{line} -> x{number(d.multiplier)} of {number(d.potential)} ({'(' if d.range_factor else ''}"
         f"base {d.base} + ST {number(d.strength_bonus)} + weapon {number(d.weapon_bonus)}"
         f" + skill {number(d.skill_bonus)}{f') x{number(d.range_factor)} range' if d.range_factor else ''})"
-        f" = {number(d.full_damage if d.full_damage is not None else d.damage)} damage{_subdued(d)}; "
+        f"{_charged(d)} = {number(d.full_damage if d.full_damage is not None else d.damage)} damage"
+        f"{_subdued(d)}; "
         f"{e.target} has {number(left)}/{number(total)} DP"
     )
 
@@ -151,6 +152,14 @@ def _shot(r: RangedDerivation, melee_chance: str) -> str:
     elif r.aim_bonus:
         text += f" + aim {number(r.aim_bonus)} ({seconds(r.aim_ms - r.gap_ms)} s beyond the gap)"
     return text + ")"
+
+
+def _charged(d: DamageDerivation) -> str:
+    if d.charge_speed is None or d.charge_multiple is None:
+        return ""
+    if d.charge_multiple <= 1:
+        return f", charging at {number(d.charge_speed)} m/s (x{number(d.charge_multiple)}: no bonus)"
+    return f" x{number(d.charge_multiple)} for the charge at {number(d.charge_speed)} m/s"
 
 
 def _subdued(d: DamageDerivation) -> str:
