@@ -38,6 +38,8 @@ class WeaponCarried(_Section, frozen=True, kw_only=True):
     training_class: str | None = msgspec.field(default=None, name="class")
     readiness: Literal["in_hand", "at_hand", "unready"] = "in_hand"
     damage_bonus: Annotated[int, msgspec.Meta(ge=-50, le=50)] = 0
+    proficiency: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0
+    """Rule E12: its plus to skill with this weapon, up to 40 %."""
     hurled: bool = False
     count: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
     ammunition: Annotated[int, msgspec.Meta(ge=0, le=100000)] | None = None
@@ -74,6 +76,8 @@ class Combatant(_Section, frozen=True, kw_only=True):
     shield: str | None = None
     size_m2: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 0.75
     cover: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    random_cover: bool = False
+    """Rule E16: it moves through random cover (woods): each shot at it rolls the part it presents."""
     spells: list[Spell] = []
     unarmored: list[Location] = []
     """Locations its armor does not cover (rule E22), with hit locations on."""

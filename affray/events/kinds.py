@@ -73,14 +73,15 @@ class TargetChosen(Event, frozen=True, kw_only=True, tag="target_chosen"):
     distance: Decimal
 
 
-class Moved(Event, frozen=True, kw_only=True, tag="moved"):
-    """A combatant moved for one second toward its target."""
+class Moved(Event, frozen=True, kw_only=True, tag="moved", omit_defaults=True):
+    """A combatant moved for one second toward its target, or away from it when ``fleeing``."""
 
     combatant: str
     toward: str
     start: Position
     end: Position
     distance: Decimal
+    fleeing: bool = False
 
 
 class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -93,7 +94,7 @@ class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     gap_ms: int
 
 
-class RangedDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class RangedDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
     """What range, target size, cover, relative speed and aiming did to a shot's hit chance (E8, E16-E19)."""
 
     mode: Literal["hurled", "missile"]
@@ -112,6 +113,9 @@ class RangedDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     gap_ms: int
     aim_bonus: Decimal
     unaimed_penalty: Decimal
+    presented: str | None = None
+    """Rule E16: in random cover, the part of the body the target presents (rolled on the E20 chart)."""
+    presented_roll: Roll | None = None
 
 
 class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
@@ -133,6 +137,10 @@ class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_de
     location_armored: bool | None = None
     recovery_roll: Roll | None = None
     """A martial artist's AGbonus roll to punch in the second after a kick (E13)."""
+    proficiency: int = 0
+    """E12: the weapon proficiency plus to skill."""
+    martial_bonus: Decimal = Decimal(0)
+    """E13: the martial artist's open-hand bonus to hit."""
 
 
 class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):

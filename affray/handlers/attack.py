@@ -25,10 +25,16 @@ from affray.kernel.space import distance
 from affray.kernel.state import CombatantState
 from affray.rules.energion import close_combat, formulas, ranged
 from affray.rules.energion.close_combat import subdue_outcome
-from affray.rules.energion.locations import HitLocationTable, location_armor_value, location_for
+from affray.rules.energion.locations import (
+    HitLocationTable,
+    load_hit_locations,
+    location_armor_value,
+    location_for,
+)
 
 HIT_DIE = "1d100"
 LOCATION_DIE = "1d100"
+PRESENTED_DIE = "1d100"
 PARRY_DIE = "1d100"
 _ZERO = Decimal(0)
 
@@ -53,9 +59,12 @@ def resolve_attack(
     roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE)
     armor_value = defender.armor.value_against(arm.weapon_type)
     location = location_roll = armored = None
-    if locations is not None:
+    if locations is not None and shot is not None and shot.presented is not None:
+        location = shot.presented
+    elif locations is not None:
         location_roll = encounter.dice.roll(attacker.id, "location", LOCATION_DIE)
         location = location_for(locations, location_roll.total).name
+    if location is not None:
         armored = location not in defender.spec.unarmored
         bare = defender.unarmored.value_against(arm.weapon_type)
         armor_value = location_armor_value(armor_value, bare, armored)
@@ -79,6 +88,8 @@ def resolve_attack(
         location_roll=location_roll,
         location_armored=armored,
         recovery_roll=recovery_roll,
+        proficiency=arm.carried.proficiency,
+        martial_bonus=arm.martial_bonus,
     )
     parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
     outcome: Outcome
@@ -111,7 +122,14 @@ def aim_shot(encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadou
         return f"{defender.id} is {gap} m away, beyond {arm.weapon.name}'s range"
     area = Decimal(str(defender.spec.size_m2))
     visible = ranged.cover_area(area, Decimal(them.cover))
-    if them.cover:
+    presented = presented_roll = None
+    if defender.spec.random_cover:
+        # E16: random cover presents one part at a time: the visible area is that part's share (E20 chart).
+        presented_roll = encounter.dice.roll(attacker.id, "presented", PRESENTED_DIE)
+        part = location_for(load_hit_locations(), presented_roll.total)
+        presented = part.name
+        visible = visible * (part.high - part.low + 1) / 100
+    if them.cover or defender.spec.random_cover:
         visible = ranged.cover_advantage(visible, defender.spec.skill)
     if visible <= 0:
         return f"{defender.id} is wholly behind cover"
@@ -138,6 +156,8 @@ def aim_shot(encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadou
         gap_ms=arm.speed_ms,
         aim_bonus=formulas.tidy(ranged.aiming_bonus(Decimal(extra_ms) / MS_PER_SECOND)) if aimed else _ZERO,
         unaimed_penalty=_ZERO if aimed else ranged.UNAIMED_PENALTY,
+        presented=presented,
+        presented_roll=presented_roll,
     )
 
 

@@ -119,7 +119,7 @@ class Battle:
             return
         target = encounter.state.combatants[event.target]
         if event.damage.subdue == "knocked_out" and not target.out:
-            self._put_out(encounter, event.target, "knocked out by a blow struck to subdue")
+            self.put_out(encounter, event.target, "knocked out by a blow struck to subdue")
             return
         location = event.hit.location
         if self.locations is not None and location is not None and location not in target.disabled:
@@ -137,7 +137,7 @@ class Battle:
                     )
                 )
                 if effect == "dead" and not target.out:
-                    self._put_out(
+                    self.put_out(
                         encounter, target.id, f"{location} wound of {tidy(taken)} damage points: death"
                     )
                     return
@@ -154,9 +154,9 @@ class Battle:
                 self.interrupted.add(target_id)
                 self.processes[target_id].interrupt(f"took damage while casting {target.casting}")
             return
-        self._put_out(encounter, target_id, f"damage points at {tidy(target.damage_left)}")
+        self.put_out(encounter, target_id, f"damage points at {tidy(target.damage_left)}")
 
-    def _put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
+    def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
         """The target is out; the encounter ends when at most one side stands."""
         encounter.emit(CombatantOut(combatant=target_id, reason=reason))
         sides = encounter.state.standing_sides()

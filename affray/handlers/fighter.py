@@ -41,6 +41,7 @@ from affray.npc.intents import (
     Cast,
     ChangeWeapon,
     Charge,
+    Flee,
     Grapple,
     SpellView,
     View,
@@ -103,6 +104,7 @@ def fighter(
     arms = _arm_views(me, mine)
     spells = _spell_views(me)
     grapples = tuple(p.name for p in me.grapples)
+    parries = bool(me.shield or me.martial_level or me.spec.parry or any(a.weapon.parry for a in me.arms))
     while not stopped():
         if mine.holding is not None:
             # E15: a holder keeps its hold, second by second, until the hold is broken.
@@ -126,6 +128,7 @@ def fighter(
                 spells=spells,
                 grapples=grapples,
                 pace=step,
+                parries=parries,
             )
         )
         if intent is None:
@@ -182,6 +185,14 @@ def fighter(
                     distance=distance(mine.position, target.position),
                 )
             )
+        if isinstance(intent, Flee):
+            yield encounter.timeout(MS_PER_SECOND)
+            if stopped():
+                return
+            _flee(encounter, me, mine, target, step)
+            if _escaped(state, mine):
+                battle.put_out(encounter, me.id, f"fled: {ESCAPE_DISTANCE} m or more from every enemy")
+            continue
         if isinstance(intent, Approach | Charge):
             yield encounter.timeout(MS_PER_SECOND)
             if stopped():
@@ -281,6 +292,40 @@ def _attack(
     battle.after_attack(encounter, event)
     # E13: a martial artist attacks at most twice in any second.
     return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.martial else arm.speed_ms
+
+
+ESCAPE_DISTANCE = Decimal(30)
+"""A fleeing combatant this far from every standing enemy has left the fight (a ruling)."""
+
+
+def _flee(encounter: Encounter, me: Loadout, mine: CombatantState, target: CombatantState, step: Any) -> None:
+    """A second's run straight away from ``target`` (from the point it stands on, along the x axis)."""
+    for leg in ("right leg", "left leg"):
+        if leg in mine.disabled:
+            step = step / 2
+    start = mine.position
+    away = (start[0] - target.position[0], start[1] - target.position[1])
+    if not (away[0] or away[1]):
+        away = (Decimal(1), Decimal(0))
+    end = step_toward(start, (start[0] + away[0] * 1000, start[1] + away[1] * 1000), step)
+    encounter.emit(
+        Moved(
+            combatant=me.id,
+            toward=target.id,
+            start=start,
+            end=end,
+            distance=distance(start, end),
+            fleeing=True,
+        )
+    )
+
+
+def _escaped(state: EncounterState, mine: CombatantState) -> bool:
+    return all(
+        distance(mine.position, other.position) >= ESCAPE_DISTANCE
+        for other in state.combatants.values()
+        if other.side != mine.side and not other.out
+    )
 
 
 def _move(encounter: Encounter, me: Loadout, mine: CombatantState, target: CombatantState, step: Any) -> None:

@@ -33,6 +33,8 @@ class Arm(msgspec.Struct, frozen=True, kw_only=True):
     weapon_type: int
     """The type it strikes as (E11): the chart's, or a martial artist's punch (4) and kick (5)."""
     martial: Literal["punch", "kick"] | None = None
+    martial_bonus: Decimal = Decimal(0)
+    """E13: a martial artist's +1 % per level to hit with the open hand."""
     speed_adjustment: Decimal
     speed_ms: int
     initiative_ms: int
@@ -171,12 +173,13 @@ def _arm(
         mode=mode,
         weapon_type=types[martial] if martial else weapon.type,
         martial=martial,
+        martial_bonus=hand_hit,
         speed_adjustment=adjustment,
         speed_ms=to_ms(formulas.modified_speed(weapon.speed, adjustment, speed_minimum)),
         initiative_ms=to_ms(formulas.modified_initiative(weapon.initiative, adjustment, initiative_minimum)),
         bonus=formulas.tidy(bonus),
         bonus_kind=bonus_kind,
-        hit_chance=formulas.tidy(spec.skill + bonus + hand_hit),
+        hit_chance=formulas.tidy(spec.skill + carried.proficiency + bonus + hand_hit),
         strength_damage_bonus=formulas.tidy(strength_damage_bonus),
         damage_potential=formulas.tidy(potential),
         reach=Decimal(max(weapon.reach_m, 1)),

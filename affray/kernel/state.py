@@ -66,6 +66,7 @@ class CombatantState(msgspec.Struct, kw_only=True):
     hits: int = 0
     damage_dealt: Decimal = _ZERO
     last_parry_ms: dict[str, int] = msgspec.field(default_factory=dict)
+    """When each parry device was last used, to parry or (a weapon) to attack: E5's one use per gap."""
     weapon_index: int = 0
     used: dict[str, int] = msgspec.field(default_factory=dict)
     """Throws or shots spent, by carried weapon number (as a string, for JSON)."""
@@ -252,6 +253,7 @@ def _attack(state: EncounterState, e: AttackResolved) -> None:
     attacker = state.combatants[e.attacker]
     target = state.combatants[e.target]
     attacker.attacks += 1
+    attacker.last_parry_ms[f"weapon:{e.weapon}"] = e.t
     if e.weapon == "Foot" and e.hit.weapon_type == KICK_TYPE:
         attacker.kicked_ms = e.t
     if e.hit.ranged is not None:

@@ -73,13 +73,20 @@ class Charge(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
+class Flee(msgspec.Struct, frozen=True, kw_only=True):
+    """Run for a second straight away from ``target``; far enough from every enemy, it is out of the fight."""
+
+    target: str
+    reason: str
+
+
 class BreakHold(msgspec.Struct, frozen=True, kw_only=True):
     """Spend the second trying to break the hold one is in (rule E15)."""
 
     reason: str
 
 
-Intent = Attack | Approach | Charge | Aim | ChangeWeapon | Wait | Cast | Grapple | BreakHold
+Intent = Attack | Approach | Charge | Flee | Aim | ChangeWeapon | Wait | Cast | Grapple | BreakHold
 
 
 class SpellView(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,6 +129,8 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     grapples: tuple[str, ...] = ()
     pace: Decimal = Decimal(0)
     """How far it moves in a second, in metres."""
+    parries: bool = False
+    """Whether it has a way to parry or dodge (a shield, a parrying weapon, its own parry, martial arts)."""
 
     @property
     def arm(self) -> ArmView:

@@ -19,6 +19,7 @@ from affray.npc.intents import (
     Cast,
     ChangeWeapon,
     Charge,
+    Flee,
     Grapple,
     Intent,
     View,
@@ -27,6 +28,8 @@ from affray.npc.intents import (
 from affray.npc.nearest import nearest_enemy
 from affray.rules.energion.ranged import range_band
 
+FLEE_AT = Decimal("0.25")
+"""At or below this share of its damage points left, it flees."""
 CHARGE_PACE = Decimal(4)
 """Faster than this (m/s) a melee fighter charges: the E21 damage multiple, speed / 4, exceeds 1."""
 CLOSE_QUARTERS = Decimal(2)
@@ -51,6 +54,15 @@ class Tactician:
         if found is None:
             return None
         target, gap = found
+        me = view.me
+        if me.damage_left <= me.damage_points * FLEE_AT:
+            return Flee(target=target.id, reason=f"badly hurt ({me.damage_left}/{me.damage_points} DP): flee")
+        outmatched = me.damage_left * 2 < me.damage_points and target.damage_left > me.damage_left
+        if outmatched and view.parries and gap <= view.arm.reach and target.weapon_ready:
+            return Wait(
+                seconds=1,
+                reason=f"outmatched ({me.damage_left} DP to {target.damage_left}): parry rather than strike",
+            )
         arm = view.arm
         close_in = _close_combat(view, target, gap)
         if close_in is not None:

@@ -97,7 +97,9 @@ def _target(e: TargetChosen, s: EncounterState) -> str:
 
 
 def _moved(e: Moved, s: EncounterState) -> str:
-    return f"{e.combatant} moves {number(e.distance)} m toward {e.toward}, {_at(e.start)} -> {_at(e.end)}"
+    how = "flees" if e.fleeing else "moves"
+    way = "away from" if e.fleeing else "toward"
+    return f"{e.combatant} {how} {number(e.distance)} m {way} {e.toward}, {_at(e.start)} -> {_at(e.end)}"
 
 
 def _attack(e: AttackResolved, s: EncounterState) -> str:
@@ -105,13 +107,16 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
     armor = h.armor_value + h.shield_bonus
     shield = f" incl. shield {h.shield_bonus}" if h.shield_bonus else ""
     verb = "attacks" if h.ranged is None else "shoots at" if h.ranged.mode == "missile" else "throws at"
-    chance = f"(skill {number(h.skill)} {h.bonus_kind} {_signed(h.bonus)})"
+    extras = f" + proficiency {h.proficiency}" if h.proficiency else ""
+    extras += f" + martial arts {number(h.martial_bonus)}" if h.martial_bonus else ""
+    chance = f"(skill {number(h.skill)}{extras} {h.bonus_kind} {_signed(h.bonus)})"
     if h.ranged is not None:
         chance = _shot(h.ranged, chance)
     where = ""
-    if h.location is not None and h.location_roll is not None:
+    if h.location is not None:
         bare = "" if h.location_armored else ", unarmored: Cloth"
-        where = f" at the {h.location} (location {h.location_roll.total}{bare})"
+        how = f"location {h.location_roll.total}" if h.location_roll else "the part presented"
+        where = f" at the {h.location} ({how}{bare})"
     line = (
         f"{e.attacker} {verb} {e.target} with {e.weapon}{where}: {number(h.hit_chance)}% {chance} - armor "
         f"{armor} ({h.armor} vs type {h.weapon_type}{shield}) - roll {h.roll.total}"
@@ -144,6 +149,8 @@ def _shot(r: RangedDerivation, melee_chance: str) -> str:
     text += f" at {number(r.distance)} m"
     if r.size_penalty:
         cover = f", {r.cover}% covered" if r.cover else ""
+        if r.presented is not None and r.presented_roll is not None:
+            cover += f", random cover presents the {r.presented} ({r.presented_roll.total})"
         text += f" - size {number(r.size_penalty)} ({number(r.visible_area)} m2 visible{cover})"
     if r.speed_penalty:
         text += f" - speed {number(r.speed_penalty)} ({number(r.relative_speed)} m/s)"
