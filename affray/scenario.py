@@ -76,6 +76,10 @@ class Combatant(_Section, frozen=True, kw_only=True):
     shield: str | None = None
     size_m2: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 0.75
     cover: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    firing_cover: Annotated[int, msgspec.Meta(ge=0, le=100)] = 50
+    """Rule E16: with full stable cover (100), the cover it keeps in the second of its own attack."""
+    acrobatics_level: Annotated[int, msgspec.Meta(ge=0, le=50)] = 0
+    """Rule E19: its Acrobatics level: it may dodge (AGbonus/4 + 1 % per level)."""
     random_cover: bool = False
     """Rule E16: it moves through random cover (woods): each shot at it rolls the part it presents."""
     spells: list[Spell] = []

@@ -116,6 +116,10 @@ class RangedDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit
     presented: str | None = None
     """Rule E16: in random cover, the part of the body the target presents (rolled on the E20 chart)."""
     presented_roll: Roll | None = None
+    maneuvering: bool = False
+    """Rule E19: the target was maneuvering (fleeing): the speed penalty is multiplied by its AGB/8."""
+    firing_from_cover: bool = False
+    """Rule E16: a target in full cover, shot at in the second of its own attack."""
 
 
 class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):

@@ -35,6 +35,7 @@ from affray.rules.energion.locations import (
 HIT_DIE = "1d100"
 LOCATION_DIE = "1d100"
 PRESENTED_DIE = "1d100"
+FULL_COVER = 100
 PARRY_DIE = "1d100"
 _ZERO = Decimal(0)
 
@@ -121,7 +122,13 @@ def aim_shot(encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadou
     if band is None:
         return f"{defender.id} is {gap} m away, beyond {arm.weapon.name}'s range"
     area = Decimal(str(defender.spec.size_m2))
-    visible = ranged.cover_area(area, Decimal(them.cover))
+    now = int(encounter.now)
+    cover = them.cover
+    firing = cover == FULL_COVER and them.attacked_ms is not None and now - them.attacked_ms < MS_PER_SECOND
+    if firing:
+        # E16: "persons firing from cover ... only visible to an attacker for the second of an attack".
+        cover = defender.spec.firing_cover
+    visible = ranged.cover_area(area, Decimal(cover))
     presented = presented_roll = None
     if defender.spec.random_cover:
         # E16: random cover presents one part at a time: the visible area is that part's share (E20 chart).
@@ -129,13 +136,13 @@ def aim_shot(encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadou
         part = location_for(load_hit_locations(), presented_roll.total)
         presented = part.name
         visible = visible * (part.high - part.low + 1) / 100
-    if them.cover or defender.spec.random_cover:
+    if cover or defender.spec.random_cover:
         visible = ranged.cover_advantage(visible, defender.spec.skill)
     if visible <= 0:
         return f"{defender.id} is wholly behind cover"
     percentage = ranged.size_percentage(visible)
-    now = int(encounter.now)
     speed = ranged.relative_speed(velocity_now(me, now), velocity_now(them, now))
+    maneuvering = them.fleeing and them.moved_ms is not None and now - them.moved_ms < MS_PER_SECOND
     aim_ms = now - me.aim_since_ms if me.aim_target == defender.id and me.aim_since_ms is not None else 0
     extra_ms = max(aim_ms - arm.speed_ms, 0)
     aimed = aim_ms >= arm.speed_ms
@@ -146,18 +153,20 @@ def aim_shot(encounter: Encounter, attacker: Loadout, arm: Arm, defender: Loadou
         range_factor=ranged.RANGE_FACTORS[band],
         chance_before=arm.hit_chance,
         target_area=formulas.tidy(area),
-        cover=them.cover,
+        cover=cover,
         visible_area=formulas.tidy(visible),
         size_percentage=formulas.tidy(percentage),
         size_penalty=formulas.tidy(ranged.size_penalty(percentage, band)),
         relative_speed=speed,
-        speed_penalty=formulas.tidy(ranged.relative_speed_penalty(speed, False, defender.ag_bonus)),
+        speed_penalty=formulas.tidy(ranged.relative_speed_penalty(speed, maneuvering, defender.ag_bonus)),
         aim_ms=aim_ms,
         gap_ms=arm.speed_ms,
         aim_bonus=formulas.tidy(ranged.aiming_bonus(Decimal(extra_ms) / MS_PER_SECOND)) if aimed else _ZERO,
         unaimed_penalty=_ZERO if aimed else ranged.UNAIMED_PENALTY,
         presented=presented,
         presented_roll=presented_roll,
+        maneuvering=maneuvering,
+        firing_from_cover=firing,
     )
 
 
@@ -219,8 +228,10 @@ def parry_chance(defender: Loadout, state: CombatantState, *, melee: bool) -> tu
     A martial artist dodges (E13: AGbonus/4 + 1% per level, once a second, against blows and shots); else a
     shield on a working left arm parries; else, against a melee blow, a ready melee weapon.
     """
-    if defender.martial_level:
-        chance = close_combat.martial_dodge(defender.ag_bonus, defender.martial_level)
+    level = max(defender.martial_level, defender.spec.acrobatics_level)
+    if level:
+        # E13 and E19: martial artists and acrobats dodge, AGbonus/4 + 1 % per level.
+        chance = close_combat.martial_dodge(defender.ag_bonus, level)
         return "dodge", chance, MS_PER_SECOND
     arm = defender.arms[state.weapon_index]
     if defender.shield is not None and "left arm" not in state.disabled:

@@ -15,7 +15,6 @@ from affray.events.base import Roll
 from affray.events.kinds import (
     ActionRefused,
     AimStarted,
-    Moved,
     Perceived,
     Reacted,
     StoodUp,
@@ -26,12 +25,13 @@ from affray.events.kinds import (
 )
 from affray.handlers.attack import aim_shot, resolve_attack, velocity_now
 from affray.handlers.grapple import grapple, grapple_problem, keep_hold, try_to_break
-from affray.handlers.loadout import Loadout
-from affray.handlers.spells import cast
-from affray.kernel.clock import MS_PER_SECOND, to_ms
+from affray.handlers.loadout import Arm, Loadout
+from affray.handlers.movement import ESCAPE_DISTANCE, escaped, flee, move
+from affray.handlers.spells import cast, cast_problem, spell_views
+from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
-from affray.kernel.space import approach, distance, metres, step_toward
-from affray.kernel.state import CombatantState, EncounterState
+from affray.kernel.space import distance, metres
+from affray.kernel.state import CombatantState
 from affray.npc.intents import (
     Aim,
     Approach,
@@ -43,7 +43,6 @@ from affray.npc.intents import (
     Charge,
     Flee,
     Grapple,
-    SpellView,
     View,
     Wait,
 )
@@ -85,6 +84,17 @@ def fighter(
     yield encounter.timeout(first.readiness_ms)
     if stopped():
         return
+    if "right arm" in mine.disabled:
+        encounter.emit(
+            ActionRefused(combatant=me.id, action="ready weapon", reason="its weapon arm is unusable")
+        )
+    else:
+        _ready(encounter, me, first)
+    yield from _act(encounter, battle, me, mine)
+
+
+def _ready(encounter: Encounter, me: Loadout, first: Arm) -> None:
+    """Rule E3: battle initiative has run; the first weapon is ready."""
     encounter.emit(
         WeaponReadied(
             combatant=me.id,
@@ -98,11 +108,19 @@ def fighter(
         )
     )
 
+
+def _act(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState) -> Process:
+    """Ask the controller for intents and carry them out until the encounter or the combatant ends."""
+    state = encounter.state
+
+    def stopped() -> bool:
+        return state.ended or mine.out
+
     controller = battle.controllers[me.id]
     step = metres(me.spec.move_rate)
     counted = any(arm.uses is not None for arm in me.arms)
     arms = _arm_views(me, mine)
-    spells = _spell_views(me)
+    spells = spell_views(me)
     grapples = tuple(p.name for p in me.grapples)
     parries = bool(me.shield or me.martial_level or me.spec.parry or any(a.weapon.parry for a in me.arms))
     while not stopped():
@@ -145,7 +163,7 @@ def fighter(
             yield encounter.timeout(_refuse(encounter, me.id, "break a hold", "it is not held"))
             continue
         if isinstance(intent, Cast):
-            problem = _cast_problem(me, mine, state, intent)
+            problem = cast_problem(me, mine, state, intent)
             if problem:
                 yield encounter.timeout(_refuse(encounter, me.id, f"cast spell {intent.spell}", problem))
             else:
@@ -189,15 +207,15 @@ def fighter(
             yield encounter.timeout(MS_PER_SECOND)
             if stopped():
                 return
-            _flee(encounter, me, mine, target, step)
-            if _escaped(state, mine):
+            flee(encounter, me, mine, target, step)
+            if escaped(state, mine):
                 battle.put_out(encounter, me.id, f"fled: {ESCAPE_DISTANCE} m or more from every enemy")
             continue
         if isinstance(intent, Approach | Charge):
             yield encounter.timeout(MS_PER_SECOND)
             if stopped():
                 return
-            _move(encounter, me, mine, target, step)
+            move(encounter, me, mine, target, step)
             arm = me.arms[mine.weapon_index]
             arrived = distance(mine.position, target.position) <= arm.reach
             if isinstance(intent, Charge) and arm.mode == "melee" and arrived and not target.out:
@@ -294,65 +312,6 @@ def _attack(
     return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.martial else arm.speed_ms
 
 
-ESCAPE_DISTANCE = Decimal(30)
-"""A fleeing combatant this far from every standing enemy has left the fight (a ruling)."""
-
-
-def _flee(encounter: Encounter, me: Loadout, mine: CombatantState, target: CombatantState, step: Any) -> None:
-    """A second's run straight away from ``target`` (from the point it stands on, along the x axis)."""
-    for leg in ("right leg", "left leg"):
-        if leg in mine.disabled:
-            step = step / 2
-    start = mine.position
-    away = (start[0] - target.position[0], start[1] - target.position[1])
-    if not (away[0] or away[1]):
-        away = (Decimal(1), Decimal(0))
-    end = step_toward(start, (start[0] + away[0] * 1000, start[1] + away[1] * 1000), step)
-    encounter.emit(
-        Moved(
-            combatant=me.id,
-            toward=target.id,
-            start=start,
-            end=end,
-            distance=distance(start, end),
-            fleeing=True,
-        )
-    )
-
-
-def _escaped(state: EncounterState, mine: CombatantState) -> bool:
-    return all(
-        distance(mine.position, other.position) >= ESCAPE_DISTANCE
-        for other in state.combatants.values()
-        if other.side != mine.side and not other.out
-    )
-
-
-def _move(encounter: Encounter, me: Loadout, mine: CombatantState, target: CombatantState, step: Any) -> None:
-    """One second's move toward ``target``, ending within reach when it can; each unusable leg halves the
-    pace (a ruling on E20)."""
-    for leg in ("right leg", "left leg"):
-        if leg in mine.disabled:
-            step = step / 2
-    reach = me.arms[mine.weapon_index].reach
-    gap = distance(mine.position, target.position)
-    if gap <= reach:
-        return
-    if gap - reach <= step:
-        end = approach(mine.position, target.position, reach)
-    else:
-        end = step_toward(mine.position, target.position, step)
-    encounter.emit(
-        Moved(
-            combatant=me.id,
-            toward=target.id,
-            start=mine.position,
-            end=end,
-            distance=distance(mine.position, end),
-        )
-    )
-
-
 def _change_time(me: Loadout, mine: CombatantState, intent: ChangeWeapon) -> int | str:
     """Rule E3: drop and grab is 1 s plus the new weapon's initiative; putting away safely is the
     initiative of each weapon. With the hand already empty (a weapon thrown), only the new initiative."""
@@ -398,32 +357,3 @@ def _arm_views(me: Loadout, mine: CombatantState) -> tuple[ArmView, ...]:
         )
         for arm in me.arms
     )
-
-
-def _cast_problem(me: Loadout, mine: CombatantState, state: EncounterState, intent: Cast) -> str:
-    """Why the spell cannot be begun now (E23), or ""."""
-    if not 0 <= intent.spell < len(me.spec.spells):
-        return f"there is no spell number {intent.spell}"
-    spell = me.spec.spells[intent.spell]
-    target = state.combatants.get(intent.target)
-    if target is None or target.out:
-        return f"{intent.target} is not in the fight"
-    gap = distance(mine.position, target.position)
-    if gap > Decimal(str(spell.range_m)):
-        return f"{intent.target} is {gap} m away, beyond {spell.name}'s {spell.range_m:g} m"
-    return ""
-
-
-def _spell_views(me: Loadout) -> tuple[SpellView, ...]:
-    views = []
-    for index, spell in enumerate(me.spec.spells):
-        fixed = 0 if isinstance(spell.preparation, str) else to_ms(Decimal(str(spell.preparation)))
-        views.append(
-            SpellView(
-                index=index,
-                name=spell.name,
-                range_m=Decimal(str(spell.range_m)),
-                total_ms=fixed + MS_PER_SECOND + spell.casting_seconds * MS_PER_SECOND,
-            )
-        )
-    return tuple(views)

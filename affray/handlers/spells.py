@@ -16,11 +16,11 @@ import simpy
 
 from affray.events.kinds import SpellCast, SpellInterrupted, SpellStarted
 from affray.handlers.loadout import Loadout
-from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.clock import MS_PER_SECOND, to_ms
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
-from affray.kernel.state import CombatantState
-from affray.npc.intents import Cast
+from affray.kernel.state import CombatantState, EncounterState
+from affray.npc.intents import Cast, SpellView
 
 if TYPE_CHECKING:
     from affray.handlers.battle import Battle
@@ -82,3 +82,33 @@ def cast(
     )
     if effect.total > 0:
         battle.after_damage(encounter, target.id)
+
+
+def cast_problem(me: Loadout, mine: CombatantState, state: EncounterState, intent: Cast) -> str:
+    """Why the spell cannot be begun now (E23), or ""."""
+    if not 0 <= intent.spell < len(me.spec.spells):
+        return f"there is no spell number {intent.spell}"
+    spell = me.spec.spells[intent.spell]
+    target = state.combatants.get(intent.target)
+    if target is None or target.out:
+        return f"{intent.target} is not in the fight"
+    gap = distance(mine.position, target.position)
+    if gap > Decimal(str(spell.range_m)):
+        return f"{intent.target} is {gap} m away, beyond {spell.name}'s {spell.range_m:g} m"
+    return ""
+
+
+def spell_views(me: Loadout) -> tuple[SpellView, ...]:
+    """What a controller sees of its combatant's spells."""
+    views = []
+    for index, spell in enumerate(me.spec.spells):
+        fixed = 0 if isinstance(spell.preparation, str) else to_ms(Decimal(str(spell.preparation)))
+        views.append(
+            SpellView(
+                index=index,
+                name=spell.name,
+                range_m=Decimal(str(spell.range_m)),
+                total_ms=fixed + MS_PER_SECOND + spell.casting_seconds * MS_PER_SECOND,
+            )
+        )
+    return tuple(views)

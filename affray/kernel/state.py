@@ -74,6 +74,9 @@ class CombatantState(msgspec.Struct, kw_only=True):
     aim_since_ms: int | None = None
     velocity: Position = (_ZERO, _ZERO)
     moved_ms: int | None = None
+    fleeing: bool = False
+    """Its last move was a flight: it is maneuvering (E19)."""
+    attacked_ms: int | None = None
     cover: int = 0
     """Percent of the body behind stable cover (rule E16); lost on moving."""
     casting: str | None = None
@@ -156,6 +159,7 @@ def _moved(state: EncounterState, e: Moved) -> None:
     combatant.position = e.end
     combatant.velocity = (e.end[0] - e.start[0], e.end[1] - e.start[1])
     combatant.moved_ms = e.t
+    combatant.fleeing = e.fleeing
     combatant.cover = 0
     combatant.aim_target = combatant.aim_since_ms = None
 
@@ -253,6 +257,7 @@ def _attack(state: EncounterState, e: AttackResolved) -> None:
     attacker = state.combatants[e.attacker]
     target = state.combatants[e.target]
     attacker.attacks += 1
+    attacker.attacked_ms = e.t
     attacker.last_parry_ms[f"weapon:{e.weapon}"] = e.t
     if e.weapon == "Foot" and e.hit.weapon_type == KICK_TYPE:
         attacker.kicked_ms = e.t

@@ -30,6 +30,7 @@ from affray.rules.energion.ranged import range_band
 
 FLEE_AT = Decimal("0.25")
 """At or below this share of its damage points left, it flees."""
+FULL_COVER = 100
 CHARGE_PACE = Decimal(4)
 """Faster than this (m/s) a melee fighter charges: the E21 damage multiple, speed / 4, exceeds 1."""
 CLOSE_QUARTERS = Decimal(2)
@@ -117,7 +118,13 @@ class Tactician:
             return Approach(
                 target=target.id, reason=f"{target.id} is {gap} m away, beyond the {arm.name}'s range"
             )
-        me = view.me
+        hidden = target.cover >= FULL_COVER and (
+            target.attacked_ms is None or view.now - target.attacked_ms >= MS_PER_SECOND
+        )
+        if hidden:
+            return Aim(
+                target=target.id, seconds=1, reason=f"{target.id} is in full cover: wait for it to shoot"
+            )
         aimed = (
             view.now - me.aim_since_ms if me.aim_target == target.id and me.aim_since_ms is not None else 0
         )

@@ -149,11 +149,14 @@ def _shot(r: RangedDerivation, melee_chance: str) -> str:
     text += f" at {number(r.distance)} m"
     if r.size_penalty:
         cover = f", {r.cover}% covered" if r.cover else ""
+        if r.firing_from_cover:
+            cover += " while it shoots from full cover"
         if r.presented is not None and r.presented_roll is not None:
             cover += f", random cover presents the {r.presented} ({r.presented_roll.total})"
         text += f" - size {number(r.size_penalty)} ({number(r.visible_area)} m2 visible{cover})"
     if r.speed_penalty:
-        text += f" - speed {number(r.speed_penalty)} ({number(r.relative_speed)} m/s)"
+        maneuver = ", maneuvering" if r.maneuvering else ""
+        text += f" - speed {number(r.speed_penalty)} ({number(r.relative_speed)} m/s{maneuver})"
     if r.unaimed_penalty:
         text += f" - unaimed {number(r.unaimed_penalty)} (aimed {seconds(r.aim_ms)} of {seconds(r.gap_ms)} s)"
     elif r.aim_bonus:

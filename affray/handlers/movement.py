@@ -1,0 +1,80 @@
+"""Moving on the plane for a second: toward a target until within reach, or away from it in flight."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from affray.events.kinds import Moved
+from affray.handlers.loadout import Loadout
+from affray.kernel.encounter import Encounter
+from affray.kernel.space import approach, distance, step_toward
+from affray.kernel.state import CombatantState, EncounterState
+
+LEGS = ("right leg", "left leg")
+
+
+def pace(mine: CombatantState, step: Decimal) -> Decimal:
+    """Metres in a second: its move rate, halved for each unusable leg (a ruling on E20)."""
+    for leg in LEGS:
+        if leg in mine.disabled:
+            step = step / 2
+    return step
+
+
+ESCAPE_DISTANCE = Decimal(30)
+"""A fleeing combatant this far from every standing enemy has left the fight (a ruling)."""
+
+
+def flee(
+    encounter: Encounter, me: Loadout, mine: CombatantState, target: CombatantState, step: Decimal
+) -> None:
+    """A second's run straight away from ``target`` (along the x axis when they stand on one point)."""
+    step = pace(mine, step)
+    start = mine.position
+    away = (start[0] - target.position[0], start[1] - target.position[1])
+    if not (away[0] or away[1]):
+        away = (Decimal(1), Decimal(0))
+    end = step_toward(start, (start[0] + away[0] * 1000, start[1] + away[1] * 1000), step)
+    encounter.emit(
+        Moved(
+            combatant=me.id,
+            toward=target.id,
+            start=start,
+            end=end,
+            distance=distance(start, end),
+            fleeing=True,
+        )
+    )
+
+
+def escaped(state: EncounterState, mine: CombatantState) -> bool:
+    """Whether a fleeing combatant is far enough from every standing enemy to have left the fight."""
+    return all(
+        distance(mine.position, other.position) >= ESCAPE_DISTANCE
+        for other in state.combatants.values()
+        if other.side != mine.side and not other.out
+    )
+
+
+def move(
+    encounter: Encounter, me: Loadout, mine: CombatantState, target: CombatantState, step: Decimal
+) -> None:
+    """One second's move toward ``target``, ending within reach when it can."""
+    step = pace(mine, step)
+    reach = me.arms[mine.weapon_index].reach
+    gap = distance(mine.position, target.position)
+    if gap <= reach:
+        return
+    if gap - reach <= step:
+        end = approach(mine.position, target.position, reach)
+    else:
+        end = step_toward(mine.position, target.position, step)
+    encounter.emit(
+        Moved(
+            combatant=me.id,
+            toward=target.id,
+            start=mine.position,
+            end=end,
+            distance=distance(mine.position, end),
+        )
+    )
