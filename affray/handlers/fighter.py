@@ -220,7 +220,8 @@ def _act(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState
             arrived = distance(mine.position, target.position) <= arm.reach
             if isinstance(intent, Charge) and arm.mode == "melee" and arrived and not target.out:
                 # E21: arriving at a run, the charger strikes at once with the speed of the charge.
-                speed = ranged.relative_speed(mine.velocity, velocity_now(target, int(encounter.now)))
+                now = int(encounter.now)
+                speed = ranged.relative_speed(velocity_now(mine, now), velocity_now(target, now))
                 strike = Attack(target=target.id, reason=intent.reason)
                 yield encounter.timeout(_attack(encounter, battle, me, mine, strike, charge_speed=speed))
         elif isinstance(intent, Aim):
@@ -261,24 +262,14 @@ def _attack(
     arm = me.arms[mine.weapon_index]
     defender = battle.loadouts[intent.target]
     action = f"attack {intent.target}"
-    recovery = None
-    if (
-        intent.arm is not None
-        and 0 <= intent.arm < len(me.arms)
-        and me.arms[intent.arm].martial
-        and arm.martial
-    ):
-        arm = me.arms[intent.arm]
-    if arm.martial and mine.kicked_ms is not None and encounter.now - mine.kicked_ms < MS_PER_SECOND:
-        # E13: the second after a kick is recovery: punches only, each needing an AGbonus roll.
-        if arm.martial == "kick":
-            return _refuse(encounter, me.id, action, "recovering from a kick: punches only this second")
-        recovery = encounter.dice.roll(me.id, "recovery", "1d100")
-        if recovery.total > me.ag_bonus:
-            reason = f"recovering from a kick: AGbonus roll {recovery.total} over {me.ag_bonus}"
-            return _refuse(encounter, me.id, action, reason)
+    picked = me.arms[intent.arm] if intent.arm is not None and 0 <= intent.arm < len(me.arms) else None
+    if picked is not None and picked.martial and arm.martial:
+        arm = picked
     spent = arm.uses is not None and mine.used.get(str(arm.index), 0) >= arm.uses
-    if "right arm" in mine.disabled:
+    if arm.martial == "kick":
+        if "right leg" in mine.disabled or "left leg" in mine.disabled:
+            return _refuse(encounter, me.id, action, "a kick needs both legs")
+    elif "right arm" in mine.disabled:
         return _refuse(encounter, me.id, action, "its weapon arm is unusable")
     if not mine.weapon_ready or spent:
         return _refuse(encounter, me.id, action, f"no usable weapon in hand ({arm.weapon.name})")
@@ -294,6 +285,15 @@ def _attack(
             return _refuse(
                 encounter, me.id, action, f"{intent.target} is {gap} m away, beyond reach {arm.reach} m"
             )
+    recovery = None
+    if arm.martial and mine.kicked_ms is not None and encounter.now - mine.kicked_ms < MS_PER_SECOND:
+        # E13: the second after a kick is recovery: punches only, each needing an AGbonus roll.
+        if arm.martial == "kick":
+            return _refuse(encounter, me.id, action, "recovering from a kick: punches only this second")
+        recovery = encounter.dice.roll(me.id, "recovery", "1d100")
+        if recovery.total > me.ag_bonus:
+            reason = f"recovering from a kick: AGbonus roll {recovery.total} over {me.ag_bonus}"
+            return _refuse(encounter, me.id, action, reason)
     event = encounter.emit(
         resolve_attack(
             encounter,

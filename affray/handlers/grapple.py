@@ -97,6 +97,8 @@ def grapple(encounter: Encounter, battle: Battle, me: Loadout, intent: Grapple) 
     )
     if damage > 0:
         battle.after_damage(encounter, target.id)
+    if outcome == "landed" and HOLDS & set(procedure.effects):
+        return recovery_ms  # the hold's own seconds begin at once (each ends with its hold-down damage)
     return max(recovery_ms, MS_PER_SECOND)
 
 

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.kernel.space import distance, squared_distance
+from affray.kernel.space import distance
 from affray.kernel.state import CombatantState
 from affray.npc.intents import Approach, Attack, BreakHold, Intent, View
 
 
 def nearest_enemy(view: View) -> tuple[CombatantState, Decimal] | None:
-    """The nearest standing enemy and its distance; ties go to the one listed first in the scenario."""
+    """The nearest standing enemy and its distance, to the millimetre; ties go to the one listed first."""
     me = view.me
     best: tuple[Decimal, CombatantState] | None = None
     for other in view.state.combatants.values():
         if other.out or other.side == me.side:
             continue
-        squared = squared_distance(me.position, other.position)
-        if best is None or squared < best[0]:
-            best = (squared, other)
+        gap = distance(me.position, other.position)
+        if best is None or gap < best[0]:
+            best = (gap, other)
     if best is None:
         return None
-    return best[1], distance(me.position, best[1].position)
+    return best[1], best[0]
 
 
 class NearestEnemy:

@@ -18,6 +18,8 @@ from affray.events.kinds import (
     CombatantJoined,
     CombatantOut,
     EncounterEnded,
+    GrappleResolved,
+    HoldDamage,
     SpellCast,
     SpellInterrupted,
     SpellStarted,
@@ -235,3 +237,53 @@ def test_hits_and_spells_add_up_to_the_targets_damage_taken_in_the_mage_duel() -
         ]
         spells = [e.damage for e in events if isinstance(e, SpellCast) and e.target == target.id]
         assert target.damage_taken == sum(blows + spells, ZERO)
+
+
+# -- grappling (rule E15) ----------------------------------------------------------------------------------
+
+
+def hold_landed(seq: int = 3, procedure: str = "Full Hold") -> GrappleResolved:
+    roll = Roll(expr="1d100", faces=(10,), total=10, purpose="grapple", roller="a", source="generated")
+    return GrappleResolved(
+        seq=seq,
+        t=0,
+        attacker="a",
+        target="b",
+        procedure=procedure,
+        hit_chance=Decimal(60),
+        armor="ag_luck",
+        armor_value=ZERO,
+        roll=roll,
+        quality=Decimal(50),
+        avoidance=None,
+        outcome="landed",
+        effects=("Disable",),
+    )
+
+
+def test_a_landed_hold_links_holder_and_held() -> None:
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), hold_landed()])
+    a, b = state.combatants["a"], state.combatants["b"]
+    assert (a.holding, a.hold, b.held_by, b.hold) == ("b", "Full Hold", "a", "Full Hold")
+
+
+def test_a_holder_put_out_releases_its_hold() -> None:
+    out = CombatantOut(seq=4, t=1000, combatant="a", reason="damage points at 0")
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), hold_landed(), out])
+    a, b = state.combatants["a"], state.combatants["b"]
+    assert (a.holding, a.hold, b.held_by, b.hold) == (None, None, None, None)
+
+
+def test_a_held_combatant_put_out_releases_its_holder() -> None:
+    out = CombatantOut(seq=4, t=1000, combatant="b", reason="damage points at 0")
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), hold_landed(), out])
+    assert (state.combatants["a"].holding, state.combatants["a"].hold) == (None, None)
+
+
+def test_holding_down_counts_its_damage_both_ways() -> None:
+    tick = HoldDamage(seq=4, t=2000, holder="a", target="b", damage=Decimal("0.5"))
+    state = fold([joined("a", "x", 1), joined("b", "y", 2), hold_landed(procedure="Hold Down"), tick, tick])
+    assert (state.combatants["a"].damage_dealt, state.combatants["b"].damage_taken) == (
+        Decimal(1),
+        Decimal(1),
+    )

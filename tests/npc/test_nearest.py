@@ -7,7 +7,7 @@ from decimal import Decimal
 import msgspec
 
 from affray.kernel.state import CombatantState, EncounterState
-from affray.npc.intents import Approach, ArmView, Attack, Intent, View
+from affray.npc.intents import Approach, ArmView, Attack, BreakHold, Intent, View
 from affray.npc.nearest import NearestEnemy
 
 REACH = Decimal(1)
@@ -108,3 +108,11 @@ def test_spent_weapon_leaves_nothing_to_do() -> None:
 def test_weapon_not_ready_leaves_nothing_to_do() -> None:
     me = msgspec.structs.replace(person("me", "ford", "0"), weapon_ready=False)
     assert decide(me, person("foe", "raiders", "1")) is None
+
+
+def test_tries_to_break_a_hold_it_is_in() -> None:
+    # rule E15: a held combatant may do nothing else
+    me = msgspec.structs.replace(person("me", "ford", "0"), held_by="foe", hold="Full Hold")
+    intent = decide(me, person("foe", "raiders", "1"))
+    assert isinstance(intent, BreakHold)
+    assert intent.reason == "held by foe"

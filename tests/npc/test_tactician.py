@@ -13,8 +13,10 @@ from affray.npc.intents import (
     Approach,
     ArmView,
     Attack,
+    BreakHold,
     Cast,
     ChangeWeapon,
+    Grapple,
     Intent,
     SpellView,
     View,
@@ -234,3 +236,78 @@ def test_casts_at_close_quarters_when_the_melee_weapon_is_spent() -> None:
     # a melee weapon that cannot be used is no reason to hold the spell
     spent_sword = msgspec.structs.replace(SWORD, uses_left=0)
     assert isinstance(decide("1", arms=(BOW, spent_sword), weapon_index=1, spells=(SPARK,)), Cast)
+
+
+# -- grappling (rule E15) and martial artists (rule E13) ----------------------------------------------------
+
+HAND = ArmView(
+    index=0,
+    name="Hand",
+    mode="melee",
+    reach=Decimal(1),
+    ranges=(1, 0, 0, 0, 0),
+    speed_ms=1000,
+    uses_left=None,
+)
+FOOT = msgspec.structs.replace(HAND, name="Foot", martial="kick", speed_ms=0)
+PUNCH = msgspec.structs.replace(HAND, index=1, martial="punch", speed_ms=0)
+
+
+def close(
+    *,
+    arms: tuple[ArmView, ...] = (HAND,),
+    grapples: tuple[str, ...] = (),
+    now: int = 0,
+    foe_fields: dict[str, object] | None = None,
+    **me_fields: object,
+) -> Intent | None:
+    """What ``me`` does against one foe at arm's length (1 m)."""
+    me = person("me", "wall", "0", **me_fields)
+    foe = person("foe", "raiders", "1", **(foe_fields or {}))
+    state = EncounterState(combatants={"me": me, "foe": foe})
+    return Tactician().decide(View(me=me, arms=arms, state=state, now=now, grapples=grapples))
+
+
+def test_tries_to_break_a_hold_it_is_in() -> None:
+    intent = close(held_by="foe", hold="Full Hold")
+    assert isinstance(intent, BreakHold)
+    assert intent.reason == "held by foe (Full Hold): try to break free"
+
+
+def test_uses_its_first_grapple_on_a_standing_unheld_foe_at_arms_length() -> None:
+    intent = close(grapples=("Full Hold", "Trip"))
+    assert isinstance(intent, Grapple)
+    assert (intent.procedure, intent.target, intent.reason) == (
+        "Full Hold",
+        "foe",
+        "foe within reach: Full Hold",
+    )
+
+
+def test_strikes_rather_than_grapples_a_foe_knocked_down() -> None:
+    assert isinstance(close(grapples=("Trip",), foe_fields={"knocked_down": True}), Attack)
+
+
+def test_strikes_rather_than_grapples_a_foe_already_held() -> None:
+    assert isinstance(
+        close(grapples=("Hold Down",), foe_fields={"held_by": "x", "hold": "Hold Down"}), Attack
+    )
+
+
+def test_a_martial_artist_kicks_when_not_recovering() -> None:
+    intent = close(arms=(FOOT, PUNCH))
+    assert isinstance(intent, Attack)
+    assert (intent.arm, intent.reason) == (0, "kick foe")
+
+
+def test_a_martial_artist_punches_in_the_second_after_a_kick() -> None:
+    # rule E13: kicked at 0 s; at 0.5 s it is recovering
+    intent = close(arms=(FOOT, PUNCH), kicked_ms=0, now=500)
+    assert isinstance(intent, Attack)
+    assert (intent.arm, intent.reason) == (1, "punch: recovering from the kick")
+
+
+def test_a_martial_artist_kicks_again_a_second_after_its_kick() -> None:
+    intent = close(arms=(FOOT, PUNCH), kicked_ms=0, now=1000)
+    assert isinstance(intent, Attack)
+    assert intent.arm == 0

@@ -444,3 +444,119 @@ def test_every_spell_line_in_the_mage_duel_names_caster_and_spell() -> None:
     verbs = {SpellStarted: "begins", SpellCast: "casts", SpellInterrupted: "loses"}
     for e in spells:
         assert texts[e.seq].startswith(f"{e.combatant} {verbs[type(e)]} {e.spell}")
+
+
+# -- grappling (rule E15), hit locations (E20) and subduing (E14) --------------------------------------------
+
+
+def grapple_lines(*rolls: int, procedure: str = "Hold Down", breaks: int = 0) -> dict[int, str]:
+    """The lines of a run in which a (60%) tries ``procedure`` on b (AG 20, parry 50 with its buckler)."""
+    from affray.npc.intents import BreakHold
+    from tests.handlers.test_grapple import brawl, grab, grappler, victim
+    from tests.handlers.test_spells import run
+
+    built = brawl(*rolls, a=grappler(procedure), b=victim(stats={"AG": 20}))
+    encounter, _ = run(built, a=[grab(procedure)], b=[BreakHold(reason="r")] * breaks)
+    return told(list(encounter.log))
+
+
+def line_of(lines: dict[int, str], start: str) -> str:
+    return next(text for text in lines.values() if text.startswith(start))
+
+
+def test_a_landed_hold_is_told_with_its_attack_avoidance_and_effect() -> None:
+    # 60% - AG/luck armor 0 - roll 10 = quality 50; avoidance 50 - 1 = 49, roll 50 fails
+    lines = grapple_lines(10, 50)
+    assert line_of(lines, "a tries") == (
+        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 10 = quality 50; avoidance (parry) 49,"
+        " roll 50: fails -> pinned, 0 damage; b has 30/30 DP"
+    )
+
+
+def test_an_avoided_procedure_is_told_as_avoided() -> None:
+    assert line_of(grapple_lines(10, 49), "a tries").endswith(
+        "avoidance (parry) 49, roll 49: avoided -> avoided"
+    )
+
+
+def test_a_missed_procedure_is_told_as_a_miss() -> None:
+    assert line_of(grapple_lines(70), "a tries") == (
+        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 70 = quality -10 -> miss"
+    )
+
+
+def test_a_trip_is_told_with_its_fall_roll() -> None:
+    # avoidance AG 20 + 0, roll 21 fails; fall 1d10 = 7
+    line = line_of(grapple_lines(10, 21, 7, procedure="Trip"), "a tries")
+    assert line.endswith("-> knocked down, 7 damage (1d10=7, manual); b has 23/30 DP")
+
+
+def test_an_escape_roll_is_told_with_the_holder_and_the_verdict() -> None:
+    lines = grapple_lines(10, 50, 60, 49, breaks=2)
+    strains = [text for text in lines.values() if text.startswith("b strains")]
+    assert strains == [
+        "b strains against a's Hold Down: avoidance (parry) 49, roll 60: fails; is still held",
+        "b strains against a's Hold Down: avoidance (parry) 49, roll 49: avoided; breaks free",
+    ]
+
+
+def test_holding_down_is_told_with_the_damage_points_left() -> None:
+    assert line_of(grapple_lines(10, 50), "a holds") == "a holds b down: 0.5 damage; b has 29.5/30 DP"
+
+
+def test_getting_up_is_told_with_its_time() -> None:
+    assert line_of(grapple_lines(10, 21, 7, procedure="Trip"), "b gets") == "b gets up (1.000 s)"
+
+
+def test_a_disabled_location_is_told_with_its_damage_and_share() -> None:
+    from affray.events.kinds import LocationDisabled
+
+    event = LocationDisabled(
+        seq=2,
+        t=0,
+        combatant="a",
+        location="left arm",
+        effect="unusable",
+        damage=Decimal("7.5"),
+        share=Decimal("6.8"),
+    )
+    assert told([joined("a", 1), event])[2] == "a's left arm is unusable: 7.5 damage there, its share is 6.8"
+
+
+def test_a_mortal_location_is_told_as_a_mortal_wound() -> None:
+    from affray.events.kinds import LocationDisabled
+
+    event = LocationDisabled(
+        seq=2, t=0, combatant="a", location="head", effect="dead", damage=Decimal(3), share=Decimal("2.5")
+    )
+    assert told([joined("a", 1), event])[2] == "a's head is a mortal wound: 3 damage there, its share is 2.5"
+
+
+def test_a_blow_struck_to_subdue_is_told_with_its_full_and_half_damage() -> None:
+    from affray.npc.intents import Attack
+    from tests.handlers.test_spells import run
+    from tests.handlers.test_subdue import fight
+
+    encounter, _ = run(fight(2, subdue=True), a=[Attack(target="b", reason="r")])
+    line = line_of(told(list(encounter.log)), "a attacks")
+    assert (
+        "= 2.4 damage, struck to subdue: not enough to knock out, half done = 1.2; b has 28.8/30 DP" in line
+    )
+
+
+def test_every_grappling_line_in_the_brawl_names_its_combatant() -> None:
+    from affray.events.kinds import GrappleResolved, HoldDamage, HoldEscapeRolled, StoodUp
+
+    events = read_bytes(example_log("brawl")).events
+    texts = told(events)
+    starts = {
+        GrappleResolved: "attacker",
+        HoldEscapeRolled: "combatant",
+        HoldDamage: "holder",
+        StoodUp: "combatant",
+    }
+    seen = {type(e) for e in events if type(e) in starts}
+    assert seen == set(starts)
+    for e in events:
+        if type(e) in starts:
+            assert texts[e.seq].startswith(getattr(e, starts[type(e)]) + " ")

@@ -14,10 +14,10 @@ TEN = Decimal(10)
 
 def tidy(value: Decimal) -> Decimal:
     """The same number without trailing zeros or an exponent: ``Decimal('15.600') -> 15.6``."""
-    text = f"{value:f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return Decimal(text)
+    normal = value.normalize()
+    if normal != normal.to_integral_value():
+        return normal
+    return Decimal(int(normal))
 
 
 def stat_bonus(stat: int, base: int = 100) -> Decimal:
