@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
+from affray.events.base import Event
+from affray.handlers.battle import Battle
+from affray.kernel.encounter import Encounter
+from affray.npc.intents import Intent, View
 from affray.scenario import Scenario, decode_scenario
 
 TomlValue = str | int | float | bool | Sequence["TomlValue"] | Mapping[str, "TomlValue"]
@@ -67,3 +72,34 @@ def scenario(
     """A scenario decoded from :func:`scenario_toml`'s text."""
     text = scenario_toml(*combatants, rolls=rolls, max_seconds=max_seconds, options=options)
     return decode_scenario(text, "test.toml")
+
+
+E = TypeVar("E", bound=Event)
+
+
+class Script:
+    """A controller that plays ``intents`` in order, then does nothing; it keeps every view it was shown."""
+
+    name = "script"
+
+    def __init__(self, *intents: Intent) -> None:
+        self.intents = list(intents)
+        self.views: list[View] = []
+
+    def decide(self, view: View) -> Intent | None:
+        """The next scripted intent, or None once they are spent."""
+        self.views.append(view)
+        return self.intents.pop(0) if self.intents else None
+
+
+def of_kind(encounter: Encounter, kind: type[E]) -> list[E]:
+    """The events of one kind in an encounter's log, in order."""
+    return [event for event in encounter.log if isinstance(event, kind)]
+
+
+def run(built: Scenario, **scripts: list[Intent]) -> tuple[Encounter, dict[str, Script]]:
+    """Run ``built`` with each combatant named in ``scripts`` following its intents; the rest stand idle."""
+    battle = Battle(built)
+    controllers = {key: Script(*scripts.get(key, [])) for key in battle.controllers}
+    battle.controllers = dict(controllers)
+    return battle.run(), controllers

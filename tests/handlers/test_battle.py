@@ -5,12 +5,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
 from affray.errors import DiceExhausted
-from affray.events.base import Event
 from affray.events.codec import ENCODER
 from affray.events.kinds import (
     AttackResolved,
@@ -25,19 +23,14 @@ from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
 from affray.scenario import Scenario, load_scenario
-from tests.handlers import fighter, scenario
+from tests.handlers import fighter, of_kind, scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FAR = [100, 0]
-E = TypeVar("E", bound=Event)
 
 
 def run(built: Scenario) -> Encounter:
     return Battle(built).run()
-
-
-def of_kind(encounter: Encounter, kind: type[E]) -> list[E]:
-    return [event for event in encounter.log if isinstance(event, kind)]
 
 
 def test_encounter_ends_when_one_side_is_left() -> None:

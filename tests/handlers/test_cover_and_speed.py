@@ -9,35 +9,18 @@ cloth: armor value 2 against type 13. Both have prepared reactions unless a test
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TypeVar
 
-from affray.events.base import Event
 from affray.events.kinds import ActionRefused, AttackResolved, RangedDerivation
 from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Aim, Approach, Attack, Flee, Intent, View, Wait
+from affray.npc.intents import Aim, Approach, Attack, Flee, Intent, Wait
 from affray.replays.narrate import narrate
 from affray.scenario import Scenario
-from tests.handlers import TomlValue, fighter, scenario
+from tests.handlers import Script, TomlValue, fighter, of_kind, scenario
 
-E = TypeVar("E", bound=Event)
 CROSSBOW: list[TomlValue] = [{"name": "Crossbow, Light", "ammunition": 10}]
 SHOOTER: dict[str, TomlValue] = {"skill": 65, "stats": {"CO": 130}, "weapons": CROSSBOW, "prepared": True}
 GAP_S = 7
-
-
-class Script:
-    """A controller that plays ``intents`` in order, then does nothing."""
-
-    name = "script"
-
-    def __init__(self, *intents: Intent) -> None:
-        self.intents = list(intents)
-        self.views: list[View] = []
-
-    def decide(self, view: View) -> Intent | None:
-        self.views.append(view)
-        return self.intents.pop(0) if self.intents else None
 
 
 def run(built: Scenario, **scripts: Script) -> Encounter:
@@ -45,10 +28,6 @@ def run(built: Scenario, **scripts: Script) -> Encounter:
     battle = Battle(built)
     battle.controllers = {key: scripts.get(key, Script()) for key in battle.controllers}
     return battle.run()
-
-
-def of_kind(encounter: Encounter, kind: type[E]) -> list[E]:
-    return [event for event in encounter.log if isinstance(event, kind)]
 
 
 def only_shot(encounter: Encounter) -> tuple[AttackResolved, RangedDerivation]:

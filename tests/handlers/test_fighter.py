@@ -4,9 +4,7 @@ and waits (rules E1, E3, E8, E17); and the archers example end to end."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TypeVar
 
-from affray.events.base import Event
 from affray.events.codec import read_bytes
 from affray.events.kinds import (
     ActionRefused,
@@ -17,28 +15,13 @@ from affray.events.kinds import (
 )
 from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Aim, Attack, ChangeWeapon, Intent, View, Wait
+from affray.npc.intents import Aim, Attack, ChangeWeapon, Intent, Wait
 from affray.replays.verify import verify
 from affray.scenario import Scenario
-from tests.handlers import TomlValue, fighter, scenario
+from tests.handlers import Script, TomlValue, fighter, of_kind, scenario
 from tests.strategies import example_log
 
-E = TypeVar("E", bound=Event)
 SWORD_AND_DAGGER: list[TomlValue] = [{"name": "Sword, Long"}, {"name": "Dagger, Parrying"}]
-
-
-class Script:
-    """A controller that plays ``intents`` in order, then does nothing; it keeps every view it was shown."""
-
-    name = "script"
-
-    def __init__(self, *intents: Intent) -> None:
-        self.intents = list(intents)
-        self.views: list[View] = []
-
-    def decide(self, view: View) -> Intent | None:
-        self.views.append(view)
-        return self.intents.pop(0) if self.intents else None
 
 
 def run(built: Scenario, *intents: Intent) -> tuple[Encounter, Script]:
@@ -57,10 +40,6 @@ def duel(a: dict[str, TomlValue], b_position: list[TomlValue], rolls: list[int] 
         rolls=rolls or [],
         max_seconds=30,
     )
-
-
-def of_kind(encounter: Encounter, kind: type[E]) -> list[E]:
-    return [event for event in encounter.log if isinstance(event, kind)]
 
 
 # --- refusals ------------------------------------------------------------------------------------------

@@ -8,32 +8,14 @@ quality 60 - 1 - 10 = 49 -> TRUNC(59/10)/10 = x0.5 -> 0.5 x 18 = 9 damage before
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TypeVar
 
-from affray.events.base import Event
 from affray.events.kinds import AttackResolved, CombatantOut, EncounterEnded, Moved, TargetChosen
 from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Approach, Attack, Charge, Flee, Intent, View, Wait
+from affray.npc.intents import Approach, Attack, Charge, Flee, Wait
 from affray.replays.narrate import narrate
 from affray.scenario import Scenario
-from tests.handlers import TomlValue, fighter, scenario
-
-E = TypeVar("E", bound=Event)
-
-
-class Script:
-    """A controller that plays ``intents`` in order, then does nothing."""
-
-    name = "script"
-
-    def __init__(self, *intents: Intent) -> None:
-        self.intents = list(intents)
-        self.views: list[View] = []
-
-    def decide(self, view: View) -> Intent | None:
-        self.views.append(view)
-        return self.intents.pop(0) if self.intents else None
+from tests.handlers import Script, TomlValue, fighter, of_kind, scenario
 
 
 def run(built: Scenario, **scripts: Script) -> Encounter:
@@ -41,10 +23,6 @@ def run(built: Scenario, **scripts: Script) -> Encounter:
     battle = Battle(built)
     battle.controllers = {key: scripts.get(key, Script()) for key in battle.controllers}
     return battle.run()
-
-
-def of_kind(encounter: Encounter, kind: type[E]) -> list[E]:
-    return [event for event in encounter.log if isinstance(event, kind)]
 
 
 def pair(a: dict[str, TomlValue], b: dict[str, TomlValue], rolls: list[int] | None = None) -> Scenario:

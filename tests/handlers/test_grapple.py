@@ -22,8 +22,7 @@ from affray.events.kinds import (
 )
 from affray.npc.intents import Attack, BreakHold, Grapple, Intent
 from affray.scenario import Scenario
-from tests.handlers import TomlValue, fighter, scenario
-from tests.handlers.test_spells import of_kind, run
+from tests.handlers import TomlValue, fighter, of_kind, run, scenario
 from tests.strategies import example_log
 
 HAND: list[TomlValue] = [{"name": "Hand"}]

@@ -13,8 +13,7 @@ from affray.events.kinds import ActionRefused, AttackResolved, CombatantOut, Loc
 from affray.kernel.encounter import Encounter
 from affray.npc.intents import Approach, Attack, ChangeWeapon, Intent, Wait
 from affray.scenario import Scenario
-from tests.handlers import TomlValue, fighter, scenario
-from tests.handlers.test_spells import of_kind, run
+from tests.handlers import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
 LOCATIONS: dict[str, TomlValue] = {"hit_locations": True}

@@ -15,8 +15,7 @@ from affray.events.kinds import ActionRefused, AttackResolved
 from affray.handlers.battle import Battle
 from affray.npc.intents import Attack
 from affray.scenario import Scenario
-from tests.handlers import TomlValue, fighter, scenario
-from tests.handlers.test_spells import of_kind, run
+from tests.handlers import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
 FEET_AND_HANDS: list[TomlValue] = [{"name": "Foot"}, {"name": "Hand"}]

@@ -9,9 +9,7 @@ each acts from t = 0.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TypeVar
 
-from affray.events.base import Event
 from affray.events.codec import encode_log, read_bytes
 from affray.events.kinds import (
     ActionRefused,
@@ -24,14 +22,11 @@ from affray.events.kinds import (
 )
 from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Approach, Attack, Cast, Intent, View, Wait
+from affray.npc.intents import Approach, Attack, Cast, Wait
 from affray.replays.narrate import narrate
 from affray.replays.verify import verify
-from affray.scenario import Scenario
-from tests.handlers import TomlValue, fighter, scenario
+from tests.handlers import TomlValue, fighter, of_kind, run, scenario
 from tests.strategies import example
-
-E = TypeVar("E", bound=Event)
 
 BOLT: dict[str, TomlValue] = {
     "name": "Bolt",
@@ -47,28 +42,6 @@ SLOW: dict[str, TomlValue] = {"name": "Slow", "casting_seconds": 10, "damage": "
 """No preparation: initiation 1 s + casting 10 s = 11 s; range 30 m by default."""
 
 
-class Script:
-    """A controller that plays ``intents`` in order, then does nothing; it keeps every view it was shown."""
-
-    name = "script"
-
-    def __init__(self, *intents: Intent) -> None:
-        self.intents = list(intents)
-        self.views: list[View] = []
-
-    def decide(self, view: View) -> Intent | None:
-        self.views.append(view)
-        return self.intents.pop(0) if self.intents else None
-
-
-def run(built: Scenario, **scripts: list[Intent]) -> tuple[Encounter, dict[str, Script]]:
-    """Run ``built`` with each combatant named in ``scripts`` following its intents; the rest stand idle."""
-    battle = Battle(built)
-    controllers = {key: Script(*scripts.get(key, [])) for key in battle.controllers}
-    battle.controllers = dict(controllers)
-    return battle.run(), controllers
-
-
 def caster(*spells: dict[str, TomlValue], **fields: TomlValue) -> dict[str, TomlValue]:
     """``a`` of side ford at the origin, prepared, with ``spells``."""
     return fighter("a", "ford", prepared=True, spells=list(spells), **fields)
@@ -81,10 +54,6 @@ def foe(id: str = "b", position: list[TomlValue] | None = None, **fields: TomlVa
 
 def cast_at(target: str = "b", spell: int = 0) -> Cast:
     return Cast(spell=spell, target=target, reason="r")
-
-
-def of_kind(encounter: Encounter, kind: type[E]) -> list[E]:
-    return [event for event in encounter.log if isinstance(event, kind)]
 
 
 # --- timing (E23) --------------------------------------------------------------------------------------

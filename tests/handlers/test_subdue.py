@@ -12,8 +12,7 @@ from decimal import Decimal
 from affray.events.kinds import AttackResolved, CombatantOut, EncounterEnded
 from affray.npc.intents import Attack
 from affray.scenario import Scenario
-from tests.handlers import TomlValue, fighter, scenario
-from tests.handlers.test_spells import of_kind, run
+from tests.handlers import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
 
