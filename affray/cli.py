@@ -14,12 +14,14 @@ import structlog
 from affray import __version__
 from affray.errors import AffrayError, LogError
 from affray.events.codec import LogFile, LogWriter, read_log
+from affray.events.kinds import AftermathStarted, Healed, HealingScheduled
+from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.state import EncounterState, digest, encode_state, fold
 from affray.replays.narrate import narrate, number
 from affray.replays.rebuild import state_at_seq, state_at_time
-from affray.replays.verify import verify
+from affray.replays.verify import first_difference, scenario_of, verify
 from affray.scenario import load_scenario
 
 EXIT_USER_ERROR = 2
@@ -179,6 +181,48 @@ def _print_state(s: EncounterState, moment: int | None) -> None:
         where = f"({number(c.position[0])}, {number(c.position[1])})"
         left = f"{number(c.damage_left)}/{number(c.damage_points)}"
         click.echo(f"  {c.id:<12} {c.side:<10} {left:>12} {where:>18}  {status:<30} {c.target or '-'}")
+
+
+@cli.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option(
+    "--days", type=click.IntRange(min=1, max=3650), required=True, help="Days of healing and repair."
+)
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Healed log to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+def heal(log: Path, days: int, output: Path, force: bool) -> None:
+    """Continue LOG's clock past the fight for DAYS: special damage heals, robots are repaired (S7, S8).
+
+    The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies.
+    """
+    loaded = _load(log)
+    if not loaded.ended:
+        raise AffrayError(f"{log}: the log is cut short; heal needs a whole log")
+    if any(isinstance(event, AftermathStarted) for event in loaded.events):
+        raise AffrayError(f"{log}: the log already holds an aftermath")
+    battle = Battle(scenario_of(loaded, str(log)))
+    if battle.special is None:
+        raise AffrayError(f'{log}: nothing heals: the scenario does not use modules = ["special_damage"]')
+    encounter = battle.run()
+    difference = first_difference(loaded.header_line, loaded.events, encounter.log)
+    if difference is not None:
+        raise AffrayError(
+            f"{log}: seq {difference[0]} does not re-simulate ({difference[1]}); affray verify tells more"
+        )
+    start = len(encounter.log)
+    run_aftermath(encounter, battle, days)
+    writer = LogWriter.create(output, loaded.header, replace=force)
+    for event in encounter.log:
+        writer.write(event)
+    writer.close()
+    added = encounter.log[start:]
+    healed = sum(isinstance(e, Healed) for e in added)
+    scheduled = [e for e in added if isinstance(e, HealingScheduled)]
+    cost = sum(e.cost for e in scheduled)
+    click.echo(
+        f"{log}: {days} days later, {healed} of {len(scheduled)} injuries healed or repaired"
+        f"{f', {cost} Cr in fees' if cost else ''}; {len(encounter.log)} events -> {output}"
+    )
 
 
 @cli.command(name="verify")

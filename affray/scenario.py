@@ -31,6 +31,21 @@ class Stats(_Section, frozen=True, kw_only=True):
     CO: Stat = 100
 
 
+class Equipment(_Section, frozen=True, kw_only=True):
+    """A piece of equipment a combatant carries, in units (special damage destroys it, rule S3)."""
+
+    name: str
+    count: Annotated[int, msgspec.Meta(ge=1, le=10000)] = 1
+
+
+class Program(_Section, frozen=True, kw_only=True):
+    """A computer's program and its level (rule S6); a "Computer Security" program controls ``alarms``."""
+
+    name: str
+    level: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    alarms: list[str] = []
+
+
 class WeaponCarried(_Section, frozen=True, kw_only=True):
     """A weapon by its chart name, the training class whose row applies, and where it is (rule E3)."""
 
@@ -41,6 +56,10 @@ class WeaponCarried(_Section, frozen=True, kw_only=True):
     proficiency: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0
     """Rule E12: its plus to skill with this weapon, up to 40 %."""
     hurled: bool = False
+    special_type: str | None = None
+    """Special damage (S9): its Table 2 weapon type; by default it follows the Energion weapon type."""
+    electrical: bool = False
+    """Special damage (S7): an electrostunner or other electrical weapon causes nerve damage, not breaks."""
     count: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
     ammunition: Annotated[int, msgspec.Meta(ge=0, le=100000)] | None = None
 
@@ -71,7 +90,8 @@ class Combatant(_Section, frozen=True, kw_only=True):
     parry: Percent = 0
     skill_damage_bonus: Annotated[int, msgspec.Meta(ge=0, le=50)] = 0
     stats: Stats = Stats()
-    weapons: Annotated[list[WeaponCarried], msgspec.Meta(min_length=1)]
+    weapons: list[WeaponCarried] = []
+    """At least one, except for a computer."""
     armor: str = "Cloth"
     shield: str | None = None
     size_m2: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 0.75
@@ -87,6 +107,22 @@ class Combatant(_Section, frozen=True, kw_only=True):
     """Locations its armor does not cover (rule E22), with hit locations on."""
     subdue: bool = False
     """Its blows strike to subdue (rule E14)."""
+    kind: Literal["living", "robot", "computer"] = "living"
+    """What special damage does to it (rules S3-S6); robots and computers need the special_damage module."""
+    race: str = "human"
+    """Special damage cares about Vrusk (two arms a side) and Dralasites (no bones) (rule S7)."""
+    defensive_screen: bool = False
+    """An active defensive screen: no special damage (rule S2)."""
+    suit_defense: bool = False
+    """A suit-type defense: -2 to the special damage roll (rule S9)."""
+    equipment: list[Equipment] = []
+    """Most valuable first: special damage takes the last listed first (the victim's pick, rule S3)."""
+    programs: list[Program] = []
+    """A computer's programs (rule S6)."""
+    robotics_skill: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    computer_skill: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    priority_targets: list[str] = []
+    """Combatants its controller attacks first, while they stand."""
     martial_arts_level: Annotated[int, msgspec.Meta(ge=0, le=50)] = 0
     """Its level as a martial artist (rule E13); 0 for none."""
     grapples: list[str] = []
@@ -107,6 +143,32 @@ class EnergionOptions(_Section, frozen=True, kw_only=True):
     """Rules E20 and E22: roll where each attack lands. Off by default, as the text itself advises."""
 
 
+class SpecialDamageOptions(_Section, frozen=True, kw_only=True):
+    """How the special_damage module sits on its host ruleset (docs/rulesets/special_damage.md)."""
+
+    level_divisor: Annotated[int, msgspec.Meta(ge=1, le=100)] = 10
+    """A host's percentage skill to the add-on's skill level: level = skill // level_divisor."""
+    limbs_set_in_time: bool = True
+    """Rule S7: broken limbs are set within two hours (else the hospital)."""
+    underwater: bool = False
+    """Rule S9: the fight is underwater (-2 to every special damage roll)."""
+    rs_divisor: Annotated[int, msgspec.Meta(ge=1, le=10)] = 2
+    """Reaction Speed for RS checks is the host's AG / rs_divisor (100 AG -> RS 50, a ruling)."""
+
+
+class Ruling(_Section, frozen=True, kw_only=True):
+    """Rule S10: the referee alters a special damage outcome; the ruling is recorded with its reason."""
+
+    target: str
+    nth: Annotated[int, msgspec.Meta(ge=1)] = 1
+    """Which special damage to the target it alters: the first, the second, ..."""
+    replace_with: str | None = None
+    """A damage of the same table (e.g. "Leg wound") instead of the one rolled."""
+    stamina: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    """The extra Stamina damage instead of the table's."""
+    reason: str
+
+
 class Dice(_Section, frozen=True, kw_only=True):
     """Where the dice come from: generated from the seed, or the faces a referee rolled, in order."""
 
@@ -123,6 +185,10 @@ class Scenario(_Section, frozen=True, kw_only=True):
     max_seconds: Annotated[int, msgspec.Meta(ge=1, le=86400)] = 600
     dice: Dice = Dice()
     options: EnergionOptions = EnergionOptions()
+    modules: list[Literal["special_damage"]] = []
+    """Add-ons over the ruleset: "special_damage" (seed 001)."""
+    special_damage: SpecialDamageOptions = SpecialDamageOptions()
+    rulings: list[Ruling] = []
     combatants: Annotated[list[Combatant], msgspec.Meta(min_length=2)]
 
 
@@ -174,6 +240,26 @@ def _check_ids(scenario: Scenario, source: str) -> None:
                     parse_expression(value)
                 except ScenarioError as exc:
                     raise ScenarioError(f"{source}: {where}: {exc}") from None
+    special = "special_damage" in scenario.modules
+    ids = {c.id for c in scenario.combatants}
+    for index, combatant in enumerate(scenario.combatants):
+        path = f"$.combatants[{index}]"
+        if combatant.kind != "living" and not special:
+            raise ScenarioError(
+                f'{source}: {path}.kind: a {combatant.kind} target needs modules = ["special_damage"]'
+            )
+        if combatant.kind != "computer" and not combatant.weapons:
+            raise ScenarioError(f"{source}: {path}.weapons: at least one weapon is needed")
+        if combatant.kind != "computer" and combatant.programs:
+            raise ScenarioError(f"{source}: {path}.programs: only a computer has programs")
+        for number, target in enumerate(combatant.priority_targets):
+            if target not in ids:
+                raise ScenarioError(f"{source}: {path}.priority_targets[{number}]: no combatant {target!r}")
+    for number, ruling in enumerate(scenario.rulings):
+        if not special:
+            raise ScenarioError(f"{source}: $.rulings[{number}]: rulings alter special damage; none is on")
+        if ruling.target not in ids:
+            raise ScenarioError(f"{source}: $.rulings[{number}].target: no combatant {ruling.target!r}")
     if scenario.dice.source == "generated" and scenario.dice.rolls:
         raise ScenarioError(f"{source}: $.dice.rolls: rolls are given but dice.source is 'generated'")
 

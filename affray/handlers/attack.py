@@ -72,6 +72,8 @@ def resolve_attack(
     target = encounter.state.combatants[defender.id]
     shield_bonus = defender.shield.parry if defender.shield and "left arm" not in target.disabled else 0
     chance = arm.hit_chance if shot is None else _shot_chance(shot)
+    injury_penalty = encounter.state.combatants[attacker.id].injury_to_hit()
+    chance += injury_penalty
     quality = formulas.tidy(formulas.hit_quality(chance, armor_value + shield_bonus, roll.total))
     hit = HitDerivation(
         skill=Decimal(attacker.spec.skill),
@@ -91,6 +93,7 @@ def resolve_attack(
         recovery_roll=recovery_roll,
         proficiency=arm.carried.proficiency,
         martial_bonus=arm.martial_bonus,
+        injury_penalty=injury_penalty,
     )
     parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
     outcome: Outcome
@@ -252,7 +255,9 @@ def _parry(encounter: Encounter, defender: Loadout, *, melee: bool) -> ParryAtte
     interrupt its spell, E23), not held or knocked down (E15); a device parries at most once per its gap.
     """
     state: CombatantState = encounter.state.combatants[defender.id]
-    if not state.reacted or state.out or state.casting is not None or state.held_by or state.knocked_down:
+    if not state.reacted or state.casting is not None or state.held_by or state.knocked_down:
+        return None
+    if state.incapacitated(int(encounter.now)):
         return None
     found = parry_chance(defender, state, melee=melee)
     if found is None:

@@ -20,7 +20,8 @@ from affray.events.kinds import (
     LocationDisabled,
 )
 from affray.handlers.fighter import fighter
-from affray.handlers.loadout import Loadout, build_loadouts
+from affray.handlers.loadout import Arm, Loadout, build_loadouts
+from affray.handlers.special import SpecialDamageModule
 from affray.kernel.clock import MS_PER_SECOND, to_ms
 from affray.kernel.dice import DICE_ALGORITHM, Dice, DiceSource, GeneratedDice, ManualDice
 from affray.kernel.encounter import Encounter, EventSink
@@ -47,6 +48,7 @@ class Battle:
         self.loadouts: dict[str, Loadout] = build_loadouts(scenario, tables or load_tables())
         self.locations = load_hit_locations() if scenario.options.hit_locations else None
         self.grappling = load_grappling()
+        self.special = SpecialDamageModule(scenario) if "special_damage" in scenario.modules else None
         self.processes: dict[str, simpy.Process] = {}
         self.interrupted: set[str] = set()
         """Casters whose spell has been interrupted and who have not yet heard of it."""
@@ -85,18 +87,22 @@ class Battle:
                     side=spec.side,
                     damage_points=Decimal(spec.damage_points),
                     position=(metres(spec.position[0]), metres(spec.position[1])),
-                    weapon=me.arms[0].weapon.name,
+                    weapon=me.arms[0].weapon.name if me.arms else "",
                     armor=me.armor.name,
                     shield=me.shield.name if me.shield else None,
                     cover=spec.cover,
+                    body=spec.kind,
                 )
             )
         perceptions = {
             me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
             for me in self.loadouts.values()
+            if me.spec.kind != "computer"
         }
         first = min(ms for ms, _ in perceptions.values())
         for me in self.loadouts.values():
+            if me.spec.kind == "computer":
+                continue  # a computer is a target: it does not fight
             ms, roll = perceptions[me.id]
             self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first, roll))
         encounter.process(self._time_limit(encounter))
@@ -112,9 +118,9 @@ class Battle:
             return max(roll.total, 0) * MS_PER_SECOND, roll
         return to_ms(Decimal(str(value))), None
 
-    def after_attack(self, encounter: Encounter, event: AttackResolved) -> None:
+    def after_attack(self, encounter: Encounter, event: AttackResolved, attacker: Loadout, arm: Arm) -> None:
         """What a landed blow or shot does beyond its damage: a knock-out (E14), a disabled location (E20),
-        then ``after_damage``."""
+        special damage (S1-S6) when the module is on, then ``after_damage``."""
         if event.damage is None:
             return
         target = encounter.state.combatants[event.target]
@@ -141,6 +147,8 @@ class Battle:
                         encounter, target.id, f"{location} wound of {tidy(taken)} damage points: death"
                     )
                     return
+        if self.special is not None and event.outcome == "hit":
+            self.special.after_hit(encounter, self, event, attacker, arm)
         self.after_damage(encounter, event.target)
 
     def after_damage(self, encounter: Encounter, target_id: str) -> None:

@@ -122,8 +122,16 @@ def _act(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState
     arms = _arm_views(me, mine)
     spells = spell_views(me)
     grapples = tuple(p.name for p in me.grapples)
+    priority = tuple(me.spec.priority_targets)
     parries = bool(me.shield or me.martial_level or me.spec.parry or any(a.weapon.parry for a in me.arms))
     while not stopped():
+        if mine.deactivated:
+            return
+        now = int(encounter.now)
+        if mine.incapacitated(now):
+            # S4, S5: unconscious or stunned: nothing until it comes round (condition_ended).
+            yield encounter.timeout(max(mine.unconscious_until_ms or 0, mine.stunned_until_ms or 0) - now)
+            continue
         if mine.holding is not None:
             # E15: a holder keeps its hold, second by second, until the hold is broken.
             yield encounter.timeout(MS_PER_SECOND)
@@ -147,6 +155,7 @@ def _act(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState
                 grapples=grapples,
                 pace=step,
                 parries=parries,
+                priority=priority,
             )
         )
         if intent is None:
@@ -266,6 +275,14 @@ def _attack(
     if picked is not None and picked.martial and arm.martial:
         arm = picked
     spent = arm.uses is not None and mine.used.get(str(arm.index), 0) >= arm.uses
+    malfunction = sum(injury.malfunction_chance for injury in mine.injuries)
+    if malfunction:
+        # S5: a damaged robot's systems may fail it, action by action.
+        check = encounter.dice.roll(me.id, "malfunction", "1d100")
+        if check.total <= malfunction:
+            return _refuse(encounter, me.id, action, f"malfunction: {check.total} within {malfunction}%")
+    if not arm.ranged and any(injury.no_melee for injury in mine.injuries):
+        return _refuse(encounter, me.id, action, "its damage allows no melee attack")
     if arm.martial == "kick":
         if "right leg" in mine.disabled or "left leg" in mine.disabled:
             return _refuse(encounter, me.id, action, "a kick needs both legs")
@@ -307,7 +324,7 @@ def _attack(
             charge_speed=charge_speed,
         )
     )
-    battle.after_attack(encounter, event)
+    battle.after_attack(encounter, event, me, arm)
     # E13: a martial artist attacks at most twice in any second.
     return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.martial else arm.speed_ms
 

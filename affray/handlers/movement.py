@@ -14,11 +14,18 @@ LEGS = ("right leg", "left leg")
 
 
 def pace(mine: CombatantState, step: Decimal) -> Decimal:
-    """Metres in a second: its move rate, halved for each unusable leg (a ruling on E20)."""
+    """Metres in a second: its move rate, halved for each unusable leg (a ruling on E20), less its
+    injuries' movement penalties and within their caps (rules S4, S5); never below 0."""
     for leg in LEGS:
         if leg in mine.disabled:
             step = step / 2
-    return step
+    for injury in mine.injuries:
+        if injury.cannot_move:
+            return Decimal(0)
+        step += injury.movement
+        if injury.movement_max is not None:
+            step = min(step, injury.movement_max)
+    return max(step, Decimal(0))
 
 
 ESCAPE_DISTANCE = Decimal(30)
@@ -30,6 +37,8 @@ def flee(
 ) -> None:
     """A second's run straight away from ``target`` (along the x axis when they stand on one point)."""
     step = pace(mine, step)
+    if step <= 0:
+        return
     start = mine.position
     away = (start[0] - target.position[0], start[1] - target.position[1])
     if not (away[0] or away[1]):
@@ -63,7 +72,7 @@ def move(
     step = pace(mine, step)
     reach = me.arms[mine.weapon_index].reach
     gap = distance(mine.position, target.position)
-    if gap <= reach:
+    if gap <= reach or step <= 0:
         return
     if gap - reach <= step:
         end = approach(mine.position, target.position, reach)

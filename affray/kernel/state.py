@@ -18,19 +18,32 @@ from affray.errors import LogError
 from affray.events.base import Event
 from affray.events.kinds import (
     ActionRefused,
+    AftermathEnded,
+    AftermathStarted,
     AimStarted,
     AttackResolved,
     CombatantJoined,
     CombatantOut,
+    ConditionEnded,
+    ConditionStarted,
     EncounterEnded,
+    EquipmentLost,
+    Exploded,
     GrappleResolved,
+    Healed,
+    HealingScheduled,
     HoldDamage,
     HoldEscapeRolled,
+    Injury,
     LocationDisabled,
     Moved,
+    NotHealed,
     Perceived,
     Position,
+    ProgramsDestroyed,
     Reacted,
+    RefereeRuling,
+    SpecialDamage,
     SpellCast,
     SpellInterrupted,
     SpellStarted,
@@ -88,6 +101,18 @@ class CombatantState(msgspec.Struct, kw_only=True):
     knocked_down: bool = False
     kicked_ms: int | None = None
     """When it last kicked, as a martial artist (E13: the next second is recovery)."""
+    kind: str = "living"
+    injuries: list[Injury] = msgspec.field(default_factory=list)
+    """Special damage it carries (rules S4, S5); healed ones are dropped (rules S7, S8)."""
+    special_hits: int = 0
+    unconscious_until_ms: int | None = None
+    stunned_until_ms: int | None = None
+    deactivated: bool = False
+    lost: dict[str, int] = msgspec.field(default_factory=dict)
+    """Units of equipment destroyed, by name (rule S3)."""
+    destroyed_weapons: list[str] = msgspec.field(default_factory=list)
+    programs_lost: list[str] = msgspec.field(default_factory=list)
+    alarms: list[str] = msgspec.field(default_factory=list)
     location_damage: dict[str, Decimal] = msgspec.field(default_factory=dict)
     disabled: list[str] = msgspec.field(default_factory=list)
     """Locations made unusable (rule E20)."""
@@ -98,6 +123,19 @@ class CombatantState(msgspec.Struct, kw_only=True):
     def damage_left(self) -> Decimal:
         """Damage points not yet lost."""
         return self.damage_points - self.damage_taken
+
+    def incapacitated(self, now: int) -> bool:
+        """Out, deactivated, or unconscious or stunned at ``now``: it can neither act nor react."""
+        return (
+            self.out
+            or self.deactivated
+            or (self.unconscious_until_ms is not None and now < self.unconscious_until_ms)
+            or (self.stunned_until_ms is not None and now < self.stunned_until_ms)
+        )
+
+    def injury_to_hit(self) -> int:
+        """The sum of its injuries' penalties to hit (rules S4, S5)."""
+        return sum(injury.to_hit for injury in self.injuries)
 
 
 class EncounterState(msgspec.Struct, kw_only=True):
@@ -114,7 +152,7 @@ class EncounterState(msgspec.Struct, kw_only=True):
         """Sides with at least one combatant still in the fight, in order of first appearance."""
         sides: list[str] = []
         for c in self.combatants.values():
-            if not c.out and c.side not in sides:
+            if not c.incapacitated(self.t) and c.side not in sides:
                 sides.append(c.side)
         return sides
 
@@ -130,6 +168,7 @@ def _joined(state: EncounterState, e: CombatantJoined) -> None:
         armor=e.armor,
         shield=e.shield,
         cover=e.cover,
+        kind=e.body,
     )
 
 
@@ -249,6 +288,63 @@ def _location_disabled(state: EncounterState, e: LocationDisabled) -> None:
         combatant.weapon_ready = False
 
 
+def _special(state: EncounterState, e: SpecialDamage) -> None:
+    attacker = state.combatants[e.attacker]
+    target = state.combatants[e.target]
+    attacker.damage_dealt += e.stamina
+    target.damage_taken += e.stamina
+    target.special_hits += 1
+    if e.injury is not None:
+        target.injuries.append(e.injury)
+
+
+def _condition(state: EncounterState, e: ConditionStarted) -> None:
+    combatant = state.combatants[e.combatant]
+    if e.condition == "deactivated":
+        combatant.deactivated = True
+    elif e.condition == "unconscious":
+        combatant.unconscious_until_ms = e.until_ms
+    else:
+        combatant.stunned_until_ms = e.until_ms
+
+
+def _condition_ended(state: EncounterState, e: ConditionEnded) -> None:
+    combatant = state.combatants[e.combatant]
+    if e.condition == "unconscious":
+        combatant.unconscious_until_ms = None
+    else:
+        combatant.stunned_until_ms = None
+
+
+def _equipment(state: EncounterState, e: EquipmentLost) -> None:
+    combatant = state.combatants[e.combatant]
+    for item in e.items:
+        combatant.lost[item.name] = combatant.lost.get(item.name, 0) + item.units
+    if e.weapon is not None:
+        combatant.destroyed_weapons.append(e.weapon)
+        if combatant.weapon == e.weapon:
+            combatant.weapon_ready = False
+
+
+def _programs(state: EncounterState, e: ProgramsDestroyed) -> None:
+    computer = state.combatants[e.computer]
+    computer.programs_lost.extend(e.destroyed)
+    computer.alarms.extend(e.alarms)
+
+
+def _exploded(state: EncounterState, e: Exploded) -> None:
+    for hit in e.hits:
+        state.combatants[hit.combatant].damage_taken += hit.damage
+
+
+def _healed(state: EncounterState, e: Healed) -> None:
+    combatant = state.combatants[e.combatant]
+    for index, injury in enumerate(combatant.injuries):
+        if injury.name == e.injury:
+            del combatant.injuries[index]
+            return
+
+
 def _unchanged(state: EncounterState, e: Event) -> None:
     """Refusals and waits change nothing but the clock."""
 
@@ -315,6 +411,18 @@ _APPLIERS: dict[type[Event], Callable[[EncounterState, Any], None]] = {
     HoldEscapeRolled: _escape,
     HoldDamage: _hold_damage,
     StoodUp: _stood_up,
+    SpecialDamage: _special,
+    ConditionStarted: _condition,
+    ConditionEnded: _condition_ended,
+    EquipmentLost: _equipment,
+    ProgramsDestroyed: _programs,
+    Exploded: _exploded,
+    RefereeRuling: _unchanged,
+    AftermathStarted: _unchanged,
+    HealingScheduled: _unchanged,
+    Healed: _healed,
+    NotHealed: _unchanged,
+    AftermathEnded: _unchanged,
     CombatantOut: _out,
     EncounterEnded: _ended,
 }

@@ -129,6 +129,8 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     grapples: tuple[str, ...] = ()
     pace: Decimal = Decimal(0)
     """How far it moves in a second, in metres."""
+    priority: tuple[str, ...] = ()
+    """Combatants to attack first while they stand (the scenario's ``priority_targets``)."""
     parries: bool = False
     """Whether it has a way to parry or dodge (a shield, a parrying weapon, its own parry, martial arts)."""
 

@@ -10,11 +10,16 @@ from affray.npc.intents import Approach, Attack, BreakHold, Intent, View
 
 
 def nearest_enemy(view: View) -> tuple[CombatantState, Decimal] | None:
-    """The nearest standing enemy and its distance, to the millimetre; ties go to the one listed first."""
+    """The first standing priority target, else the nearest standing enemy, and its distance (to the
+    millimetre; ties go to the one listed first)."""
     me = view.me
+    for wanted in view.priority:
+        other = view.state.combatants.get(wanted)
+        if other is not None and other.side != me.side and not other.incapacitated(view.now):
+            return other, distance(me.position, other.position)
     best: tuple[Decimal, CombatantState] | None = None
     for other in view.state.combatants.values():
-        if other.out or other.side == me.side:
+        if other.side == me.side or other.incapacitated(view.now):
             continue
         gap = distance(me.position, other.position)
         if best is None or gap < best[0]:

@@ -9,22 +9,34 @@ from typing import Any
 from affray.events.base import Event, Roll
 from affray.events.kinds import (
     ActionRefused,
+    AftermathEnded,
+    AftermathStarted,
     AimStarted,
     AttackResolved,
     AvoidanceRoll,
     CombatantJoined,
     CombatantOut,
+    ConditionEnded,
+    ConditionStarted,
     DamageDerivation,
     EncounterEnded,
+    EquipmentLost,
+    Exploded,
     GrappleResolved,
+    Healed,
+    HealingScheduled,
     HoldDamage,
     HoldEscapeRolled,
     LocationDisabled,
     Moved,
+    NotHealed,
     Perceived,
     Position,
+    ProgramsDestroyed,
     RangedDerivation,
     Reacted,
+    RefereeRuling,
+    SpecialDamage,
     SpellCast,
     SpellInterrupted,
     SpellStarted,
@@ -224,6 +236,94 @@ def _stood_up(e: StoodUp, s: EncounterState) -> str:
     return f"{e.combatant} gets up ({seconds(e.took_ms)} s)"
 
 
+def _special(e: SpecialDamage, s: EncounterState) -> str:
+    mods = "".join(f" {m.value:+d} {m.reason.lower()}" for m in e.modifiers)
+    injury = ""
+    if e.injury is not None:
+        parts = [f"{e.injury.to_hit:+d} to hit" if e.injury.to_hit else ""]
+        parts.append(f"{number(e.injury.movement)} m/s" if e.injury.movement else "")
+        parts.append("cannot move" if e.injury.cannot_move else "")
+        injury = "; " + ", ".join(p for p in parts if p) if any(parts) else ""
+    target = s.combatants[e.target]
+    return (
+        f"special damage to {e.target}: chance {e.chance}% (3 + 2 x level {e.skill_level}"
+        f"{f' + aim {e.aim_rounds}' if e.aim_rounds else ''}), roll {e.hit_roll};"
+        f" type {_roll(e.type_roll)}{mods}"
+        f" = {e.total} -> {e.damage}: +{number(e.stamina)} damage{injury}"
+        f"{f', {e.equipment} equipment lost' if e.equipment else ''}; "
+        f"{e.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
+    )
+
+
+def _condition(e: ConditionStarted, s: EncounterState) -> str:
+    chance = f" ({e.chance}%: {e.chance_roll.total})" if e.chance is not None and e.chance_roll else ""
+    if e.until_ms is None:
+        return f"{e.combatant} is {e.condition}{chance} by {e.cause}"
+    duration = f" ({_roll(e.duration)})" if e.duration else ""
+    return f"{e.combatant} is {e.condition}{chance} by {e.cause} until {seconds(e.until_ms)} s{duration}"
+
+
+def _condition_ended(e: ConditionEnded, s: EncounterState) -> str:
+    return f"{e.combatant} is no longer {e.condition}"
+
+
+def _equipment(e: EquipmentLost, s: EncounterState) -> str:
+    if e.weapon is not None:
+        return f"{e.combatant} loses its {e.weapon} (weapon instead of equipment: roll {e.weapon_roll.total})"
+    items = ", ".join(f"{i.units} {i.name}" for i in e.items) or "nothing left to lose"
+    return f"{e.combatant} loses equipment: {items} (weapon roll {e.weapon_roll.total})"
+
+
+def _programs(e: ProgramsDestroyed, s: EncounterState) -> str:
+    gone = ", ".join(e.destroyed) or "none"
+    alarms = f"; alarms: {', '.join(e.alarms)}" if e.alarms else ""
+    boom = "; more destroyed than it had: it explodes" if e.explodes else ""
+    return f"{e.computer} loses {e.total // 5} programs ({e.total} // 5): {gone}{alarms}{boom}"
+
+
+def _exploded(e: Exploded, s: EncounterState) -> str:
+    hits = "; ".join(
+        f"{h.combatant} at {number(h.distance)} m: RS {h.rs_target} roll {h.rs_roll.total}"
+        f"{' halved' if h.halved else ''} -> {number(h.damage)}"
+        for h in e.hits
+    )
+    return f"{e.source} explodes: {_roll(e.roll)} within {e.radius_m} m: {hits or 'no one near'}"
+
+
+def _ruling(e: RefereeRuling, s: EncounterState) -> str:
+    return (
+        f"referee ruling on {e.target}'s special damage #{e.nth}: {e.rolled} (+{number(e.stamina_rolled)})"
+        f" becomes {e.ruled} (+{number(e.stamina_ruled)}): {e.reason}"
+    )
+
+
+def _aftermath(e: AftermathStarted, s: EncounterState) -> str:
+    limbs = "set in time" if e.limbs_set_in_time else "not set in time (hospital)"
+    return f"the fight is over: {e.days} days of healing and repair begin (broken limbs {limbs})"
+
+
+def _scheduled(e: HealingScheduled, s: EncounterState) -> str:
+    extra = f" + {e.extra_minutes} min" if e.extra_minutes else ""
+    cost = f", {e.cost} Cr" if e.cost else ""
+    note = f"; {e.note}" if e.note else ""
+    return (
+        f"{e.combatant}'s {e.injury} heals as {e.heals_as}: {_roll(e.roll)}{extra}, ready at "
+        f"{seconds(e.ready_ms)} s{cost}{note}"
+    )
+
+
+def _healed(e: Healed, s: EncounterState) -> str:
+    return f"{e.combatant}'s {e.injury} has healed: its penalties are gone"
+
+
+def _not_healed(e: NotHealed, s: EncounterState) -> str:
+    return f"{e.combatant}'s {e.injury} does not heal: {e.reason}"
+
+
+def _aftermath_ended(e: AftermathEnded, s: EncounterState) -> str:
+    return f"{e.days} days have passed"
+
+
 def _location(e: LocationDisabled, s: EncounterState) -> str:
     return (
         f"{e.combatant}'s {e.location} is {'a mortal wound' if e.effect == 'dead' else 'unusable'}: "
@@ -299,6 +399,18 @@ _TELLERS: dict[type[Event], Callable[[Any, EncounterState], str]] = {
     HoldEscapeRolled: _escape,
     HoldDamage: _hold_damage,
     StoodUp: _stood_up,
+    SpecialDamage: _special,
+    ConditionStarted: _condition,
+    ConditionEnded: _condition_ended,
+    EquipmentLost: _equipment,
+    ProgramsDestroyed: _programs,
+    Exploded: _exploded,
+    RefereeRuling: _ruling,
+    AftermathStarted: _aftermath,
+    HealingScheduled: _scheduled,
+    Healed: _healed,
+    NotHealed: _not_healed,
+    AftermathEnded: _aftermath_ended,
     SpellStarted: _spell_started,
     SpellCast: _spell_cast,
     SpellInterrupted: _spell_interrupted,

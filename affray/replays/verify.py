@@ -9,6 +9,8 @@ import msgspec
 from affray.errors import AffrayError, LogError
 from affray.events.base import Event
 from affray.events.codec import LogFile, LogHeader, LogProblem, encode_event, line_hash
+from affray.events.kinds import AftermathStarted
+from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.state import EncounterState, apply_checked, digest
 from affray.scenario import Scenario, convert_scenario
@@ -51,6 +53,10 @@ def verify(log: LogFile, source: str) -> Verdict:
     try:
         battle = Battle(scenario_of(log, source))
         replay = battle.run()
+        if len(log.events) > len(replay.log):
+            follows = log.events[len(replay.log)]
+            if isinstance(follows, AftermathStarted):
+                run_aftermath(replay, battle, follows.days)
     except AffrayError as exc:
         if problem is not None:
             return _broken(problem, count)

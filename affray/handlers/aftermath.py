@@ -1,0 +1,144 @@
+"""The long clock after a fight (rules S7, S8): special damage heals, robots are repaired.
+
+The encounter's clock runs on from the end of the fight for the days asked. Each injury heals on its own
+clock ("healing times are not cumulative"), from the start of the aftermath: the host's own rules heal the
+Stamina (damage points) first, and affray takes them as healed when the aftermath begins (a ruling). A
+robot is repaired by a combatant of its side with Robotics skill, one injury after another; without one it
+stays damaged. Timed conditions (unconsciousness, stuns) end when their time comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from affray.events.kinds import (
+    AftermathEnded,
+    AftermathStarted,
+    ConditionEnded,
+    Healed,
+    HealingScheduled,
+    Injury,
+    NotHealed,
+)
+from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.encounter import Encounter
+from affray.kernel.state import CombatantState
+from affray.rules.special_damage.recovery import healing_time, repair_time
+
+if TYPE_CHECKING:
+    from affray.handlers.battle import Battle
+
+DAY_MS = 86400 * MS_PER_SECOND
+UNIT_MS = {"minutes": 60 * MS_PER_SECOND, "hours": 3600 * MS_PER_SECOND, "days": DAY_MS}
+
+
+def run_aftermath(encounter: Encounter, battle: Battle, days: int) -> None:
+    """Continue ``encounter`` for ``days`` of healing and repair, appending its events."""
+    options = battle.scenario.special_damage
+    encounter.emit(AftermathStarted(days=days, limbs_set_in_time=options.limbs_set_in_time))
+    end = int(encounter.now) + days * DAY_MS
+    for combatant in encounter.state.combatants.values():
+        for condition, until in (
+            ("unconscious", combatant.unconscious_until_ms),
+            ("stunned", combatant.stunned_until_ms),
+        ):
+            if until is not None and until > encounter.now and not combatant.deactivated:
+                encounter.process(_wake(encounter, combatant, condition, until))
+        if combatant.kind == "robot":
+            encounter.process(_repairs(encounter, battle, combatant))
+        elif combatant.kind == "living":
+            for injury in list(combatant.injuries):
+                _heal(encounter, battle, combatant, injury)
+    finished = encounter.timeout(end - int(encounter.now))
+    encounter.run(until=finished)
+    encounter.emit(AftermathEnded(days=days))
+
+
+def dead(combatant: CombatantState) -> bool:
+    """Killed outright: a mortal location (E20), a deadly special damage (S4) or an explosion (S5, S6).
+
+    A combatant merely put out at 0 damage points or fewer, knocked out or fled lives to heal (a ruling).
+    """
+    reason = combatant.out_reason or ""
+    return combatant.out and any(word in reason for word in ("death", "special damage:", "exploded"))
+
+
+def _heal(encounter: Encounter, battle: Battle, combatant: CombatantState, injury: Injury) -> None:
+    if dead(combatant):
+        return
+    if injury.heals_as is None:
+        encounter.emit(NotHealed(combatant=combatant.id, injury=injury.name, reason="it does not heal"))
+        return
+    treated = battle.scenario.special_damage.limbs_set_in_time
+    time = healing_time(
+        injury.heals_as, treated if injury.heals_as in ("broken limb", "nerve damage", "back wound") else None
+    )
+    roll = encounter.dice.roll(combatant.id, "healing", time.dice)
+    duration = max(roll.total, 0)
+    ready = int(encounter.now) + duration * UNIT_MS[time.unit]
+    cost = time.flat_cost + time.cost_per_day * (duration if time.unit == "days" else 0)
+    note = ""
+    if time.rest_hours_per_day:
+        note = f"resting {time.rest_hours_per_day} h a day"
+    encounter.emit(
+        HealingScheduled(
+            combatant=combatant.id,
+            injury=injury.name,
+            heals_as=injury.heals_as,
+            roll=roll,
+            ready_ms=ready,
+            cost=cost,
+            note=note,
+        )
+    )
+    encounter.process(_healed_at(encounter, combatant.id, injury.name, ready))
+
+
+def _repairs(encounter: Encounter, battle: Battle, robot: CombatantState) -> Generator[Any, Any, None]:
+    """S8: one repair after another by the best Robotics skill of the robot's side."""
+    mechanics = [
+        battle.loadouts[c.id]
+        for c in encounter.state.combatants.values()
+        if c.side == robot.side and not c.out and battle.loadouts[c.id].spec.robotics_skill > 0
+    ]
+    for injury in list(robot.injuries):
+        if dead(robot) or not mechanics or injury.heals_as is None:
+            reason = "no one of its side has Robotics skill" if not mechanics else "it cannot be repaired"
+            if dead(robot):
+                reason = "destroyed"
+            encounter.emit(NotHealed(combatant=robot.id, injury=injury.name, reason=reason))
+            continue
+        mechanic = max(mechanics, key=lambda m: m.spec.robotics_skill)
+        kind: Any = injury.heals_as
+        time = repair_time(kind, injury.joints, injury.brain_casing_hit, injury.brain_and_body_cracked)
+        roll = encounter.dice.roll(robot.id, "repair", time.dice)
+        minutes = max(roll.total, 0) + time.extra_minutes
+        ready = int(encounter.now) + minutes * UNIT_MS["minutes"]
+        encounter.emit(
+            HealingScheduled(
+                combatant=robot.id,
+                injury=injury.name,
+                heals_as=injury.heals_as,
+                roll=roll,
+                extra_minutes=time.extra_minutes,
+                ready_ms=ready,
+                note=f"repaired by {mechanic.id} (Robotics {mechanic.spec.robotics_skill})",
+            )
+        )
+        yield encounter.timeout(ready - int(encounter.now))
+        encounter.emit(Healed(combatant=robot.id, injury=injury.name))
+
+
+def _healed_at(encounter: Encounter, combatant: str, injury: str, ready: int) -> Generator[Any, Any, None]:
+    yield encounter.timeout(ready - int(encounter.now))
+    encounter.emit(Healed(combatant=combatant, injury=injury))
+
+
+def _wake(
+    encounter: Encounter, combatant: CombatantState, condition: str, until: int
+) -> Generator[Any, Any, None]:
+    yield encounter.timeout(until - int(encounter.now))
+    current = combatant.unconscious_until_ms if condition == "unconscious" else combatant.stunned_until_ms
+    if current == until:
+        encounter.emit(ConditionEnded(combatant=combatant.id, condition=condition))  # type: ignore[arg-type]

@@ -1,0 +1,494 @@
+"""The special_damage module (seed 001) over an Energion hit: rules S1-S6, S9, S10 on the clock.
+
+A hit's d100 roll is the add-on's "to hit" roll: special damage is scored when the attack hit, the hit chance
+is at least the special chance, and the roll is at or under it. The type roll (1d10 plus Table 1 and
+Table 2) reads Table 3 (living beings) or Table 4 (robots); a computer loses programs instead. The extra
+Stamina damage is extra damage points; the effects become an ``Injury`` whose penalties later rolls apply;
+unconsciousness, stuns and deactivation are timed conditions on the clock; equipment, weapons, programs and
+explosions are events of their own. docs/rulesets/special_damage.md lists the rulings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from affray.events.base import Roll
+from affray.events.kinds import (
+    AttackResolved,
+    BlastHit,
+    ConditionEnded,
+    ConditionStarted,
+    EquipmentLost,
+    Exploded,
+    Injury,
+    LostItem,
+    ProgramsDestroyed,
+    RefereeRuling,
+    SpecialDamage,
+    SpecialModifier,
+)
+from affray.handlers.attack import velocity_now
+from affray.handlers.loadout import Arm, Loadout
+from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.encounter import Encounter
+from affray.kernel.space import distance
+from affray.kernel.state import CombatantState
+from affray.rules.special_damage import rolls
+from affray.rules.special_damage.movement import TURN_SECONDS, per_second
+from affray.rules.special_damage.recovery import healing_kind, vrusk_arm
+from affray.rules.special_damage.tables import (
+    Effect,
+    Explosion,
+    load_living,
+    load_modifiers,
+    load_robots,
+    load_weapon_modifiers,
+)
+from affray.scenario import Scenario
+
+if TYPE_CHECKING:
+    from affray.handlers.battle import Battle
+
+TYPE_DIE = "1d10"
+PERCENT_DIE = "1d100"
+UNIT_MS = {"minutes": 60 * MS_PER_SECOND, "hours": 3600 * MS_PER_SECOND, "days": 86400 * MS_PER_SECOND}
+TURN_MS = TURN_SECONDS * MS_PER_SECOND
+ENERGION_WEAPON_TYPES = {
+    1: "Short melee",
+    2: "Long melee",
+    3: "Long melee",
+    4: "Short melee",
+    5: "Long melee",
+    6: "Short melee",
+    7: "Long melee",
+    8: "Long melee",
+    9: "Long melee",
+    10: "Long melee",
+    11: "Long melee",
+    12: "Long melee",
+    13: "Bow or crossbow",
+    14: "Bow or crossbow",
+    15: "Other thrown weapon",
+    16: "Other thrown weapon",
+    17: "Fist",
+}
+"""Table 2's weapon type for each Energion weapon type (E11), unless a weapon names its own."""
+RANGE_MODIFIERS = {
+    "PTB": "Point blank range",
+    "SHT": "Short range",
+    "LNG": "Long range",
+    "EXT": "Extreme range",
+}
+SECURITY_PROGRAM = "computer security"
+
+
+class SpecialDamageModule:
+    """Scores and applies special damage for one encounter."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.options = scenario.special_damage
+        self.underwater = scenario.special_damage.underwater
+        self.rulings = scenario.rulings
+        self.living = load_living()
+        self.robots = load_robots()
+        self.modifiers = load_modifiers()
+        self.weapons = load_weapon_modifiers()
+        self._last_hit: dict[tuple[str, str], int] = {}
+
+    def after_hit(
+        self, encounter: Encounter, battle: Battle, event: AttackResolved, attacker: Loadout, arm: Arm
+    ) -> None:
+        """Roll for special damage on a landed hit and apply what it does."""
+        defender = battle.loadouts[event.target]
+        target = encounter.state.combatants[event.target]
+        now = int(encounter.now)
+        hit_twice = self._last_hit.get((attacker.id, target.id), -TURN_MS) > now - TURN_MS
+        self._last_hit[(attacker.id, target.id)] = now
+        if defender.spec.defensive_screen or target.out:
+            return
+        level = attacker.spec.skill // self.options.level_divisor
+        shot = event.hit.ranged
+        aim_rounds = max(shot.aim_ms - shot.gap_ms, 0) // TURN_MS if shot and not shot.unaimed_penalty else 0
+        chance = rolls.special_chance(level, aim_rounds)
+        if not rolls.scores(event.hit.roll.total, chance, event.hit.hit_chance):
+            return
+        roll = encounter.dice.roll(attacker.id, "special", TYPE_DIE)
+        modifiers = self._modifiers(
+            encounter, attacker, defender, target, event, level, aim_rounds, hit_twice
+        )
+        modifiers.append(SpecialModifier(self._weapon_type(arm), self._weapon_modifier(arm)))
+        total = rolls.type_total(roll.total, (m.value for m in modifiers))
+        if target.kind == "computer":
+            self._computer(encounter, battle, defender, target, total)
+            return
+        self._table_damage(
+            encounter,
+            battle,
+            event,
+            attacker,
+            arm,
+            defender,
+            target,
+            level,
+            aim_rounds,
+            chance,
+            roll,
+            modifiers,
+            total,
+        )
+
+    def _table_damage(
+        self,
+        encounter: Encounter,
+        battle: Battle,
+        event: AttackResolved,
+        attacker: Loadout,
+        arm: Arm,
+        defender: Loadout,
+        target: CombatantState,
+        level: int,
+        aim_rounds: int,
+        chance: int,
+        roll: Roll,
+        modifiers: list[SpecialModifier],
+        total: int,
+    ) -> None:
+        robot = target.kind == "robot"
+        table: Any = self.robots if robot else self.living
+        row = table.row_for(total)
+        effect = table.effect_of(row)
+        stamina = Decimal(row.stamina)
+        ruling = self._ruling(target)
+        if ruling is not None:
+            rolled_name, rolled_stamina = row.damage, stamina
+            if ruling.replace_with is not None:
+                row = next(r for r in table.rows if r.damage.casefold() == ruling.replace_with.casefold())
+                effect = table.effect_of(row)
+                stamina = Decimal(row.stamina)
+            if ruling.stamina is not None:
+                stamina = Decimal(ruling.stamina)
+            encounter.emit(
+                RefereeRuling(
+                    target=target.id,
+                    nth=ruling.nth,
+                    rolled=rolled_name,
+                    ruled=row.damage,
+                    stamina_rolled=rolled_stamina,
+                    stamina_ruled=stamina,
+                    reason=ruling.reason,
+                )
+            )
+        if robot:
+            heals_as = row.repair
+        else:
+            heals_as = row.heals_as and healing_kind(
+                row.heals_as,
+                dralasite=defender.spec.race.casefold() == "dralasite",
+                electrical=arm.carried.electrical,
+            )
+        name = row.damage
+        if defender.spec.race.casefold() == "vrusk" and "arm" in name.casefold():
+            # S7: "A Vrusk with a damaged arm requires a 1d10 roll to find out which arm was hit".
+            side = vrusk_arm(encounter.dice.roll(target.id, "vrusk-arm", TYPE_DIE).total)
+            name = f"{name} ({side} arms)"
+        injury = _injury(name, effect, heals_as, row if robot else None) if effect is not None else None
+        dead = bool(effect and effect.dead)
+        encounter.emit(
+            SpecialDamage(
+                attacker=attacker.id,
+                target=target.id,
+                weapon=arm.weapon.name,
+                skill_level=level,
+                aim_rounds=aim_rounds,
+                chance=chance,
+                hit_roll=event.hit.roll.total,
+                type_roll=roll,
+                modifiers=tuple(modifiers),
+                total=total,
+                table="robot" if robot else "living",
+                damage=row.damage,
+                stamina=stamina,
+                equipment=row.equipment,
+                injury=injury,
+                dead=dead,
+            )
+        )
+        if dead:
+            battle.put_out(encounter, target.id, f"special damage: {row.damage}")
+            return
+        if effect is not None:
+            self._conditions(encounter, battle, defender, target, row.damage, effect)
+        if row.equipment and not target.out:
+            self._equipment(encounter, defender, target, row.equipment)
+        battle.after_damage(encounter, target.id)
+
+    def _ruling(self, target: CombatantState) -> Any:
+        nth = target.special_hits + 1
+        return next((r for r in self.rulings if r.target == target.id and r.nth == nth), None)
+
+    def _modifiers(
+        self,
+        encounter: Encounter,
+        attacker: Loadout,
+        defender: Loadout,
+        target: CombatantState,
+        event: AttackResolved,
+        level: int,
+        aim_rounds: int,
+        hit_twice: bool,
+    ) -> list[SpecialModifier]:
+        """Table 1 (S9), from what the encounter knows."""
+        found: list[SpecialModifier] = []
+
+        def add(reason: str, count: int = 1) -> None:
+            value = self.modifiers.named(reason).contribution(count)
+            if value:
+                found.append(SpecialModifier(reason, value))
+
+        shot = event.hit.ranged
+        if shot is not None and shot.band in RANGE_MODIFIERS:
+            add(RANGE_MODIFIERS[shot.band])
+        if aim_rounds:
+            add("Careful aiming", aim_rounds)
+        now = int(encounter.now)
+        if hit_twice:
+            add("Target hit twice in same turn")
+        if level:
+            add("Per skill level with weapon", level)
+        skill = {"robot": attacker.spec.robotics_skill, "computer": attacker.spec.computer_skill}.get(
+            target.kind, 0
+        )
+        if skill:
+            add("Per Robotics or Computer skill", skill)
+        area = Decimal(str(defender.spec.size_m2))
+        if area < Decimal("0.25"):
+            add("Tiny target")
+        elif area < Decimal("0.5"):
+            add("Small target")
+        elif area > 4:
+            add("Giant target")
+        elif area > 1:
+            add("Large target")
+        attacker_state = encounter.state.combatants[attacker.id]
+        if any(any(velocity_now(c, now)) for c in (attacker_state, target)):
+            add("Moving target")
+        if defender.spec.suit_defense:
+            add("Suit-type defense")
+        if self.underwater:
+            add("Target is underwater")
+        if target.kind != "computer" and target.reacted and not target.incapacitated(now):
+            rs = defender.spec.stats.AG // self.options.rs_divisor
+            check = encounter.dice.roll(target.id, "rs-check", PERCENT_DIE)
+            if check.total <= rs:
+                reason = f"Target makes RS check ({check.total} <= RS {rs})"
+                found.append(SpecialModifier(reason, self.modifiers.named("Target makes RS check").modifier))
+        return found
+
+    def _weapon_type(self, arm: Arm) -> str:
+        return arm.carried.special_type or ENERGION_WEAPON_TYPES[arm.weapon.type]
+
+    def _weapon_modifier(self, arm: Arm) -> int:
+        return self.weapons.named(self._weapon_type(arm)).modifier
+
+    def _conditions(
+        self,
+        encounter: Encounter,
+        battle: Battle,
+        defender: Loadout,
+        target: CombatantState,
+        cause: str,
+        effect: Effect,
+    ) -> None:
+        """Unconsciousness, stuns and deactivation (S4, S5) as timed conditions; a robot's explosion."""
+        if effect.unconscious and effect.unconscious_unit:
+            self._timed(
+                encounter,
+                battle,
+                target.id,
+                "unconscious",
+                cause,
+                effect.unconscious_chance or 100,
+                effect.unconscious,
+                effect.unconscious_unit,
+            )
+        if effect.stun and effect.stun_unit:
+            self._timed(
+                encounter,
+                battle,
+                target.id,
+                "stunned",
+                cause,
+                effect.stun_chance or 100,
+                effect.stun,
+                effect.stun_unit,
+            )
+        if effect.deactivated:
+            encounter.emit(ConditionStarted(combatant=target.id, condition="deactivated", cause=cause))
+        elif effect.deactivation_chance:
+            roll = encounter.dice.roll(target.id, "deactivation", PERCENT_DIE)
+            if roll.total <= effect.deactivation_chance:
+                encounter.emit(
+                    ConditionStarted(
+                        combatant=target.id,
+                        condition="deactivated",
+                        cause=cause,
+                        chance=effect.deactivation_chance,
+                        chance_roll=roll,
+                    )
+                )
+        if effect.explosion is not None:
+            self.explode(encounter, battle, target.id, effect.explosion)
+
+    def _timed(
+        self,
+        encounter: Encounter,
+        battle: Battle,
+        combatant: str,
+        condition: str,
+        cause: str,
+        chance: int,
+        dice: str,
+        unit: str,
+    ) -> None:
+        chance_roll = None
+        if chance < 100:
+            chance_roll = encounter.dice.roll(combatant, condition, PERCENT_DIE)
+            if chance_roll.total > chance:
+                return
+        duration = encounter.dice.roll(combatant, f"{condition}-time", dice)
+        until = int(encounter.now) + max(duration.total, 0) * UNIT_MS[unit]
+        encounter.emit(
+            ConditionStarted(
+                combatant=combatant,
+                condition=condition,  # type: ignore[arg-type]
+                cause=cause,
+                chance=chance if chance < 100 else None,
+                chance_roll=chance_roll,
+                duration=duration,
+                until_ms=until,
+            )
+        )
+        encounter.process(_condition_ends(encounter, combatant, condition, until))
+
+    def _equipment(self, encounter: Encounter, defender: Loadout, target: CombatantState, units: int) -> None:
+        """S3: one time in ten a weapon instead; else the pieces the victim gives up (the last listed first),
+        two units of a kind it has more than one of."""
+        roll = encounter.dice.roll(target.id, "equipment", PERCENT_DIE)
+        if rolls.weapon_instead(roll.total):
+            names = [a.weapon.name for a in defender.arms if a.weapon.name not in target.destroyed_weapons]
+            if names:
+                encounter.emit(EquipmentLost(combatant=target.id, weapon_roll=roll, weapon=names[-1]))
+                return
+        left = {e.name: e.count - target.lost.get(e.name, 0) for e in defender.spec.equipment}
+        items: list[LostItem] = []
+        for piece in reversed(defender.spec.equipment):
+            if units == 0:
+                break
+            while units and left[piece.name] > 0:
+                lost = min(rolls.equipment_lost(1, left[piece.name] > 1), left[piece.name])
+                left[piece.name] -= lost
+                units -= 1
+                items.append(LostItem(piece.name, lost))
+        encounter.emit(EquipmentLost(combatant=target.id, weapon_roll=roll, items=_merged(items)))
+
+    def _computer(
+        self, encounter: Encounter, battle: Battle, defender: Loadout, target: CombatantState, total: int
+    ) -> None:
+        """S6: programs destroyed lowest level first; an intact security program's alarms; an explosion."""
+        remaining = [p for p in defender.spec.programs if p.name not in target.programs_lost]
+        count = rolls.programs_destroyed(total)
+        order = sorted(range(len(remaining)), key=lambda i: remaining[i].level)
+        gone = [remaining[i] for i in order[:count]]
+        kept = [p for p in remaining if p not in gone]
+        security = [p for p in kept if p.name.casefold() == SECURITY_PROGRAM]
+        alarms = tuple(alarm for p in security for alarm in p.alarms) if gone else ()
+        boom = rolls.explodes(count, len(remaining))
+        encounter.emit(
+            ProgramsDestroyed(
+                computer=target.id,
+                total=total,
+                destroyed=tuple(p.name for p in gone),
+                remaining=tuple(p.name for p in kept),
+                alarms=alarms,
+                explodes=boom,
+            )
+        )
+        if boom:
+            self.explode(encounter, battle, target.id, rolls.COMPUTER_EXPLOSION)
+            if not target.out:
+                battle.put_out(encounter, target.id, "exploded: more programs destroyed than it had")
+
+    def explode(self, encounter: Encounter, battle: Battle, source: str, blast: Explosion) -> None:
+        """S5/S6: the dice to everyone within the radius; a Reaction Speed check (AG) halves it (ruling)."""
+        state = encounter.state
+        centre = state.combatants[source].position
+        roll = encounter.dice.roll(source, "explosion", blast.dice)
+        hits = []
+        for other in state.combatants.values():
+            if other.id == source or other.out:
+                continue
+            gap = distance(centre, other.position)
+            if gap > blast.radius_m:
+                continue
+            rs = battle.loadouts[other.id].spec.stats.AG // self.options.rs_divisor
+            check = encounter.dice.roll(other.id, "rs-check", PERCENT_DIE)
+            halved = check.total <= rs
+            damage = Decimal(roll.total) / 2 if halved else Decimal(roll.total)
+            hits.append(
+                BlastHit(
+                    combatant=other.id,
+                    distance=gap,
+                    rs_target=rs,
+                    rs_roll=check,
+                    halved=halved,
+                    damage=damage,
+                )
+            )
+        encounter.emit(Exploded(source=source, roll=roll, radius_m=blast.radius_m, hits=tuple(hits)))
+        for hit in hits:
+            battle.after_damage(encounter, hit.combatant)
+
+
+def _merged(items: list[LostItem]) -> tuple[LostItem, ...]:
+    merged: dict[str, int] = {}
+    for item in items:
+        merged[item.name] = merged.get(item.name, 0) + item.units
+    return tuple(LostItem(name, units) for name, units in merged.items())
+
+
+def _condition_ends(
+    encounter: Encounter, combatant: str, condition: str, until: int
+) -> Generator[Any, Any, None]:
+    yield encounter.timeout(until - int(encounter.now))
+    state = encounter.state
+    mine = state.combatants[combatant]
+    current = mine.unconscious_until_ms if condition == "unconscious" else mine.stunned_until_ms
+    if not state.ended and not mine.out and current == until:
+        encounter.emit(ConditionEnded(combatant=combatant, condition=condition))  # type: ignore[arg-type]
+
+
+def _injury(name: str, effect: Effect, heals_as: str | None, robot_row: Any = None) -> Injury:
+    """The effect as the host applies it: metres per turn to metres per second (a 6 s turn)."""
+    return Injury(
+        name=name,
+        to_hit=effect.to_hit or 0,
+        movement=per_second(effect.movement or 0),
+        movement_max=per_second(effect.movement_max) if effect.movement_max is not None else None,
+        cannot_move=effect.cannot_move,
+        skills=effect.skills or 0,
+        int_log=effect.int_log or 0,
+        dex_rs=effect.dex_rs or 0,
+        carry_kg=effect.carry_kg or 0,
+        no_rifles=effect.no_rifles,
+        one_weapon_only=effect.one_weapon_only,
+        no_melee=effect.no_melee,
+        melee_damage=effect.melee_damage or 0,
+        malfunction_chance=effect.malfunction_chance or 0,
+        repair_penalty=effect.repair_penalty or 0,
+        heals_as=heals_as,
+        joints=robot_row.joints if robot_row is not None else 0,
+        brain_casing_hit=bool(robot_row and robot_row.brain_casing_hit),
+        brain_and_body_cracked=bool(robot_row and robot_row.brain_and_body_cracked),
+    )
