@@ -275,13 +275,13 @@ def _attack(
     if picked is not None and picked.martial and arm.martial:
         arm = picked
     spent = arm.uses is not None and mine.used.get(str(arm.index), 0) >= arm.uses
-    malfunction = sum(injury.malfunction_chance for injury in mine.injuries)
+    malfunction = sum(injury.malfunction_chance for injury in mine.injuries) if mine.injuries else 0
     if malfunction:
         # S5: a damaged robot's systems may fail it, action by action.
         check = encounter.dice.roll(me.id, "malfunction", "1d100")
         if check.total <= malfunction:
             return _refuse(encounter, me.id, action, f"malfunction: {check.total} within {malfunction}%")
-    if not arm.ranged and any(injury.no_melee for injury in mine.injuries):
+    if mine.injuries and not arm.ranged and any(injury.no_melee for injury in mine.injuries):
         return _refuse(encounter, me.id, action, "its damage allows no melee attack")
     if arm.martial == "kick":
         if "right leg" in mine.disabled or "left leg" in mine.disabled:

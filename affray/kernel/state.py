@@ -126,16 +126,17 @@ class CombatantState(msgspec.Struct, kw_only=True):
 
     def incapacitated(self, now: int) -> bool:
         """Out, deactivated, or unconscious or stunned at ``now``: it can neither act nor react."""
-        return (
-            self.out
-            or self.deactivated
-            or (self.unconscious_until_ms is not None and now < self.unconscious_until_ms)
-            or (self.stunned_until_ms is not None and now < self.stunned_until_ms)
+        if self.out or self.deactivated:
+            return True
+        if self.unconscious_until_ms is None and self.stunned_until_ms is None:
+            return False
+        return (self.unconscious_until_ms is not None and now < self.unconscious_until_ms) or (
+            self.stunned_until_ms is not None and now < self.stunned_until_ms
         )
 
     def injury_to_hit(self) -> int:
         """The sum of its injuries' penalties to hit (rules S4, S5)."""
-        return sum(injury.to_hit for injury in self.injuries)
+        return sum(injury.to_hit for injury in self.injuries) if self.injuries else 0
 
 
 class EncounterState(msgspec.Struct, kw_only=True):

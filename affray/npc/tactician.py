@@ -25,7 +25,7 @@ from affray.npc.intents import (
     View,
     Wait,
 )
-from affray.npc.nearest import nearest_enemy
+from affray.npc.nearest import Distances, nearest_enemy
 from affray.rules.energion.ranged import range_band
 
 FLEE_AT = Decimal("0.25")
@@ -47,11 +47,14 @@ class Tactician:
 
     name = "tactician"
 
+    def __init__(self) -> None:
+        self.distances: Distances = {}
+
     def decide(self, view: View) -> Intent | None:
         """Pick the weapon for the distance, then aim, shoot, strike or close in."""
         if view.me.held_by is not None:
             return BreakHold(reason=f"held by {view.me.held_by} ({view.me.hold}): try to break free")
-        found = nearest_enemy(view)
+        found = nearest_enemy(view, self.distances)
         if found is None:
             return None
         target, gap = found
