@@ -44,6 +44,7 @@ from affray.events.kinds import (
     WeaponReadied,
 )
 from affray.handlers import battle as battle_module
+from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
 from affray.kernel.state import digest
@@ -360,6 +361,59 @@ cover (rule E16) until he steps out of it to close in."""
 def refusal_scenario() -> Scenario:
     """The scenario of :data:`REFUSAL_TOML`."""
     return decode_scenario(REFUSAL_TOML, "refusal.toml")
+
+
+CONDITION_TOML = """\
+ruleset = "energion"
+seed = 1
+name = "a head wound knocks a man out for a minute"
+max_seconds = 10
+modules = ["special_damage"]
+
+[dice]
+source = "manual"
+rolls = [5, 5, 1, 1, 3]
+
+[special_damage]
+level_divisor = 60
+
+[[combatants]]
+id = "a"
+name = "A"
+side = "ford"
+prepared = true
+damage_points = 30
+skill = 60
+weapons = [{ name = "Sword, Long" }]
+
+[[combatants]]
+id = "b"
+name = "B"
+side = "raiders"
+position = [1, 0]
+perception = 100
+damage_points = 100
+skill = 60
+weapons = [{ name = "Sword, Long" }]
+"""
+"""A run whose aftermath yields ``condition_ended``: a (skill 60 // level_divisor 60 = level 1: chance
+3 + 2 x 1 = 5 %) hits b with roll 5 <= 5; type roll 5 + 1 (level) + 2 (Long melee) = 8: Head wound (S3, S4);
+b's 50 % unconsciousness roll 1 knocks it out for 1d100 = 1 minute; equipment roll 50 (no weapon); the
+fight ends at its 10 s time limit, and the aftermath's head wound heals in 1d10+1 = 3 + 1 hours, b coming
+round at 60 s."""
+
+
+def condition_scenario() -> Scenario:
+    """The scenario of :data:`CONDITION_TOML`."""
+    return decode_scenario(CONDITION_TOML, "condition.toml")
+
+
+def healed_events(scenario: Scenario, days: int) -> list[Event]:
+    """Run ``scenario``, then its aftermath of ``days`` (rules S7, S8); the whole log's events."""
+    battle = Battle(scenario)
+    encounter = battle.run()
+    run_aftermath(encounter, battle, days)
+    return encounter.log
 
 
 def with_seed(scenario: Scenario, seed: int) -> Scenario:

@@ -100,7 +100,7 @@ def _repairs(encounter: Encounter, battle: Battle, robot: CombatantState) -> Gen
     mechanics = [
         battle.loadouts[c.id]
         for c in encounter.state.combatants.values()
-        if c.side == robot.side and not c.out and battle.loadouts[c.id].spec.robotics_skill > 0
+        if c.side == robot.side and not dead(c) and battle.loadouts[c.id].spec.robotics_skill > 0
     ]
     for injury in list(robot.injuries):
         if dead(robot) or not mechanics or injury.heals_as is None:

@@ -167,6 +167,12 @@ class Battle:
     def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
         """The target is out; the encounter ends when at most one side stands."""
         encounter.emit(CombatantOut(combatant=target_id, reason=reason))
+        self.check_end(encounter)
+
+    def check_end(self, encounter: Encounter) -> None:
+        """End the encounter when at most one side has anyone able to fight."""
+        if encounter.state.ended:
+            return
         sides = encounter.state.standing_sides()
         if len(sides) <= 1:
             winner = sides[0] if sides else None

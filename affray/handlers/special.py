@@ -223,6 +223,8 @@ class SpecialDamageModule:
         if row.equipment and not target.out:
             self._equipment(encounter, defender, target, row.equipment)
         battle.after_damage(encounter, target.id)
+        # An unconscious, stunned or deactivated last enemy ends the fight as well as one put out.
+        battle.check_end(encounter)
 
     def _ruling(self, target: CombatantState) -> Any:
         nth = target.special_hits + 1
@@ -375,13 +377,15 @@ class SpecialDamageModule:
     def _equipment(self, encounter: Encounter, defender: Loadout, target: CombatantState, units: int) -> None:
         """S3: one time in ten a weapon instead; else the pieces the victim gives up (the last listed first),
         two units of a kind it has more than one of."""
+        left = {e.name: e.count - target.lost.get(e.name, 0) for e in defender.spec.equipment}
+        if not any(left.values()):
+            return  # nothing to destroy: no roll for a weapon "instead of equipment"
         roll = encounter.dice.roll(target.id, "equipment", PERCENT_DIE)
         if rolls.weapon_instead(roll.total):
             names = [a.weapon.name for a in defender.arms if a.weapon.name not in target.destroyed_weapons]
             if names:
                 encounter.emit(EquipmentLost(combatant=target.id, weapon_roll=roll, weapon=names[-1]))
                 return
-        left = {e.name: e.count - target.lost.get(e.name, 0) for e in defender.spec.equipment}
         items: list[LostItem] = []
         for piece in reversed(defender.spec.equipment):
             if units == 0:

@@ -278,7 +278,8 @@ def _programs(e: ProgramsDestroyed, s: EncounterState) -> str:
     gone = ", ".join(e.destroyed) or "none"
     alarms = f"; alarms: {', '.join(e.alarms)}" if e.alarms else ""
     boom = "; more destroyed than it had: it explodes" if e.explodes else ""
-    return f"{e.computer} loses {e.total // 5} programs ({e.total} // 5): {gone}{alarms}{boom}"
+    wanted = f"{e.total} // 5 = {e.total // 5}"
+    return f"{e.computer} loses {len(e.destroyed)} programs ({wanted}): {gone}{alarms}{boom}"
 
 
 def _exploded(e: Exploded, s: EncounterState) -> str:
@@ -299,7 +300,8 @@ def _ruling(e: RefereeRuling, s: EncounterState) -> str:
 
 def _aftermath(e: AftermathStarted, s: EncounterState) -> str:
     limbs = "set in time" if e.limbs_set_in_time else "not set in time (hospital)"
-    return f"the fight is over: {e.days} days of healing and repair begin (broken limbs {limbs})"
+    days = "1 day" if e.days == 1 else f"{e.days} days"
+    return f"the fight is over: {days} of healing and repair begin (broken limbs {limbs})"
 
 
 def _scheduled(e: HealingScheduled, s: EncounterState) -> str:
@@ -321,7 +323,7 @@ def _not_healed(e: NotHealed, s: EncounterState) -> str:
 
 
 def _aftermath_ended(e: AftermathEnded, s: EncounterState) -> str:
-    return f"{e.days} days have passed"
+    return "1 day has passed" if e.days == 1 else f"{e.days} days have passed"
 
 
 def _location(e: LocationDisabled, s: EncounterState) -> str:

@@ -390,3 +390,59 @@ def test_verbose_in_process_logs_to_the_current_stderr_every_time(tmp_path: Path
     counts = dict(line.split() for line in completed.stdout.splitlines())
     assert counts["a"] != "0", completed
     assert counts["b"] == counts["a"]
+
+
+# -- the special_damage module's scenario mistakes (rules S5, S6, S10) ------------------------------------
+
+ROBOTS_TEXT = (Path(__file__).resolve().parents[2] / "examples" / "robots.toml").read_text()
+
+
+def _robots_mutated(tmp_path: Path, old: str, new: str) -> Path:
+    assert ROBOTS_TEXT.count(old) >= 1, old
+    path = tmp_path / "scenario.toml"
+    path.write_text(ROBOTS_TEXT.replace(old, new, 1))
+    return path
+
+
+SPECIAL_MISTAKES = [
+    pytest.param(
+        'modules = ["special_damage"]', 'modules = ["critical_hits"]', ["$.modules[0]"], id="unknown-module"
+    ),
+    pytest.param(
+        'modules = ["special_damage"]',
+        "modules = []",
+        ["$.combatants[3].kind", 'modules = ["special_damage"]'],
+        id="robot-without-module",
+    ),
+    pytest.param(
+        'target = "sentry-1"', 'target = "sentry-9"', ["$.rulings[0].target", "sentry-9"], id="ruling"
+    ),
+    pytest.param(
+        'equipment = [{ name = "medkit" }',
+        'programs = [{ name = "Analysis", level = 1 }]\nequipment = [{ name = "medkit" }',
+        ["$.combatants[0].programs", "only a computer"],
+        id="programs-on-a-living-raider",
+    ),
+    pytest.param(
+        'priority_targets = ["vault-mind"]',
+        'priority_targets = ["vault-brain"]',
+        ["$.combatants[0].priority_targets[0]", "vault-brain"],
+        id="priority-target-unknown",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "names"), SPECIAL_MISTAKES)
+def test_special_damage_scenario_mistake_is_one_error_line(
+    affray: Affray, tmp_path: Path, old: str, new: str, names: list[str]
+) -> None:
+    scenario = _robots_mutated(tmp_path, old, new)
+    assert_user_error(affray("run", scenario, "-o", tmp_path / "out.jsonl"), str(scenario), *names)
+
+
+def test_rulings_without_the_module_are_one_error_line(affray: Affray, tmp_path: Path) -> None:
+    # S10: a ruling alters special damage; with no module (and no robots) there is nothing to alter
+    ruling = '\n[[rulings]]\ntarget = "gorm"\nreason = "x"\n'
+    path = tmp_path / "scenario.toml"
+    path.write_text(DUEL_TEXT + ruling)
+    assert_user_error(affray("run", path, "-o", tmp_path / "out.jsonl"), str(path), "$.rulings[0]")

@@ -26,14 +26,16 @@ from affray.events.codec import (
     read_bytes,
     read_log,
 )
-from affray.events.kinds import EVENT_KINDS, ActionRefused
+from affray.events.kinds import EVENT_KINDS, ActionRefused, ConditionEnded
 from affray.handlers.battle import Battle
 from affray.scenario import Scenario
 from tests.strategies import (
     chain_hash,
+    condition_scenario,
     events,
     example,
     example_log,
+    healed_events,
     join_lines,
     log_bytes,
     log_lines,
@@ -64,11 +66,17 @@ def complete_events(data: bytes, cut: int) -> int:
 
 
 def test_the_example_runs_cover_every_event_kind() -> None:
-    # no example yields action_refused; the refusal scenario (a shot at a man wholly behind cover) does
-    kinds = {type(e) for name in ("duel", "skirmish", "archers", "mage-duel", "brawl") for e in run(name)[1]}
+    # no example yields action_refused; the refusal scenario (a shot at a man wholly behind cover) does.
+    # robots yields the special_damage kinds (S1-S6, S10), its 30-day aftermath the healing ones (S7, S8);
+    # no example yields condition_ended: the condition scenario's unconscious man comes round (S4)
+    names = ("duel", "skirmish", "archers", "mage-duel", "brawl", "robots")
+    kinds = {type(e) for name in names for e in run(name)[1]}
+    kinds |= {type(e) for e in healed_events(example("robots"), 30)}
+    woken = {type(e) for e in healed_events(condition_scenario(), 1)}
     refused = Battle(refusal_scenario()).run().log
-    assert kinds | {ActionRefused} == set(EVENT_KINDS)
+    assert kinds | woken | {ActionRefused} == set(EVENT_KINDS)
     assert ActionRefused in {type(e) for e in refused}
+    assert ConditionEnded in woken
 
 
 @pytest.mark.parametrize("name", ["duel", "skirmish", "archers", "mage-duel", "brawl"])

@@ -27,7 +27,15 @@ from affray.events.kinds import (
 from affray.handlers.battle import Battle
 from affray.kernel.state import CombatantState, EncounterState, apply, digest, encode_state, fold
 from affray.scenario import Scenario
-from tests.strategies import example_log, log_bytes, refusal_scenario, scenarios
+from tests.strategies import (
+    condition_scenario,
+    example,
+    example_log,
+    healed_events,
+    log_bytes,
+    refusal_scenario,
+    scenarios,
+)
 
 ZERO = Decimal(0)
 
@@ -91,9 +99,14 @@ def test_a_whole_example_log_folds_to_its_last_seq(name: str) -> None:
 
 
 def test_every_event_kind_has_an_applier() -> None:
-    # duel, archers, mage-duel and brawl cover every kind but action_refused; the refusal scenario yields it
-    logs = [read_bytes(example_log(name)).events for name in ("duel", "archers", "mage-duel", "brawl")]
+    # duel, archers, mage-duel and brawl cover the Energion kinds but action_refused, which the refusal
+    # scenario yields; robots healed 30 days the special_damage kinds (S1-S8, S10) but condition_ended,
+    # which the condition scenario's aftermath yields (an unconscious man comes round, S4)
+    names = ("duel", "archers", "mage-duel", "brawl")
+    logs = [read_bytes(example_log(name)).events for name in names]
     logs.append(read_bytes(log_bytes(refusal_scenario())).events)
+    logs.append(healed_events(example("robots"), 30))
+    logs.append(healed_events(condition_scenario(), 1))
     assert {type(e) for events in logs for e in events} == set(EVENT_KINDS)
     for events in logs:
         assert fold(events).seq == len(events)

@@ -116,3 +116,40 @@ def test_tries_to_break_a_hold_it_is_in() -> None:
     intent = decide(me, person("foe", "raiders", "1"))
     assert isinstance(intent, BreakHold)
     assert intent.reason == "held by foe"
+
+
+def decide_with_priority(
+    me: CombatantState, *others: CombatantState, priority: tuple[str, ...]
+) -> Intent | None:
+    state = EncounterState(combatants={c.id: c for c in (me, *others)})
+    return NearestEnemy().decide(View(me=me, arms=(sword(),), state=state, now=0, priority=priority))
+
+
+def test_a_standing_priority_target_comes_before_the_nearest_enemy() -> None:
+    intent = decide_with_priority(
+        person("me", "ford", "0"),
+        person("near", "raiders", "1"),
+        person("vault", "raiders", "9"),
+        priority=("vault",),
+    )
+    assert isinstance(intent, Approach)
+    assert intent.target == "vault"
+
+
+def test_a_fallen_priority_target_gives_way_to_the_nearest_enemy() -> None:
+    intent = decide_with_priority(
+        person("me", "ford", "0"),
+        person("near", "raiders", "1"),
+        person("vault", "raiders", "9", out=True),
+        priority=("vault",),
+    )
+    assert isinstance(intent, Attack)
+    assert intent.target == "near"
+
+
+def test_an_unconscious_enemy_is_passed_over() -> None:
+    # S4: unconscious until 60 s: it neither acts nor is chosen while it lasts
+    sleeper = msgspec.structs.replace(person("sleeper", "raiders", "1"), unconscious_until_ms=60000)
+    intent = decide(person("me", "ford", "0"), sleeper, person("foe", "raiders", "4"))
+    assert isinstance(intent, Approach)
+    assert intent.target == "foe"

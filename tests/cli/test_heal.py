@@ -1,0 +1,103 @@
+"""`affray heal LOG --days N -o OUT [--force]`: the aftermath of a whole, re-simulating log (S7, S8)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from affray.events.codec import read_log
+from affray.events.kinds import AftermathEnded, AftermathStarted, Healed, HealingScheduled
+from tests.cli.conftest import EXAMPLES, Affray, assert_user_error
+
+ROBOTS = EXAMPLES / "robots.toml"
+
+
+@pytest.fixture
+def robots_log(affray: Affray, tmp_path: Path) -> Path:
+    out = tmp_path / "robots.jsonl"
+    assert affray("run", ROBOTS, "-o", out).code == 0
+    return out
+
+
+def test_heal_writes_a_healed_log_and_a_summary_line(
+    affray: Affray, robots_log: Path, tmp_path: Path
+) -> None:
+    # S7, S8: the summary counts the healed and scheduled injuries and the fees, and names OUT
+    out = tmp_path / "healed.jsonl"
+    result = affray("heal", robots_log, "--days", "30", "-o", out)
+    assert result.code == 0, result
+    events = read_log(out).events
+    scheduled = [e for e in events if isinstance(e, HealingScheduled)]
+    healed = [e for e in events if isinstance(e, Healed)]
+    fees = sum(e.cost for e in scheduled)
+    fee_text = f", {fees} Cr in fees" if fees else ""
+    assert result.out.strip() == (
+        f"{robots_log}: 30 days later, {len(healed)} of {len(scheduled)} injuries healed or repaired"
+        f"{fee_text}; {len(events)} events -> {out}"
+    )
+    assert [type(e) for e in events if isinstance(e, AftermathStarted | AftermathEnded)] == [
+        AftermathStarted,
+        AftermathEnded,
+    ]
+
+
+def test_the_healed_log_verifies(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "healed.jsonl"
+    assert affray("heal", robots_log, "--days", "30", "-o", out).code == 0
+    result = affray("verify", out)
+    assert result.code == 0, result
+
+
+def test_the_healed_log_keeps_the_fight_unchanged(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "healed.jsonl"
+    assert affray("heal", robots_log, "--days", "30", "-o", out).code == 0
+    fight = read_log(robots_log).events
+    assert read_log(out).events[: len(fight)] == fight
+
+
+def test_heal_refuses_a_cut_log(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
+    data = robots_log.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[: data.rindex(b"\n", 0, len(data) - 1) + 1])
+    result = affray("heal", cut, "--days", "3", "-o", tmp_path / "out.jsonl")
+    # the reader's warning about the cut comes first; the refusal is the one error: line
+    assert result.code == 2
+    assert [line.split(":")[0] for line in result.err_lines] == ["warning", "error"]
+    assert result.err_lines[-1].endswith("the log is cut short; heal needs a whole log")
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_heal_refuses_an_already_healed_log(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
+    once = tmp_path / "once.jsonl"
+    assert affray("heal", robots_log, "--days", "3", "-o", once).code == 0
+    result = affray("heal", once, "--days", "3", "-o", tmp_path / "twice.jsonl")
+    assert_user_error(result, "already holds an aftermath")
+
+
+def test_heal_refuses_a_log_without_the_module(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    result = affray("heal", duel_log, "--days", "3", "-o", tmp_path / "out.jsonl")
+    assert_user_error(result, "special_damage")
+
+
+def test_heal_refuses_to_replace_an_existing_output(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("keep me\n")
+    result = affray("heal", robots_log, "--days", "3", "-o", out)
+    assert result.code == 2
+    assert re.match(r"error: .*out\.jsonl", result.err_lines[0]), result.err
+    assert out.read_text() == "keep me\n"
+
+
+def test_heal_replaces_an_existing_output_with_force(
+    affray: Affray, robots_log: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("old\n")
+    assert affray("heal", robots_log, "--days", "3", "-o", out, "--force").code == 0
+    assert affray("verify", out).code == 0
+
+
+def test_heal_needs_at_least_one_day(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
+    assert affray("heal", robots_log, "--days", "0", "-o", tmp_path / "out.jsonl").code == 2
