@@ -105,3 +105,21 @@ def test_difference_names_the_first_differing_seq(tmp_path: Path) -> None:
     lines = fresh.split(b"\n")
     lines[7] = lines[7].replace(b'"t":', b'"t":1', 1)
     assert describe_difference(b"\n".join(lines), fresh).startswith("first differing seq 7: t: recorded 1")
+
+
+def test_robots_healed_for_30_days_gives_its_golden_log(tmp_path: Path) -> None:
+    """The aftermath (rules S7, S8) is a regression test too: the healed robots log, byte for byte."""
+    fight = tmp_path / "robots.jsonl"
+    fight.write_bytes(_simulate("robots", tmp_path))
+    healed = tmp_path / "robots-healed.jsonl"
+    code, _ = _affray("heal", fight, "--days", "30", "-o", healed)
+    assert code == 0
+    golden_path = GOLDEN / "robots-healed.jsonl"
+    if REGENERATE:
+        golden_path.write_bytes(healed.read_bytes())
+        pytest.skip(f"regenerated {golden_path.relative_to(ROOT)}")
+    assert healed.read_bytes() == golden_path.read_bytes(), describe_difference(
+        golden_path.read_bytes(), healed.read_bytes()
+    )
+    code, out = _affray("verify", golden_path)
+    assert code == 0, out

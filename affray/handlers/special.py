@@ -221,7 +221,7 @@ class SpecialDamageModule:
         if effect is not None:
             self._conditions(encounter, battle, defender, target, row.damage, effect)
         if row.equipment and not target.out:
-            self._equipment(encounter, defender, target, row.equipment)
+            self._equipment(encounter, battle, defender, target, row.equipment)
         battle.after_damage(encounter, target.id)
         # An unconscious, stunned or deactivated last enemy ends the fight as well as one put out.
         battle.check_end(encounter)
@@ -374,9 +374,11 @@ class SpecialDamageModule:
         )
         encounter.process(_condition_ends(encounter, combatant, condition, until))
 
-    def _equipment(self, encounter: Encounter, defender: Loadout, target: CombatantState, units: int) -> None:
-        """S3: one time in ten a weapon instead; else the pieces the victim gives up (the last listed first),
-        two units of a kind it has more than one of."""
+    def _equipment(
+        self, encounter: Encounter, battle: Battle, defender: Loadout, target: CombatantState, units: int
+    ) -> None:
+        """S3: one time in ten a weapon instead; else the pieces the victim's controller gives up (by default
+        the last listed first), two units of a kind it has more than one of."""
         left = {e.name: e.count - target.lost.get(e.name, 0) for e in defender.spec.equipment}
         if not any(left.values()):
             return  # nothing to destroy: no roll for a weapon "instead of equipment"
@@ -386,15 +388,16 @@ class SpecialDamageModule:
             if names:
                 encounter.emit(EquipmentLost(combatant=target.id, weapon_roll=roll, weapon=names[-1]))
                 return
+        give_up = getattr(battle.controllers.get(target.id), "give_up", last_listed_first)
+        order = [name for name in give_up(tuple(left.items()), units) if name in left]
+        order += [name for name in last_listed_first(tuple(left.items()), units) if name not in order]
         items: list[LostItem] = []
-        for piece in reversed(defender.spec.equipment):
-            if units == 0:
-                break
-            while units and left[piece.name] > 0:
-                lost = min(rolls.equipment_lost(1, left[piece.name] > 1), left[piece.name])
-                left[piece.name] -= lost
+        for name in order:
+            while units and left[name] > 0:
+                lost = min(rolls.equipment_lost(1, left[name] > 1), left[name])
+                left[name] -= lost
                 units -= 1
-                items.append(LostItem(piece.name, lost))
+                items.append(LostItem(name, lost))
         encounter.emit(EquipmentLost(combatant=target.id, weapon_roll=roll, items=_merged(items)))
 
     def _computer(
@@ -453,6 +456,11 @@ class SpecialDamageModule:
         encounter.emit(Exploded(source=source, roll=roll, radius_m=blast.radius_m, hits=tuple(hits)))
         for hit in hits:
             battle.after_damage(encounter, hit.combatant)
+
+
+def last_listed_first(pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
+    """The default pick (S3): the pieces listed last, taken to be the least valuable, go first."""
+    return [name for name, left in reversed(pieces) if left > 0]
 
 
 def _merged(items: list[LostItem]) -> tuple[LostItem, ...]:

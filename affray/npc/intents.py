@@ -148,3 +148,15 @@ class Controller(Protocol):
     def decide(self, view: View) -> Intent | None:
         """The intent for this moment, with the reason for it."""
         ...
+
+
+class EquipmentPicker(Protocol):
+    """A controller that picks what its combatant gives up to special damage (rule S3), if it wants to.
+
+    ``give_up(pieces, units)`` gets each piece's name and units left and the number of pieces lost, and
+    returns names in the order to give them up; names it leaves out follow in the default order.
+    """
+
+    def give_up(self, pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
+        """The pieces to give up first."""
+        ...

@@ -50,6 +50,10 @@ class Tactician:
     def __init__(self) -> None:
         self.distances: Distances = {}
 
+    def give_up(self, pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
+        """Rule S3: the victim's pick of the equipment it loses: the kind it has most units of first."""
+        return [name for name, left in sorted(pieces, key=lambda p: -p[1]) if left > 0]
+
     def decide(self, view: View) -> Intent | None:
         """Pick the weapon for the distance, then aim, shoot, strike or close in."""
         if view.me.held_by is not None:

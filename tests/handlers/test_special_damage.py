@@ -28,7 +28,8 @@ from affray.events.kinds import (
 )
 from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Aim, Attack, Flee
+from affray.npc.intents import Aim, Attack, Flee, Intent, View
+from affray.npc.tactician import Tactician
 from affray.scenario import Scenario, decode_scenario
 from tests.handlers import TomlValue, fighter, of_kind, run, scenario_toml
 
@@ -393,6 +394,33 @@ def test_a_single_piece_costs_one_unit() -> None:
     gear: list[TomlValue] = [{"name": "rope"}, {"name": "medkit"}]
     (lost,) = of_kind(fight(special(a(), b(equipment=gear), rolls=[3, 2, 50])), EquipmentLost)
     assert lost.items == (LostItem("medkit", 1),)
+
+
+class Picker:
+    """A victim's controller that gives up its rope first and does nothing else."""
+
+    name = "picker"
+
+    def decide(self, view: View) -> Intent | None:
+        return None
+
+    def give_up(self, pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
+        return ["rope"]
+
+
+def test_the_victims_controller_picks_the_equipment_it_loses() -> None:
+    # S3: "The victim's player can pick which piece of his equipment has been destroyed": b's controller
+    # gives up the rope, though the default would take the ration listed last
+    gear: list[TomlValue] = [{"name": "rope"}, {"name": "ration"}]
+    battle = Battle(special(a(), b(equipment=gear), rolls=[3, 2, 50]))
+    battle.controllers["b"] = Picker()
+    (lost,) = of_kind(battle.run(), EquipmentLost)
+    assert lost.items == (LostItem("rope", 1),)
+
+
+def test_the_tactician_gives_up_what_it_has_most_of() -> None:
+    # S3: four rations before the only medkit
+    assert Tactician().give_up((("medkit", 1), ("ration", 4)), 1) == ["ration", "medkit"]
 
 
 def test_an_equipment_roll_of_ten_destroys_the_last_carried_weapon_instead() -> None:
