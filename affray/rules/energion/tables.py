@@ -15,6 +15,8 @@ import msgspec
 import msgspec.toml
 
 from affray.errors import TableError, UnknownTableEntry
+from affray.rules.tabledata import decode_table as _decode
+from affray.rules.tabledata import table_error as _fail
 
 __all__ = [
     "ARMOR_FILE",
@@ -172,7 +174,6 @@ class _HasName(Protocol):
 
 
 _T = TypeVar("_T", bound=_HasName)
-_F = TypeVar("_F", bound=msgspec.Struct)
 
 
 def _normalize(name: str) -> str:
@@ -233,17 +234,6 @@ class _WeaponTypesFile(_Row, frozen=True):
 class _ShieldsFile(_Row, frozen=True):
     force_field_speed: int
     shield: list[Shield]
-
-
-def _decode(source: str, text: str | bytes, file_type: type[_F]) -> _F:
-    try:
-        return msgspec.toml.decode(text, type=file_type)
-    except msgspec.DecodeError as exc:
-        raise TableError(f"{source}: {exc}") from exc
-
-
-def _fail(source: str, path: str, problem: str) -> TableError:
-    return TableError(f"{source}: {problem} - at `{path}`")
 
 
 def _check_type(source: str, path: str, number: int) -> None:

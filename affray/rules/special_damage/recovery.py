@@ -39,6 +39,7 @@ import msgspec.toml
 from affray.errors import TableError
 from affray.rules.energion.tables import find_named
 from affray.rules.special_damage.tables import Dice, HealingKindName, RepairKindName, TimeUnit
+from affray.rules.tabledata import table_error as _fail
 
 __all__ = [
     "HEALING_FILE",
@@ -144,10 +145,6 @@ class RepairTime(msgspec.Struct, frozen=True, kw_only=True):
 
 class _HealingFile(_Row, frozen=True):
     kind: list[HealingKind]
-
-
-def _fail(source: str, path: str, problem: str) -> TableError:
-    return TableError(f"{source}: {problem} - at `{path}`")
 
 
 def parse_healing(text: str | bytes) -> HealingTable:

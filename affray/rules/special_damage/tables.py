@@ -39,8 +39,9 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 import msgspec
 import msgspec.toml
 
-from affray.errors import TableError
 from affray.rules.energion.tables import find_named
+from affray.rules.tabledata import decode_table as _decode
+from affray.rules.tabledata import table_error as _fail
 
 __all__ = [
     "LIVING_FILE",
@@ -290,8 +291,6 @@ class DamageTable(msgspec.Struct, Generic[_R], frozen=True, kw_only=True):
 
 # --- file formats ----------------------------------------------------------------------------------
 
-_F = TypeVar("_F", bound=msgspec.Struct)
-
 
 class _ModifiersFile(_Row, frozen=True):
     modifier: list[Modifier]
@@ -309,17 +308,6 @@ class _LivingFile(_Row, frozen=True):
 class _RobotsFile(_Row, frozen=True):
     row: list[RobotRow]
     effect: list[Effect]
-
-
-def _decode(source: str, text: str | bytes, file_type: type[_F]) -> _F:
-    try:
-        return msgspec.toml.decode(text, type=file_type)
-    except msgspec.DecodeError as exc:
-        raise TableError(f"{source}: {exc}") from exc
-
-
-def _fail(source: str, path: str, problem: str) -> TableError:
-    return TableError(f"{source}: {problem} - at `{path}`")
 
 
 def _unique(source: str, path: str, field: str, names: Iterable[str]) -> None:
