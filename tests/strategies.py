@@ -99,8 +99,11 @@ def _toml_value(value: object) -> str:
     return repr(value)
 
 
+GRAPPLES = ("Flying Tackle", "Overbear", "Hold Down", "Trip", "Partial Hold", "Full Hold")
+
+
 @st.composite
-def _combatant_toml(draw: st.DrawFn, index: int, side: str) -> str:
+def _combatant_toml(draw: st.DrawFn, index: int, side: str, special: bool) -> str:
     two_handed = draw(st.booleans().map(lambda b: b and index % 2 == 1))
     weapon = draw(st.sampled_from(TWO_HANDED if two_handed else ONE_HANDED))
     shield = None if two_handed else draw(st.none() | st.sampled_from(SHIELDS))
@@ -126,17 +129,57 @@ def _combatant_toml(draw: st.DrawFn, index: int, side: str) -> str:
     y = draw(st.integers(min_value=0, max_value=12))
     readiness = draw(st.sampled_from(READINESS))
     bonus = draw(st.integers(min_value=-3, max_value=5))
+    weapons = [
+        f"{{ name = {_toml_value(weapon)}, readiness = {_toml_value(readiness)}, damage_bonus = {bonus} }}"
+    ]
+    extra = draw(_extras(special))
+    if extra.pop("martial", None):
+        weapons = ['{ name = "Foot" }', '{ name = "Hand" }']
+    if extra.pop("archer", None) and not two_handed and shield is None:
+        weapons = [
+            '{ name = "Bow, Self, Short", ammunition = 6 }',
+            '{ name = "Dagger, Throwing", class = "Daggers", hurled = true, count = 2 }',
+            *weapons,
+        ]
+    fields.update(extra)
     lines = ["[[combatants]]"]
-    lines += [f"{key} = {_toml_value(value)}" for key, value in fields.items()]
+    lines += [f"{key} = {_toml_value(value)}" for key, value in fields.items() if not isinstance(value, list)]
+    lines += [
+        f"{key} = [{', '.join(map(_toml_value, value))}]"
+        for key, value in fields.items()
+        if isinstance(value, list)
+    ]
     lines.append(f"position = [{x}, {y}]")
     lines.append(f"stats = {{ ST = {stats['ST']}, AG = {stats['AG']}, CO = {stats['CO']} }}")
-    lines.append(
-        f"weapons = [{{ name = {_toml_value(weapon)}, readiness = {_toml_value(readiness)}, "
-        f"damage_bonus = {bonus} }}]"
-    )
+    lines.append(f"weapons = [{', '.join(weapons)}]")
     if spells:
         lines.append(f"spells = [{', '.join(spells)}]")
+    if special:
+        lines.append('equipment = [{ name = "rope" }, { name = "ration", count = 3 }]')
     return "\n".join(lines)
+
+
+@st.composite
+def _extras(draw: st.DrawFn, special: bool) -> dict[str, object]:
+    """The later rules, drawn sparingly: martial arts, grapples, missiles, cover, dodging, special damage."""
+    extra: dict[str, object] = {}
+    style = draw(st.sampled_from(["plain", "plain", "martial", "grappler", "archer"]))
+    if style == "martial":
+        extra["martial"] = True
+        extra["martial_arts_level"] = draw(st.integers(min_value=1, max_value=12))
+        if draw(st.booleans()):
+            extra["grapples"] = ["Double Kick"]
+    elif style == "grappler":
+        extra["grapples"] = [draw(st.sampled_from(GRAPPLES))]
+    elif style == "archer":
+        extra["archer"] = True
+    if draw(st.booleans()):
+        extra["cover"] = draw(st.sampled_from([0, 30, 60, 100]))
+    if draw(st.booleans()):
+        extra["acrobatics_level"] = draw(st.integers(min_value=0, max_value=5))
+    if special:
+        extra["kind"] = draw(st.sampled_from(["living", "living", "robot"]))
+    return extra
 
 
 @st.composite
@@ -150,7 +193,12 @@ def scenario_tomls(draw: st.DrawFn, *, seed: st.SearchStrategy[int] = seeds) -> 
         'name = "generated"',
         f"max_seconds = {draw(st.integers(min_value=5, max_value=60))}",
     ]
-    blocks = [draw(_combatant_toml(i, f"side{i % sides}")) for i in range(count)]
+    special = draw(st.booleans())
+    if special:
+        head.append('modules = ["special_damage"]')
+    if draw(st.booleans()):
+        head.append("\n[options]\nhit_locations = true")
+    blocks = [draw(_combatant_toml(i, f"side{i % sides}", special)) for i in range(count)]
     return "\n".join(head) + "\n\n" + "\n\n".join(blocks) + "\n"
 
 
