@@ -18,6 +18,7 @@ from affray.events.kinds import AftermathStarted, Healed, HealingScheduled
 from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.clock import seconds, to_ms
+from affray.kernel.dice import ManualDice
 from affray.kernel.state import EncounterState, digest, encode_state, fold
 from affray.replays.narrate import narrate, number
 from affray.replays.rebuild import state_at_seq, state_at_time
@@ -92,6 +93,11 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
         writer.abandon()
         raise
     writer.close()
+    source = encounter.dice.source
+    if isinstance(source, ManualDice) and source.unused:
+        click.echo(
+            f"warning: {scenario}: {source.unused} of the manual rolls ($.dice.rolls) were not used", err=True
+        )
     state = encounter.state
     name = battle.scenario.name or scenario.stem
     winner = f"side {state.winner} wins" if state.winner else "no winner"

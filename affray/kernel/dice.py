@@ -104,6 +104,11 @@ class ManualDice(DiceSource):
         self._faces = list(faces)
         self._next = 0
 
+    @property
+    def unused(self) -> int:
+        """How many supplied faces were never asked for."""
+        return len(self._faces) - self._next
+
     def face(self, stream: str, sides: int) -> int:
         """The next supplied face, checked against the die's size."""
         number = self._next + 1

@@ -12,10 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from affray.events.codec import read_log
 from tests.cli.conftest import DUEL, Affray, assert_user_error, rechain, run_process
+from tests.handlers import fighter, scenario_toml
 
 DUEL_TEXT = DUEL.read_text()
 
@@ -446,3 +448,40 @@ def test_rulings_without_the_module_are_one_error_line(affray: Affray, tmp_path:
     path = tmp_path / "scenario.toml"
     path.write_text(DUEL_TEXT + ruling)
     assert_user_error(affray("run", path, "-o", tmp_path / "out.jsonl"), str(path), "$.rulings[0]")
+
+
+def test_manual_rolls_left_over_are_reported_as_a_warning(affray: Affray, tmp_path: Path) -> None:
+    # Two prepared fighters whose every roll is a d100 hit or parry roll; 40 faces of 90 are more than a
+    # 10 s fight uses, and the referee is told how many were left over.
+    scenario = tmp_path / "manual.toml"
+    a = fighter("a", "x", prepared=True)
+    b = fighter("b", "y", prepared=True, position=[1, 0])
+    scenario.write_text(scenario_toml(a, b, rolls=[90] * 40, max_seconds=10))
+    out = tmp_path / "manual.jsonl"
+    result = affray("run", scenario, "-o", out)
+    assert result.code == 0, result
+    used = sum(len(_faces(event)) for event in read_log(out).events)
+    assert 0 < used < 40
+    assert (
+        result.err.strip()
+        == f"warning: {scenario}: {40 - used} of the manual rolls ($.dice.rolls) were not used"
+    )
+
+
+def _faces(event: object) -> list[int]:
+    """Every die face recorded in an event."""
+    found: list[int] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            if {"expr", "faces", "total"} <= value.keys():
+                found.extend(value["faces"])
+                return
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(msgspec.to_builtins(event))
+    return found
