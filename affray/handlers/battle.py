@@ -78,6 +78,24 @@ class Battle:
         """Simulate the encounter to its end and return it, its state and its log."""
         encounter = Encounter(Dice(self.dice_source()), trace=trace)
         encounter.sinks.extend(sinks)
+        self.join(encounter)
+        perceptions = {
+            me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
+            for me in self.loadouts.values()
+            if me.spec.kind != "computer"
+        }
+        first = min(ms for ms, _ in perceptions.values())
+        for me in self.loadouts.values():
+            if me.spec.kind == "computer":
+                continue  # a computer is a target: it does not fight
+            ms, roll = perceptions[me.id]
+            self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first, roll))
+        encounter.process(self._time_limit(encounter))
+        encounter.run(until=encounter.finished)
+        return encounter
+
+    def join(self, encounter: Encounter) -> None:
+        """Every combatant enters the encounter (``combatant_joined``), in file order."""
         for me in self.loadouts.values():
             spec = me.spec
             encounter.emit(
@@ -94,20 +112,6 @@ class Battle:
                     body=spec.kind,
                 )
             )
-        perceptions = {
-            me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
-            for me in self.loadouts.values()
-            if me.spec.kind != "computer"
-        }
-        first = min(ms for ms, _ in perceptions.values())
-        for me in self.loadouts.values():
-            if me.spec.kind == "computer":
-                continue  # a computer is a target: it does not fight
-            ms, roll = perceptions[me.id]
-            self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first, roll))
-        encounter.process(self._time_limit(encounter))
-        encounter.run(until=encounter.finished)
-        return encounter
 
     def duration(
         self, encounter: Encounter, combatant: str, purpose: str, value: Seconds

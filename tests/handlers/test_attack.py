@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import AttackResolved, CombatantJoined, CombatantOut, Reacted, WeaponReadied
+from affray.events.kinds import AttackResolved, CombatantOut, Reacted, WeaponReadied
 from affray.handlers.attack import resolve_attack
 from affray.handlers.battle import Battle
 from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
-from affray.kernel.space import metres
 from tests.handlers import TomlValue, fighter, scenario
 
 ATTACKER: dict[str, TomlValue] = {"skill": 60, "stats": {"ST": 130, "CO": 102}}
@@ -31,21 +30,7 @@ class Bout:
             scenario(fighter("att", "ford", **(attacker or ATTACKER)), fighter("def", "raiders", **defender))
         )
         self.encounter = Encounter(Dice(ManualDice(rolls)))
-        for me in self.battle.loadouts.values():
-            spec = me.spec
-            self.encounter.emit(
-                CombatantJoined(
-                    combatant=me.id,
-                    name=spec.name,
-                    side=spec.side,
-                    damage_points=Decimal(spec.damage_points),
-                    position=(metres(spec.position[0]), metres(spec.position[1])),
-                    weapon=me.arms[0].weapon.name,
-                    armor=me.armor.name,
-                    shield=me.shield.name if me.shield else None,
-                    cover=spec.cover,
-                )
-            )
+        self.battle.join(self.encounter)
 
     def react(self) -> None:
         """The defender's reaction time has run (rule E1)."""

@@ -13,7 +13,6 @@ from decimal import Decimal
 from affray.events.kinds import (
     AimStarted,
     AttackResolved,
-    CombatantJoined,
     Moved,
     RangedDerivation,
     Reacted,
@@ -49,21 +48,7 @@ class Range:
             scenario(fighter("att", "ford", **(shooter or SHOOTER)), fighter("def", "raiders", **target))
         )
         self.encounter = Encounter(Dice(ManualDice(rolls)))
-        for me in self.battle.loadouts.values():
-            spec = me.spec
-            self.encounter.emit(
-                CombatantJoined(
-                    combatant=me.id,
-                    name=spec.name,
-                    side=spec.side,
-                    damage_points=Decimal(spec.damage_points),
-                    position=(metres(spec.position[0]), metres(spec.position[1])),
-                    weapon=me.arms[0].weapon.name,
-                    armor=me.armor.name,
-                    shield=me.shield.name if me.shield else None,
-                    cover=spec.cover,
-                )
-            )
+        self.battle.join(self.encounter)
 
     def run(self, until_ms: int) -> None:
         if until_ms > self.encounter.now:

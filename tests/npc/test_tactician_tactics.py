@@ -8,29 +8,11 @@ from decimal import Decimal
 from affray.events.kinds import AttackResolved, TargetChosen
 from affray.handlers.battle import Battle
 from affray.kernel.state import CombatantState, EncounterState
-from affray.npc.intents import Aim, Approach, ArmView, Attack, Charge, Flee, Intent, View, Wait
+from affray.npc.intents import Aim, Approach, Attack, Charge, Flee, Intent, View, Wait
 from affray.npc.tactician import Tactician
 from tests.handlers import fighter, scenario
+from tests.npc import BOW, SWORD
 
-# Bow, Self, Long ranges 10/40/100/150/200, gap 2.5 s; a long sword reaches 1 m.
-BOW = ArmView(
-    index=0,
-    name="Bow, Self, Long",
-    mode="missile",
-    reach=Decimal(10),
-    ranges=(10, 40, 100, 150, 200),
-    speed_ms=2500,
-    uses_left=12,
-)
-SWORD = ArmView(
-    index=1,
-    name="Sword, Long",
-    mode="melee",
-    reach=Decimal(1),
-    ranges=(1, 0, 0, 0, 0),
-    speed_ms=8000,
-    uses_left=None,
-)
 WITH_SWORD = 1
 
 
