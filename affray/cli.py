@@ -19,7 +19,7 @@ from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.dice import ManualDice
-from affray.kernel.state import EncounterState, digest, encode_state, fold
+from affray.kernel.state import CombatantState, EncounterState, digest, encode_state, fold
 from affray.replays.narrate import narrate, number
 from affray.replays.rebuild import state_at_seq, state_at_time
 from affray.replays.verify import first_difference, scenario_of, verify
@@ -173,9 +173,22 @@ def _print_state(s: EncounterState, moment: int | None) -> None:
         when = f"at {seconds(moment)} s (the last event before it: seq {s.seq} at {seconds(s.t)} s)"
     click.echo(f"{when}{over}; state digest {digest(s)}")
     click.echo(f"  {'id':<12} {'side':<10} {'DP left':>12} {'position':>18}  {'status':<30} target")
+    now = moment if moment is not None else s.t
     for c in s.combatants.values():
         if c.out:
             status = f"out: {c.out_reason}"
+        elif c.deactivated:
+            status = "deactivated"
+        elif c.unconscious_until_ms is not None and now < c.unconscious_until_ms:
+            status = f"unconscious until {seconds(c.unconscious_until_ms)} s"
+        elif c.stunned_until_ms is not None and now < c.stunned_until_ms:
+            status = f"stunned until {seconds(c.stunned_until_ms)} s"
+        elif c.held_by is not None:
+            status = f"held by {c.held_by} ({c.hold})"
+        elif c.holding is not None:
+            status = f"holding {c.holding} ({c.hold})"
+        elif c.casting is not None:
+            status = f"casting {c.casting}"
         elif c.weapon_ready:
             status = f"fighting with {c.weapon}"
         elif c.reacted:
@@ -187,6 +200,37 @@ def _print_state(s: EncounterState, moment: int | None) -> None:
         where = f"({number(c.position[0])}, {number(c.position[1])})"
         left = f"{number(c.damage_left)}/{number(c.damage_points)}"
         click.echo(f"  {c.id:<12} {c.side:<10} {left:>12} {where:>18}  {status:<30} {c.target or '-'}")
+        for line in _afflictions(c):
+            click.echo(f"  {'':<12} {line}")
+
+
+def _afflictions(c: CombatantState) -> list[str]:
+    """What special damage, disabled locations and lost equipment leave on a combatant, one line each."""
+    lines = [f"disabled: {part}" for part in c.disabled]
+    for injury in c.injuries:
+        effects = [
+            f"{injury.to_hit:+d} to hit" if injury.to_hit else "",
+            f"{number(injury.movement)} m/s" if injury.movement else "",
+            f"at most {number(injury.movement_max)} m/s" if injury.movement_max is not None else "",
+            "cannot move" if injury.cannot_move else "",
+            f"{injury.skills:+d}% skills" if injury.skills else "",
+            f"{injury.int_log:+d} INT/LOG" if injury.int_log else "",
+            f"{injury.dex_rs:+d} DEX/RS" if injury.dex_rs else "",
+            f"{injury.carry_kg:+d} kg carried" if injury.carry_kg else "",
+            f"{injury.malfunction_chance}% malfunction" if injury.malfunction_chance else "",
+            f"{injury.repair_penalty:+d}% to repair" if injury.repair_penalty else "",
+        ]
+        listed = ", ".join(e for e in effects if e)
+        lines.append(f"injury: {injury.name}" + (f" ({listed})" if listed else ""))
+    if c.lost:
+        lines.append("lost: " + ", ".join(f"{units} {name}" for name, units in c.lost.items()))
+    if c.destroyed_weapons:
+        lines.append("weapons destroyed: " + ", ".join(c.destroyed_weapons))
+    if c.programs_lost:
+        lines.append("programs lost: " + ", ".join(c.programs_lost))
+    if c.alarms:
+        lines.append("alarms raised: " + ", ".join(c.alarms))
+    return lines
 
 
 @cli.command()

@@ -14,7 +14,8 @@ from affray.events.codec import LogFile
 from affray.kernel.clock import seconds
 from affray.kernel.state import EncounterState
 from affray.replays.rebuild import state_at_seq, state_at_time
-from tests.cli.conftest import Affray, assert_user_error, run_process
+from tests.cli.conftest import EXAMPLES, Affray, assert_user_error, run_process
+from tests.strategies import CONDITION_TOML
 
 AT_SECONDS = "9"
 AT_MS = 9000
@@ -135,3 +136,22 @@ def test_state_huge_at_value_is_an_error_not_a_traceback(duel_log: Path) -> None
     result = run_process("state", duel_log, "--at", "1e999999")
     assert "Traceback" not in result.err
     assert_user_error(result, "--at")
+
+
+def test_state_shows_injuries_lost_equipment_and_programs(affray: Affray, tmp_path: Path) -> None:
+    # rules S3, S4, S6: special damage's effects are state, and `affray state` shows them
+    log = tmp_path / "robots.jsonl"
+    assert affray("run", EXAMPLES / "robots.toml", "-o", log).code == 0
+    out = affray("state", log).out
+    assert "injury: Leg broken (at most 0.333 m/s)" in out
+    assert "lost: 1 code breaker" in out
+    assert "programs lost: Information Storage, Analysis, Robot Management, Computer Security" in out
+
+
+def test_state_shows_a_timed_condition_while_it_lasts(affray: Affray, tmp_path: Path) -> None:
+    # rule S4: a head wound knocks b out for a minute (tests/strategies.py CONDITION_TOML)
+    scenario = tmp_path / "condition.toml"
+    scenario.write_text(CONDITION_TOML)
+    log = tmp_path / "condition.jsonl"
+    assert affray("run", scenario, "-o", log).code == 0
+    assert "unconscious until 60.000 s" in affray("state", log).out
