@@ -28,6 +28,7 @@ from affray.handlers.grapple import grapple, grapple_problem, keep_hold, try_to_
 from affray.handlers.loadout import Arm, Loadout
 from affray.handlers.movement import ESCAPE_DISTANCE, escaped, flee, move
 from affray.handlers.spells import cast, cast_problem, spell_views
+from affray.handlers.weapons import arm_views, change_time
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance, metres
@@ -35,7 +36,6 @@ from affray.kernel.state import CombatantState
 from affray.npc.intents import (
     Aim,
     Approach,
-    ArmView,
     Attack,
     BreakHold,
     Cast,
@@ -52,6 +52,10 @@ if TYPE_CHECKING:
     from affray.handlers.battle import Battle
 
 Process = Generator[Any, Any, None]
+
+STAND_UP_MS = MS_PER_SECOND
+"""A knocked-down combatant takes a second to get up (a ruling: the text gives no time)."""
+MARTIAL_GAP_MS = MS_PER_SECOND // close_combat.MAX_ATTACKS_PER_SECOND
 
 
 def fighter(
@@ -119,7 +123,7 @@ def _act(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState
     controller = battle.controllers[me.id]
     step = metres(me.spec.move_rate)
     counted = any(arm.uses is not None for arm in me.arms)
-    arms = _arm_views(me, mine)
+    arms = arm_views(me, mine)
     spells = spell_views(me)
     grapples = tuple(p.name for p in me.grapples)
     priority = tuple(me.spec.priority_targets)
@@ -144,7 +148,7 @@ def _act(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState
                 encounter.emit(StoodUp(combatant=me.id, took_ms=STAND_UP_MS))
             continue
         if counted:
-            arms = _arm_views(me, mine)
+            arms = arm_views(me, mine)
         intent = controller.decide(
             View(
                 me=mine,
@@ -183,7 +187,7 @@ def _act(encounter: Encounter, battle: Battle, me: Loadout, mine: CombatantState
             yield encounter.timeout(max(intent.seconds, 1) * MS_PER_SECOND)
             continue
         if isinstance(intent, ChangeWeapon):
-            took = _change_time(me, mine, intent)
+            took = change_time(me, mine, intent)
             if isinstance(took, str):
                 yield encounter.timeout(_refuse(encounter, me.id, f"change to weapon {intent.index}", took))
                 continue
@@ -329,48 +333,7 @@ def _attack(
     return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.martial else arm.speed_ms
 
 
-def _change_time(me: Loadout, mine: CombatantState, intent: ChangeWeapon) -> int | str:
-    """Rule E3: drop and grab is 1 s plus the new weapon's initiative; putting away safely is the
-    initiative of each weapon. With the hand already empty (a weapon thrown), only the new initiative."""
-    if not 0 <= intent.index < len(me.arms):
-        return f"there is no weapon number {intent.index}"
-    if "right arm" in mine.disabled:
-        return "its weapon arm is unusable"
-    new = me.arms[intent.index]
-    if not _arm_views(me, mine)[intent.index].usable:
-        return f"{new.weapon.name} is spent"
-    if intent.index == mine.weapon_index and mine.weapon_ready:
-        return f"{new.weapon.name} is already in hand"
-    if not mine.weapon_ready:
-        return new.initiative_ms
-    if intent.method == "drop_and_grab":
-        return MS_PER_SECOND + new.initiative_ms
-    return me.arms[mine.weapon_index].initiative_ms + new.initiative_ms
-
-
 def _refuse(encounter: Encounter, combatant: str, action: str, reason: str) -> int:
     """Record the refusal; the combatant then waits a second before it decides again."""
     encounter.emit(ActionRefused(combatant=combatant, action=action, reason=reason))
     return MS_PER_SECOND
-
-
-STAND_UP_MS = MS_PER_SECOND
-"""A knocked-down combatant takes a second to get up (a ruling: the text gives no time)."""
-MARTIAL_GAP_MS = MS_PER_SECOND // close_combat.MAX_ATTACKS_PER_SECOND
-
-
-def _arm_views(me: Loadout, mine: CombatantState) -> tuple[ArmView, ...]:
-    used = mine.used
-    return tuple(
-        ArmView(
-            index=arm.index,
-            name=arm.weapon.name,
-            mode=arm.mode,
-            reach=arm.reach,
-            ranges=arm.weapon.ranges,
-            speed_ms=arm.speed_ms,
-            uses_left=None if arm.uses is None else arm.uses - used.get(str(arm.index), 0),
-            martial=arm.martial,
-        )
-        for arm in me.arms
-    )
