@@ -14,7 +14,11 @@ import structlog
 from affray import __version__
 from affray.errors import AffrayError, LogError
 from affray.events.codec import LogFile, LogWriter, read_log
-from affray.events.kinds import AftermathStarted, Healed, HealingScheduled
+from affray.events.special import (
+    AftermathStarted,
+    Healed,
+    HealingScheduled,
+)
 from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.clock import seconds, to_ms

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
-from affray.events.kinds import (
+from affray.events.special import (
     AftermathEnded,
     AftermathStarted,
     ConditionEnded,

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from affray.events.base import Roll
 from affray.events.kinds import (
     AttackResolved,
+)
+from affray.events.special import (
     BlastHit,
     ConditionEnded,
     ConditionStarted,

@@ -9,7 +9,9 @@ import msgspec
 from affray.errors import AffrayError, LogError
 from affray.events.base import Event
 from affray.events.codec import LogFile, LogHeader, LogProblem, encode_event, line_hash
-from affray.events.kinds import AftermathStarted
+from affray.events.special import (
+    AftermathStarted,
+)
 from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.state import EncounterState, apply_checked, digest

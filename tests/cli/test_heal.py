@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 from affray.events.codec import read_log
-from affray.events.kinds import AftermathEnded, AftermathStarted, Healed, HealingScheduled
+from affray.events.special import (
+    AftermathEnded,
+    AftermathStarted,
+    Healed,
+    HealingScheduled,
+)
 from tests.cli.conftest import EXAMPLES, Affray, assert_user_error
 
 ROBOTS = EXAMPLES / "robots.toml"

@@ -26,7 +26,13 @@ from affray.events.codec import (
     read_bytes,
     read_log,
 )
-from affray.events.kinds import EVENT_KINDS, ActionRefused, ConditionEnded
+from affray.events.kinds import (
+    EVENT_KINDS,
+    ActionRefused,
+)
+from affray.events.special import (
+    ConditionEnded,
+)
 from affray.handlers.battle import Battle
 from affray.scenario import Scenario
 from tests.strategies import (

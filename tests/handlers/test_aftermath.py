@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import (
+from affray.events.special import (
     AftermathEnded,
     AftermathStarted,
     ConditionEnded,

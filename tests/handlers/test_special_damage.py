@@ -14,13 +14,15 @@ from affray.events.kinds import (
     ActionRefused,
     AttackResolved,
     CombatantOut,
+    EncounterEnded,
+    Moved,
+)
+from affray.events.special import (
     ConditionEnded,
     ConditionStarted,
-    EncounterEnded,
     EquipmentLost,
     Exploded,
     LostItem,
-    Moved,
     ProgramsDestroyed,
     RefereeRuling,
     SpecialDamage,
