@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeVar
 
 import msgspec
@@ -22,3 +23,14 @@ def decode_table(source: str, text: str | bytes, file_type: type[_F]) -> _F:
 def table_error(source: str, path: str, problem: str) -> TableError:
     """A TableError for a value that decodes but breaks a rule of the table: file, problem, field path."""
     return TableError(f"{source}: {problem} - at `{path}`")
+
+
+def require_unique(source: str, path: str, names: Iterable[str], what: str = "name") -> None:
+    """Refuse a table whose ``names`` repeat, case and surrounding spaces ignored; ``path`` holds ``{}``
+    where the row index goes, e.g. ``"$.armor[{}].name"``."""
+    seen: set[str] = set()
+    for index, name in enumerate(names):
+        key = name.strip().casefold()
+        if key in seen:
+            raise table_error(source, path.format(index), f"duplicate {what} {name!r}")
+        seen.add(key)

@@ -23,9 +23,9 @@ from typing import Annotated, Literal
 import msgspec
 import msgspec.toml
 
-from affray.errors import TableError
 from affray.rules.energion.formulas import ZERO, tidy
 from affray.rules.energion.tables import find_named
+from affray.rules.tabledata import decode_table, require_unique, table_error
 
 __all__ = [
     "DOUBLE_KICK_RECOVERY_SECONDS",
@@ -123,28 +123,18 @@ class _GrapplingFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     procedure: list[GrapplingProcedure]
 
 
-def _fail(path: str, problem: str) -> TableError:
-    return TableError(f"{GRAPPLING_FILE}: {problem} - at `{path}`")
-
-
 def parse_grappling(text: str | bytes) -> GrapplingTable:
     """Decode and validate a grappling procedures table (rule E15).
 
     Names must be unique and each procedure must list its effects at most once.
     Raise TableError naming the file and field path of the first problem found.
     """
-    try:
-        data = msgspec.toml.decode(text, type=_GrapplingFile)
-    except msgspec.DecodeError as exc:
-        raise TableError(f"{GRAPPLING_FILE}: {exc}") from exc
-    seen: set[str] = set()
+    data = decode_table(GRAPPLING_FILE, text, _GrapplingFile)
+    require_unique(GRAPPLING_FILE, "$.procedure[{}].name", (row.name for row in data.procedure))
     for index, row in enumerate(data.procedure):
-        path = f"$.procedure[{index}]"
-        if row.name.casefold() in seen:
-            raise _fail(f"{path}.name", f"duplicate name {row.name!r}")
-        seen.add(row.name.casefold())
         if len(set(row.effects)) != len(row.effects):
-            raise _fail(f"{path}.effects", f"an effect is listed twice in {list(row.effects)}")
+            problem = f"an effect is listed twice in {list(row.effects)}"
+            raise table_error(GRAPPLING_FILE, f"$.procedure[{index}].effects", problem)
     return GrapplingTable(procedures=tuple(data.procedure))
 
 

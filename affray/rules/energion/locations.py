@@ -25,6 +25,7 @@ import msgspec.toml
 from affray.errors import TableError
 from affray.rules.energion.formulas import tidy
 from affray.rules.energion.tables import find_named
+from affray.rules.tabledata import decode_table, require_unique, table_error
 
 __all__ = [
     "D100_FACES",
@@ -104,7 +105,7 @@ class _HitLocationsFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
 
 
 def _fail(path: str, problem: str) -> TableError:
-    return TableError(f"{HIT_LOCATIONS_FILE}: {problem} - at `{path}`")
+    return table_error(HIT_LOCATIONS_FILE, path, problem)
 
 
 def parse_hit_locations(text: str | bytes) -> HitLocationTable:
@@ -113,19 +114,13 @@ def parse_hit_locations(text: str | bytes) -> HitLocationTable:
     The rows must be in d100 order and cover 1..100 with no gap or overlap; names must be unique.
     Raise TableError naming the file and field path of the first problem found.
     """
-    try:
-        data = msgspec.toml.decode(text, type=_HitLocationsFile)
-    except msgspec.DecodeError as exc:
-        raise TableError(f"{HIT_LOCATIONS_FILE}: {exc}") from exc
+    data = decode_table(HIT_LOCATIONS_FILE, text, _HitLocationsFile)
     if not data.location:
         raise _fail("$.location", "expected at least one location")
     expected_low = 1
-    seen: set[str] = set()
+    require_unique(HIT_LOCATIONS_FILE, "$.location[{}].name", (row.name for row in data.location))
     for index, row in enumerate(data.location):
         path = f"$.location[{index}]"
-        if row.name.casefold() in seen:
-            raise _fail(f"{path}.name", f"duplicate name {row.name!r}")
-        seen.add(row.name.casefold())
         if row.low != expected_low:
             problem = f"expected {expected_low} (rows must cover 1..100 in order), got {row.low}"
             raise _fail(f"{path}.low", problem)

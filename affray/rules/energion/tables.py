@@ -16,6 +16,7 @@ import msgspec.toml
 
 from affray.errors import TableError, UnknownTableEntry
 from affray.rules.tabledata import decode_table as _decode
+from affray.rules.tabledata import require_unique
 from affray.rules.tabledata import table_error as _fail
 
 __all__ = [
@@ -241,15 +242,6 @@ def _check_type(source: str, path: str, number: int) -> None:
         raise _fail(source, path, f"weapon type {number} is outside 1..{WEAPON_TYPE_COUNT}")
 
 
-def _unique(source: str, path: str, names: Iterable[str]) -> None:
-    seen: set[str] = set()
-    for index, name in enumerate(names):
-        key = _normalize(name)
-        if key in seen:
-            raise _fail(source, f"{path}[{index}].name", f"duplicate name {name!r}")
-        seen.add(key)
-
-
 def _parse_armor(text: str | bytes) -> dict[str, Armor]:
     rows = _decode(ARMOR_FILE, text, _ArmorFile).armor
     for index, armor in enumerate(rows):
@@ -259,16 +251,16 @@ def _parse_armor(text: str | bytes) -> dict[str, Armor]:
                 f"$.armor[{index}].values",
                 f"expected {WEAPON_TYPE_COUNT} armor values, got {len(armor.values)}",
             )
-    _unique(ARMOR_FILE, "$.armor", (a.name for a in rows))
+    require_unique(ARMOR_FILE, "$.armor[{}].name", (a.name for a in rows))
     return {a.name: a for a in rows}
 
 
 def _parse_classes(text: str | bytes) -> tuple[TrainingClass, ...]:
     rows = _decode(WEAPONS_FILE, text, _WeaponsFile).classes
-    _unique(WEAPONS_FILE, "$.class", (c.name for c in rows))
+    require_unique(WEAPONS_FILE, "$.class[{}].name", (c.name for c in rows))
     classes: list[TrainingClass] = []
     for c_index, row in enumerate(rows):
-        _unique(WEAPONS_FILE, f"$.class[{c_index}].weapons", (w.name for w in row.weapons))
+        require_unique(WEAPONS_FILE, f"$.class[{c_index}].weapons[{{}}].name", (w.name for w in row.weapons))
         weapons: list[Weapon] = []
         for w_index, weapon in enumerate(row.weapons):
             path = f"$.class[{c_index}].weapons[{w_index}]"
@@ -293,7 +285,7 @@ def _parse_weapon_types(text: str | bytes) -> dict[int, WeaponType]:
 
 def _parse_shields(text: str | bytes) -> tuple[dict[str, Shield], int]:
     data = _decode(SHIELDS_FILE, text, _ShieldsFile)
-    _unique(SHIELDS_FILE, "$.shield", (s.name for s in data.shield))
+    require_unique(SHIELDS_FILE, "$.shield[{}].name", (s.name for s in data.shield))
     return {s.name: s for s in data.shield}, data.force_field_speed
 
 

@@ -20,6 +20,7 @@ import msgspec
 
 from affray.errors import TableError, read_user_file
 from affray.rules.tabledata import decode_table as _decode
+from affray.rules.tabledata import require_unique
 from affray.rules.tabledata import table_error as _fail
 
 __all__ = [
@@ -252,12 +253,8 @@ def _check_wep_mod(source: str, table: WepModTable) -> None:
 def _check_factors(source: str, table: OrganFactorTable) -> None:
     if not table.part:
         raise _fail(source, "$.part", "expected at least one body part")
-    seen: set[str] = set()
+    require_unique(source, "$.part[{}].name", (row.name for row in table.part), "body part")
     for index, row in enumerate(table.part):
-        key = row.name.strip().casefold()
-        if key in seen:
-            raise _fail(source, f"$.part[{index}].name", f"duplicate body part {row.name!r}")
-        seen.add(key)
         missing = [system for system in ORGAN_SYSTEMS if system not in row.factors]
         if missing:
             raise _fail(source, f"$.part[{index}].factors", f"expected a factor for {', '.join(missing)}")

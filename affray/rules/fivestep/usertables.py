@@ -48,7 +48,7 @@ from typing import Annotated, Literal, TypeAlias, TypeVar, overload
 import msgspec
 
 from affray.errors import TableError, UnknownTableEntry, read_user_file
-from affray.rules.tabledata import decode_table, table_error
+from affray.rules.tabledata import decode_table, require_unique, table_error
 
 __all__ = [
     "FAMILIES",
@@ -315,14 +315,6 @@ def _signed(source: str, path: str, values: Sequence[Decimal], *, positive: bool
             raise table_error(source, path.format(index), f"expected a number {expected}, got {value}")
 
 
-def _unique(source: str, path: str, names: Iterable[str]) -> None:
-    seen: set[str] = set()
-    for index, name in enumerate(names):
-        if _key(name) in seen:
-            raise table_error(source, path.format(index), f"duplicate name {name!r}")
-        seen.add(_key(name))
-
-
 def _check_range(source: str, table: RangeTable) -> None:
     _ascending(source, "$.columns[{}]", table.columns, "column bounds")
     _signed(source, "$.row[{}].range_m_max", [r.range_m_max for r in table.row], positive=True)
@@ -385,10 +377,10 @@ def _check(source: str, table: UserTable) -> None:
     elif isinstance(table, BounceTable):
         _check_bounce(source, table)
     elif isinstance(table, ActionTable):
-        _unique(source, "$.row[{}].action", (r.action for r in table.row))
+        require_unique(source, "$.row[{}].action", (r.action for r in table.row))
         _signed(source, "$.row[{}].cost", [r.cost for r in table.row], positive=False)
     else:
-        _unique(source, "$.row[{}].condition", (r.condition for r in table.row))
+        require_unique(source, "$.row[{}].condition", (r.condition for r in table.row))
 
 
 # --- loading ---------------------------------------------------------------------------------------

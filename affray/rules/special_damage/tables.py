@@ -32,7 +32,6 @@ RULINGS (each also a comment beside the row in the data file):
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from importlib.resources import files
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
@@ -41,6 +40,7 @@ import msgspec.toml
 
 from affray.rules.energion.tables import find_named
 from affray.rules.tabledata import decode_table as _decode
+from affray.rules.tabledata import require_unique
 from affray.rules.tabledata import table_error as _fail
 
 __all__ = [
@@ -310,19 +310,10 @@ class _RobotsFile(_Row, frozen=True):
     effect: list[Effect]
 
 
-def _unique(source: str, path: str, field: str, names: Iterable[str]) -> None:
-    seen: set[str] = set()
-    for index, name in enumerate(names):
-        key = name.strip().casefold()
-        if key in seen:
-            raise _fail(source, f"{path}[{index}].{field}", f"duplicate name {name!r}")
-        seen.add(key)
-
-
 def parse_modifiers(text: str | bytes) -> ModifierTable:
     """Decode and validate Table 1 (rule S9); TableError names the file and field path of a problem."""
     rows = _decode(MODIFIERS_FILE, text, _ModifiersFile).modifier
-    _unique(MODIFIERS_FILE, "$.modifier", "reason", (m.reason for m in rows))
+    require_unique(MODIFIERS_FILE, "$.modifier[{}].reason", (m.reason for m in rows))
     for index, row in enumerate(rows):
         if row.max is not None and row.per is None:
             raise _fail(MODIFIERS_FILE, f"$.modifier[{index}].max", "a max needs a `per`")
@@ -332,7 +323,7 @@ def parse_modifiers(text: str | bytes) -> ModifierTable:
 def parse_weapon_modifiers(text: str | bytes) -> WeaponModifierTable:
     """Decode and validate Table 2 (rule S9); TableError names the file and field path of a problem."""
     rows = _decode(WEAPON_MODIFIERS_FILE, text, _WeaponModifiersFile).weapon
-    _unique(WEAPON_MODIFIERS_FILE, "$.weapon", "name", (w.name for w in rows))
+    require_unique(WEAPON_MODIFIERS_FILE, "$.weapon[{}].name", (w.name for w in rows))
     return WeaponModifierTable(weapons=tuple(rows))
 
 
@@ -360,7 +351,7 @@ def _combined(source: str, path: str, field: str, values: list[Any]) -> Any:
 
 def _resolve(source: str, effects: list[Effect]) -> tuple[Effect, ...]:
     """Resolve ``same_as`` and ``combines``; each must name an entry printed earlier."""
-    _unique(source, "$.effect", "name", (e.name for e in effects))
+    require_unique(source, "$.effect[{}].name", (e.name for e in effects))
     done: dict[str, Effect] = {}
     for index, entry in enumerate(effects):
         path = f"$.effect[{index}]"
