@@ -24,10 +24,11 @@ from affray.handlers.battle import Battle
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.dice import ManualDice
 from affray.kernel.state import CombatantState, EncounterState, digest, encode_state, fold
-from affray.replays.narrate import narrate, number
+from affray.replays.narrate import narrate
 from affray.replays.rebuild import state_at_seq, state_at_time
+from affray.replays.telling import number
 from affray.replays.verify import first_difference, scenario_of, verify
-from affray.scenario import load_scenario
+from affray.rulesets import battle_for, load_any
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
@@ -82,9 +83,9 @@ def _load(path: Path) -> LogFile:
 @click.pass_context
 def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT."""
-    spec = load_scenario(scenario)
+    spec = load_any(scenario)
     try:
-        battle = Battle(spec)
+        battle = battle_for(spec)
     except AffrayError as exc:
         raise AffrayError(f"{scenario}: {exc}") from None
     writer = LogWriter.create(output, battle.header(), replace=force)
@@ -254,8 +255,8 @@ def heal(log: Path, days: int, output: Path, force: bool) -> None:
         raise AffrayError(f"{log}: the log is cut short; heal needs a whole log")
     if any(isinstance(event, AftermathStarted) for event in loaded.events):
         raise AffrayError(f"{log}: the log already holds an aftermath")
-    battle = Battle(scenario_of(loaded, str(log)))
-    if battle.special is None:
+    battle = battle_for(scenario_of(loaded, str(log)))
+    if not isinstance(battle, Battle) or battle.special is None:
         raise AffrayError(f'{log}: nothing heals: the scenario does not use modules = ["special_damage"]')
     encounter = battle.run()
     difference = first_difference(loaded.header_line, loaded.events, encounter.log)

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from affray.errors import ScenarioError, read_user_file
-from affray.kernel.dice import parse_expression
+from affray.kernel.dice import DiceSource, GeneratedDice, ManualDice, parse_expression
 
 Stat = Annotated[int, msgspec.Meta(ge=1, le=300, description="a characteristic; 100 is average")]
 Percent = Annotated[int, msgspec.Meta(ge=0, le=300)]
@@ -19,11 +19,11 @@ Location = Literal["head", "chest", "abdomen", "right arm", "left arm", "right l
 Identifier = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 
 
-class _Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Settings shared by every scenario Struct: unknown fields are errors, not silently ignored."""
 
 
-class Stats(_Section, frozen=True, kw_only=True):
+class Stats(Section, frozen=True, kw_only=True):
     """The characteristics the Energion formulas read; 100 is the chart's average person."""
 
     ST: Stat = 100
@@ -31,14 +31,14 @@ class Stats(_Section, frozen=True, kw_only=True):
     CO: Stat = 100
 
 
-class Equipment(_Section, frozen=True, kw_only=True):
+class Equipment(Section, frozen=True, kw_only=True):
     """A piece of equipment a combatant carries, in units (special damage destroys it, rule S3)."""
 
     name: str
     count: Annotated[int, msgspec.Meta(ge=1, le=10000)] = 1
 
 
-class Program(_Section, frozen=True, kw_only=True):
+class Program(Section, frozen=True, kw_only=True):
     """A computer's program and its level (rule S6); a "Computer Security" program controls ``alarms``."""
 
     name: str
@@ -46,7 +46,7 @@ class Program(_Section, frozen=True, kw_only=True):
     alarms: list[str] = []
 
 
-class WeaponCarried(_Section, frozen=True, kw_only=True):
+class WeaponCarried(Section, frozen=True, kw_only=True):
     """A weapon by its chart name, the training class whose row applies, and where it is (rule E3)."""
 
     name: str
@@ -64,7 +64,7 @@ class WeaponCarried(_Section, frozen=True, kw_only=True):
     ammunition: Annotated[int, msgspec.Meta(ge=0, le=100000)] | None = None
 
 
-class Spell(_Section, frozen=True, kw_only=True):
+class Spell(Section, frozen=True, kw_only=True):
     """A spell a combatant can cast (rule E23). The text gives only its timing; its effect is the
     scenario's: damage dice against one target within range."""
 
@@ -76,7 +76,7 @@ class Spell(_Section, frozen=True, kw_only=True):
     range_m: Annotated[float, msgspec.Meta(gt=0, le=10000)] = 30.0
 
 
-class Combatant(_Section, frozen=True, kw_only=True):
+class Combatant(Section, frozen=True, kw_only=True):
     """One fighter: who, which side, where, how good, and what it carries."""
 
     id: Identifier
@@ -134,7 +134,7 @@ class Combatant(_Section, frozen=True, kw_only=True):
     prepared: bool = False
 
 
-class EnergionOptions(_Section, frozen=True, kw_only=True):
+class EnergionOptions(Section, frozen=True, kw_only=True):
     """Rulings on the Energion text that players may reasonably set otherwise (docs/rulesets/energion.md)."""
 
     stat_bonus_base: Annotated[int, msgspec.Meta(ge=0, le=300)] = 100
@@ -143,7 +143,7 @@ class EnergionOptions(_Section, frozen=True, kw_only=True):
     """Rules E20 and E22: roll where each attack lands. Off by default, as the text itself advises."""
 
 
-class SpecialDamageOptions(_Section, frozen=True, kw_only=True):
+class SpecialDamageOptions(Section, frozen=True, kw_only=True):
     """How the special_damage module sits on its host ruleset (docs/rulesets/special_damage.md)."""
 
     level_divisor: Annotated[int, msgspec.Meta(ge=1, le=100)] = 10
@@ -156,7 +156,7 @@ class SpecialDamageOptions(_Section, frozen=True, kw_only=True):
     """Reaction Speed for RS checks is the host's AG / rs_divisor (100 AG -> RS 50, a ruling)."""
 
 
-class Ruling(_Section, frozen=True, kw_only=True):
+class Ruling(Section, frozen=True, kw_only=True):
     """Rule S10: the referee alters a special damage outcome; the ruling is recorded with its reason."""
 
     target: str
@@ -169,14 +169,20 @@ class Ruling(_Section, frozen=True, kw_only=True):
     reason: str
 
 
-class Dice(_Section, frozen=True, kw_only=True):
+class Dice(Section, frozen=True, kw_only=True):
     """Where the dice come from: generated from the seed, or the faces a referee rolled, in order."""
 
     source: Literal["generated", "manual"] = "generated"
     rolls: list[Annotated[int, msgspec.Meta(ge=1)]] = []
 
+    def source_for(self, seed: int) -> DiceSource:
+        """Generated streams from ``seed``, or the referee's rolls in order."""
+        if self.source == "manual":
+            return ManualDice(self.rolls)
+        return GeneratedDice(seed)
 
-class Scenario(_Section, frozen=True, kw_only=True):
+
+class Scenario(Section, frozen=True, kw_only=True):
     """A whole encounter: the ruleset, the seed, the dice, the options and the combatants in file order."""
 
     ruleset: Literal["energion"]
@@ -207,12 +213,12 @@ def convert_scenario(raw: object, source: str) -> Scenario:
     try:
         scenario = msgspec.convert(raw, Scenario)
     except msgspec.ValidationError as exc:
-        raise ScenarioError(f"{source}: {_path_first(str(exc))}") from None
+        raise ScenarioError(f"{source}: {path_first(str(exc))}") from None
     _check_ids(scenario, source)
     return scenario
 
 
-def _path_first(message: str) -> str:
+def path_first(message: str) -> str:
     """msgspec says "Expected X - at `$.a.b`"; put the path first: "$.a.b: expected X"."""
     what, sep, where = message.rpartition(" - at ")
     if not sep:

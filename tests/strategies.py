@@ -48,6 +48,7 @@ from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
 from affray.kernel.state import digest
+from affray.rulesets import AnyScenario, battle_for, load_any
 from affray.scenario import Scenario, decode_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -469,16 +470,21 @@ def with_seed(scenario: Scenario, seed: int) -> Scenario:
     return msgspec.structs.replace(scenario, seed=seed)
 
 
-def log_bytes(scenario: Scenario) -> bytes:
-    """Run ``scenario`` and return its whole log as bytes."""
-    battle = Battle(scenario)
+def log_bytes(scenario: AnyScenario) -> bytes:
+    """Run ``scenario`` (of any ruleset) and return its whole log as bytes."""
+    battle = battle_for(scenario)
     return encode_log(battle.header(), battle.run().log)
+
+
+def any_example(name: str) -> AnyScenario:
+    """The scenario ``examples/<name>.toml`` of any ruleset, its tables read as ``affray run`` reads them."""
+    return load_any(EXAMPLES / f"{name}.toml")
 
 
 @cache
 def example_log(name: str) -> bytes:
     """The log of ``examples/<name>.toml`` (computed once per session; bytes are immutable)."""
-    return log_bytes(example(name))
+    return log_bytes(any_example(name))
 
 
 class SnapshotEncounter(Encounter):

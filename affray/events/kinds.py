@@ -12,6 +12,18 @@ from typing import Literal
 import msgspec
 
 from affray.events.base import Event, Roll
+from affray.events.fivestep import (
+    ActionTaken,
+    AlertnessRaised,
+    ApBorrowed,
+    DamageResolved,
+    GrenadeThrown,
+    PrimaryAttackRolled,
+    RoundStarted,
+    SurpriseChecked,
+    ToHitResolved,
+    TurnStarted,
+)
 from affray.events.special import (
     AftermathEnded,
     AftermathStarted,
@@ -33,6 +45,13 @@ Outcome = Literal["hit", "miss", "parried"]
 RangeBand = Literal["PTB", "SHT", "MED", "LNG", "EXT"]
 
 
+class BodyPart(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """Fivestep (rule F11): a body part and its damage points when undamaged."""
+
+    name: str
+    points: int
+
+
 class CombatantJoined(Event, frozen=True, kw_only=True, tag="combatant_joined", omit_defaults=True):
     """A combatant enters the encounter with everything the fold needs to know about it."""
 
@@ -47,6 +66,8 @@ class CombatantJoined(Event, frozen=True, kw_only=True, tag="combatant_joined", 
     cover: int = 0
     body: Literal["living", "robot", "computer"] = "living"
     """What special damage does to it (its scenario ``kind``): a living being, a robot or a computer."""
+    parts: tuple[BodyPart, ...] = ()
+    """Fivestep (rule F11): its body parts and their damage points; ``damage_points`` is their sum."""
 
 
 class Perceived(Event, frozen=True, kw_only=True, tag="perceived"):
@@ -90,7 +111,8 @@ class TargetChosen(Event, frozen=True, kw_only=True, tag="target_chosen"):
 
 
 class Moved(Event, frozen=True, kw_only=True, tag="moved", omit_defaults=True):
-    """A combatant moved for one second toward its target, or away from it when ``fleeing``."""
+    """A combatant moved toward its target, or away from it when ``fleeing``: for one second (Energion),
+    or as far as the Agility Points spent took it (fivestep)."""
 
     combatant: str
     toward: str
@@ -370,6 +392,16 @@ AnyEvent = (
     | Healed
     | NotHealed
     | AftermathEnded
+    | SurpriseChecked
+    | PrimaryAttackRolled
+    | RoundStarted
+    | TurnStarted
+    | ApBorrowed
+    | ActionTaken
+    | ToHitResolved
+    | GrenadeThrown
+    | DamageResolved
+    | AlertnessRaised
     | CombatantOut
     | EncounterEnded
 )
@@ -405,6 +437,16 @@ EVENT_KINDS: tuple[type[Event], ...] = (
     Healed,
     NotHealed,
     AftermathEnded,
+    SurpriseChecked,
+    PrimaryAttackRolled,
+    RoundStarted,
+    TurnStarted,
+    ApBorrowed,
+    ActionTaken,
+    ToHitResolved,
+    GrenadeThrown,
+    DamageResolved,
+    AlertnessRaised,
     CombatantOut,
     EncounterEnded,
 )

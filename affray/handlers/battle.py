@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
 
 import msgspec
 import simpy
@@ -15,15 +14,14 @@ from affray.events.codec import CURRENT_VERSIONS, ENCODER, LogHeader
 from affray.events.kinds import (
     AttackResolved,
     CombatantJoined,
-    CombatantOut,
-    EncounterEnded,
     LocationDisabled,
 )
+from affray.handlers.ending import check_end, put_out, time_limit
 from affray.handlers.fighter import fighter
 from affray.handlers.loadout import Arm, Loadout, build_loadouts
 from affray.handlers.special import SpecialDamageModule
 from affray.kernel.clock import MS_PER_SECOND, to_ms
-from affray.kernel.dice import DICE_ALGORITHM, Dice, DiceSource, GeneratedDice, ManualDice
+from affray.kernel.dice import DICE_ALGORITHM, Dice
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.space import metres
 from affray.npc.intents import Controller
@@ -68,15 +66,9 @@ class Battle:
             scenario=msgspec.Raw(ENCODER.encode(self.scenario)),
         )
 
-    def dice_source(self) -> DiceSource:
-        """Generated streams from the seed, or the referee's rolls in order."""
-        if self.scenario.dice.source == "manual":
-            return ManualDice(self.scenario.dice.rolls)
-        return GeneratedDice(self.scenario.seed)
-
     def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Encounter:
         """Simulate the encounter to its end and return it, its state and its log."""
-        encounter = Encounter(Dice(self.dice_source()), trace=trace)
+        encounter = Encounter(Dice(self.scenario.dice.source_for(self.scenario.seed)), trace=trace)
         encounter.sinks.extend(sinks)
         self.join(encounter)
         perceptions = {
@@ -90,7 +82,7 @@ class Battle:
                 continue  # a computer is a target: it does not fight
             ms, roll = perceptions[me.id]
             self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first, roll))
-        encounter.process(self._time_limit(encounter))
+        encounter.process(time_limit(encounter, self.scenario.max_seconds))
         encounter.run(until=encounter.finished)
         return encounter
 
@@ -170,28 +162,8 @@ class Battle:
 
     def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
         """The target is out; the encounter ends when at most one side stands."""
-        encounter.emit(CombatantOut(combatant=target_id, reason=reason))
-        self.check_end(encounter)
+        put_out(encounter, target_id, reason)
 
     def check_end(self, encounter: Encounter) -> None:
         """End the encounter when at most one side has anyone able to fight."""
-        if encounter.state.ended:
-            return
-        sides = encounter.state.standing_sides()
-        if len(sides) <= 1:
-            winner = sides[0] if sides else None
-            encounter.emit(
-                EncounterEnded(
-                    winner=winner,
-                    reason=f"only side {winner} still stands" if winner else "no side stands",
-                )
-            )
-            encounter.finish()
-
-    def _time_limit(self, encounter: Encounter) -> Generator[Any, Any, None]:
-        yield encounter.timeout(self.scenario.max_seconds * MS_PER_SECOND)
-        if not encounter.state.ended:
-            encounter.emit(
-                EncounterEnded(winner=None, reason=f"time limit of {self.scenario.max_seconds} s reached")
-            )
-        encounter.finish()
+        check_end(encounter)

@@ -9,6 +9,7 @@ from typing import TypeVar
 import msgspec
 import simpy
 import structlog
+from simpy.events import NORMAL, EventPriority
 
 from affray.events.base import Event
 from affray.kernel.dice import Dice
@@ -18,6 +19,22 @@ EventSink = Callable[[Event], None]
 E = TypeVar("E", bound=Event)
 
 _log = structlog.get_logger("affray.kernel")
+
+
+class RankedTimeout(simpy.Event):
+    """A timeout that fires after the plain events due at the same instant, lower ``rank`` first.
+
+    SimPy orders events at one instant by (priority, insertion); a fight whose actions may end at the
+    same millisecond orders them by a rule (the attack order, say) instead of by when they were planned.
+    """
+
+    def __init__(self, env: simpy.Environment, delay: int, rank: int) -> None:
+        if delay < 0:
+            raise ValueError(f"negative delay {delay}")
+        super().__init__(env)
+        self._ok = True  # triggered with no value, as simpy.Timeout is
+        self._value = None
+        env.schedule(self, EventPriority(NORMAL + 1 + rank), delay)
 
 
 class Encounter(simpy.Environment):
@@ -49,6 +66,10 @@ class Encounter(simpy.Environment):
         if self._trace:
             _log.debug("emit", seq=stamped.seq, t=stamped.t, kind=type(stamped).__struct_config__.tag)
         return stamped
+
+    def at_rank(self, delay: int, rank: int) -> RankedTimeout:
+        """A timeout of ``delay`` ms that fires after plain events at that instant, lower ranks first."""
+        return RankedTimeout(self, delay, rank)
 
     def finish(self) -> None:
         """Stop the run after the events already due at this instant."""

@@ -55,6 +55,7 @@ from affray.events.special import (
     RefereeRuling,
     SpecialDamage,
 )
+from affray.kernel.fivestep_state import FIVESTEP_APPLIERS, FivestepState, TurnState
 
 _ZERO = Decimal(0)
 KICK_TYPE = 5
@@ -117,7 +118,11 @@ class CombatantState(msgspec.Struct, kw_only=True):
     alarms: list[str] = msgspec.field(default_factory=list)
     location_damage: dict[str, Decimal] = msgspec.field(default_factory=dict)
     disabled: list[str] = msgspec.field(default_factory=list)
-    """Locations made unusable (rule E20)."""
+    """Locations made unusable (rule E20); body parts without function (fivestep, rule F11)."""
+    parts: dict[str, int] = msgspec.field(default_factory=dict)
+    """Fivestep (rule F11): its body parts' damage points; their damage is in ``location_damage``."""
+    turn: TurnState | None = None
+    """Fivestep (rule F7): its current turn's Agility Points."""
     out: bool = False
     out_reason: str | None = None
 
@@ -150,6 +155,8 @@ class EncounterState(msgspec.Struct, kw_only=True):
     ended: bool = False
     winner: str | None = None
     end_reason: str | None = None
+    fivestep: FivestepState | None = None
+    """The round, order and alertness of a fivestep encounter (rules F4-F6)."""
 
     def standing_sides(self) -> list[str]:
         """Sides with at least one combatant still in the fight, in order of first appearance."""
@@ -172,6 +179,7 @@ def _joined(state: EncounterState, e: CombatantJoined) -> None:
         shield=e.shield,
         cover=e.cover,
         kind=e.body,
+        parts={part.name: part.points for part in e.parts},
     )
 
 
@@ -428,6 +436,7 @@ _APPLIERS: dict[type[Event], Callable[[EncounterState, Any], None]] = {
     AftermathEnded: _unchanged,
     CombatantOut: _out,
     EncounterEnded: _ended,
+    **FIVESTEP_APPLIERS,
 }
 
 

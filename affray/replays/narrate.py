@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from decimal import Decimal
 from typing import Any
 
-from affray.events.base import Event, Roll
+from affray.events.base import Event
 from affray.events.kinds import (
     ActionRefused,
     AimStarted,
@@ -22,7 +21,6 @@ from affray.events.kinds import (
     LocationDisabled,
     Moved,
     Perceived,
-    Position,
     RangedDerivation,
     Reacted,
     SpellCast,
@@ -50,46 +48,33 @@ from affray.events.special import (
 )
 from affray.kernel.clock import seconds
 from affray.kernel.state import EncounterState, apply_checked
-
-
-def number(value: Decimal) -> str:
-    """A decimal for people: at most three places, no trailing zeros."""
-    text = f"{value.quantize(Decimal('0.001')):f}".rstrip("0").rstrip(".")
-    return text if text not in ("", "-0") else "0"
-
-
-def _signed(value: Decimal) -> str:
-    text = number(value)
-    return text if text.startswith("-") else f"+{text}"
-
-
-def _at(p: Position) -> str:
-    return f"({number(p[0])}, {number(p[1])})"
-
-
-def _roll(roll: Roll, unit: str = "") -> str:
-    faces = " [" + "+".join(str(f) for f in roll.faces) + "]" if len(roll.faces) > 1 else ""
-    manual = ", manual" if roll.source == "manual" else ""
-    return f"{roll.expr}={roll.total}{unit}{faces}{manual}"
+from affray.replays.narrate_fivestep import FIVESTEP_TELLERS
+from affray.replays.telling import at, number, rolled, signed
 
 
 def _joined(e: CombatantJoined, s: EncounterState) -> str:
+    if e.parts:
+        body = ", ".join(f"{p.name} {p.points}" for p in e.parts)
+        return (
+            f"{e.combatant} ({e.name}) joins side {e.side}: {e.weapon}; body {body} "
+            f"({number(e.damage_points)} points), at {at(e.position)}"
+        )
     shield = f", shield {e.shield}" if e.shield else ""
     return (
         f"{e.combatant} ({e.name}) joins side {e.side}: {number(e.damage_points)} DP, {e.weapon}, "
-        f"{e.armor}{shield}, at {_at(e.position)}"
+        f"{e.armor}{shield}, at {at(e.position)}"
     )
 
 
 def _perceived(e: Perceived, s: EncounterState) -> str:
-    how = f" (perception {_roll(e.roll, ' s')})" if e.roll else ""
+    how = f" (perception {rolled(e.roll, ' s')})" if e.roll else ""
     return f"{e.combatant} perceives the other party{how}"
 
 
 def _reacted(e: Reacted, s: EncounterState) -> str:
     if e.prepared:
         return f"{e.combatant} had a prepared reaction: no reaction time"
-    how = f", {_roll(e.roll, ' s')}" if e.roll else ""
+    how = f", {rolled(e.roll, ' s')}" if e.roll else ""
     return f"{e.combatant} reacts after {seconds(e.reaction_ms)} s{how}"
 
 
@@ -113,7 +98,7 @@ def _target(e: TargetChosen, s: EncounterState) -> str:
 def _moved(e: Moved, s: EncounterState) -> str:
     how = "flees" if e.fleeing else "moves"
     way = "away from" if e.fleeing else "toward"
-    return f"{e.combatant} {how} {number(e.distance)} m {way} {e.toward}, {_at(e.start)} -> {_at(e.end)}"
+    return f"{e.combatant} {how} {number(e.distance)} m {way} {e.toward}, {at(e.start)} -> {at(e.end)}"
 
 
 def _attack(e: AttackResolved, s: EncounterState) -> str:
@@ -123,7 +108,7 @@ def _attack(e: AttackResolved, s: EncounterState) -> str:
     verb = "attacks" if h.ranged is None else "shoots at" if h.ranged.mode == "missile" else "throws at"
     extras = f" + proficiency {h.proficiency}" if h.proficiency else ""
     extras += f" + martial arts {number(h.martial_bonus)}" if h.martial_bonus else ""
-    chance = f"(skill {number(h.skill)}{extras} {h.bonus_kind} {_signed(h.bonus)})"
+    chance = f"(skill {number(h.skill)}{extras} {h.bonus_kind} {signed(h.bonus)})"
     if h.ranged is not None:
         chance = _shot(h.ranged, chance)
     where = ""
@@ -212,7 +197,7 @@ def _grapple(e: GrappleResolved, s: EncounterState) -> str:
         return f"{line} -> {e.outcome}"
     effects = {"KD": "knocked down", "Pin": "pinned", "Disable": "disabled"}
     what = ", ".join(effects[x] for x in e.effects) or "no hold"
-    damage = f"{number(e.damage)} damage" + (f" ({_roll(e.damage_roll)})" if e.damage_roll else "")
+    damage = f"{number(e.damage)} damage" + (f" ({rolled(e.damage_roll)})" if e.damage_roll else "")
     target = s.combatants[e.target]
     recovery = f"; {e.attacker} recovers {seconds(e.recovery_ms)} s" if e.recovery_ms else ""
     return (
@@ -250,7 +235,7 @@ def _special(e: SpecialDamage, s: EncounterState) -> str:
     return (
         f"special damage to {e.target}: chance {e.chance}% (3 + 2 x level {e.skill_level}"
         f"{f' + aim {e.aim_rounds}' if e.aim_rounds else ''}), roll {e.hit_roll};"
-        f" type {_roll(e.type_roll)}{mods}"
+        f" type {rolled(e.type_roll)}{mods}"
         f" = {e.total} -> {e.damage}: +{number(e.stamina)} damage{injury}"
         f"{f', {e.equipment} equipment lost' if e.equipment else ''}; "
         f"{e.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
@@ -261,7 +246,7 @@ def _condition(e: ConditionStarted, s: EncounterState) -> str:
     chance = f" ({e.chance}%: {e.chance_roll.total})" if e.chance is not None and e.chance_roll else ""
     if e.until_ms is None:
         return f"{e.combatant} is {e.condition}{chance} by {e.cause}"
-    duration = f" ({_roll(e.duration)})" if e.duration else ""
+    duration = f" ({rolled(e.duration)})" if e.duration else ""
     return f"{e.combatant} is {e.condition}{chance} by {e.cause} until {seconds(e.until_ms)} s{duration}"
 
 
@@ -290,7 +275,7 @@ def _exploded(e: Exploded, s: EncounterState) -> str:
         f"{' halved' if h.halved else ''} -> {number(h.damage)}"
         for h in e.hits
     )
-    return f"{e.source} explodes: {_roll(e.roll)} within {e.radius_m} m: {hits or 'no one near'}"
+    return f"{e.source} explodes: {rolled(e.roll)} within {e.radius_m} m: {hits or 'no one near'}"
 
 
 def _ruling(e: RefereeRuling, s: EncounterState) -> str:
@@ -311,7 +296,7 @@ def _scheduled(e: HealingScheduled, s: EncounterState) -> str:
     cost = f", {e.cost} Cr" if e.cost else ""
     note = f"; {e.note}" if e.note else ""
     return (
-        f"{e.combatant}'s {e.injury} heals as {e.heals_as}: {_roll(e.roll)}{extra}, ready at "
+        f"{e.combatant}'s {e.injury} heals as {e.heals_as}: {rolled(e.roll)}{extra}, ready at "
         f"{seconds(e.ready_ms)} s{cost}{note}"
     )
 
@@ -348,7 +333,7 @@ def _aim(e: AimStarted, s: EncounterState) -> str:
 
 def _spell_started(e: SpellStarted, s: EncounterState) -> str:
     preparation = f"{seconds(e.preparation_ms)} s preparation" + (
-        f" ({_roll(e.roll, ' s')})" if e.roll else ""
+        f" ({rolled(e.roll, ' s')})" if e.roll else ""
     )
     total = e.preparation_ms + e.initiation_ms + e.casting_ms
     return (
@@ -360,7 +345,7 @@ def _spell_started(e: SpellStarted, s: EncounterState) -> str:
 def _spell_cast(e: SpellCast, s: EncounterState) -> str:
     target = s.combatants[e.target]
     return (
-        f"{e.combatant} casts {e.spell} at {e.target}: {_roll(e.roll)} = {number(e.damage)} damage; "
+        f"{e.combatant} casts {e.spell} at {e.target}: {rolled(e.roll)} = {number(e.damage)} damage; "
         f"{e.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
     )
 
@@ -420,6 +405,7 @@ _TELLERS: dict[type[Event], Callable[[Any, EncounterState], str]] = {
     SpellInterrupted: _spell_interrupted,
     CombatantOut: _out,
     EncounterEnded: _ended,
+    **FIVESTEP_TELLERS,
 }
 
 

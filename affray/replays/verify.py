@@ -15,7 +15,7 @@ from affray.events.special import (
 from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.kernel.state import EncounterState, apply_checked, digest
-from affray.scenario import Scenario, convert_scenario
+from affray.rulesets import AnyScenario, battle_for, convert_any
 
 
 class Verdict(msgspec.Struct, kw_only=True):
@@ -29,13 +29,13 @@ class Verdict(msgspec.Struct, kw_only=True):
     final_digest: str | None = None
 
 
-def scenario_of(log: LogFile, source: str) -> Scenario:
+def scenario_of(log: LogFile, source: str) -> AnyScenario:
     """The scenario embedded in a log's header, checked as a scenario file would be."""
     try:
         raw = msgspec.json.decode(log.header.scenario)
     except msgspec.DecodeError as exc:
         raise LogError(f"{source}: line 1 (header): the scenario is damaged ({exc})") from None
-    return convert_scenario(raw, f"{source}: line 1 (header) scenario")
+    return convert_any(raw, f"{source}: line 1 (header) scenario")
 
 
 def verify(log: LogFile, source: str) -> Verdict:
@@ -53,9 +53,9 @@ def verify(log: LogFile, source: str) -> Verdict:
         except LogError as exc:
             return Verdict(ok=False, events=count, seq=event.seq, message=f"cannot be folded: {exc}")
     try:
-        battle = Battle(scenario_of(log, source))
+        battle = battle_for(scenario_of(log, source))
         replay = battle.run()
-        if len(log.events) > len(replay.log):
+        if isinstance(battle, Battle) and len(log.events) > len(replay.log):
             follows = log.events[len(replay.log)]
             if isinstance(follows, AftermathStarted):
                 run_aftermath(replay, battle, follows.days)

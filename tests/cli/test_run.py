@@ -7,7 +7,7 @@ from pathlib import Path
 
 from affray.events.codec import read_log
 from affray.kernel.clock import seconds
-from affray.replays.narrate import number
+from affray.replays.telling import number
 from affray.replays.rebuild import state_at_seq
 from tests.cli.conftest import DUEL, Affray, assert_user_error
 

@@ -75,8 +75,10 @@ def test_the_example_runs_cover_every_event_kind() -> None:
     # no example yields action_refused; the refusal scenario (a shot at a man wholly behind cover) does.
     # robots yields the special_damage kinds (S1-S6, S10), its 30-day aftermath the healing ones (S7, S8);
     # no example yields condition_ended: the condition scenario's unconscious man comes round (S4)
+    # bar-brawl and firefight yield the fivestep kinds (F3-F12)
     names = ("duel", "skirmish", "archers", "mage-duel", "brawl", "robots")
     kinds = {type(e) for name in names for e in run(name)[1]}
+    kinds |= {type(e) for name in ("bar-brawl", "firefight") for e in read_bytes(example_log(name)).events}
     kinds |= {type(e) for e in healed_events(example("robots"), 30)}
     woken = {type(e) for e in healed_events(condition_scenario(), 1)}
     refused = Battle(refusal_scenario()).run().log

@@ -102,7 +102,8 @@ def test_every_event_kind_has_an_applier() -> None:
     # duel, archers, mage-duel and brawl cover the Energion kinds but action_refused, which the refusal
     # scenario yields; robots healed 30 days the special_damage kinds (S1-S8, S10) but condition_ended,
     # which the condition scenario's aftermath yields (an unconscious man comes round, S4)
-    names = ("duel", "archers", "mage-duel", "brawl")
+    # bar-brawl and firefight the fivestep kinds (F3-F12)
+    names = ("duel", "archers", "mage-duel", "brawl", "bar-brawl", "firefight")
     logs = [read_bytes(example_log(name)).events for name in names]
     logs.append(read_bytes(log_bytes(refusal_scenario())).events)
     logs.append(healed_events(example("robots"), 30))

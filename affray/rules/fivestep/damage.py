@@ -210,36 +210,39 @@ def wep_mod_damage(table: WepModTable, wep_mod: int, range_m: Decimal) -> WepMod
 # --- F10: grazing shots ------------------------------------------------------------------------------
 
 
-def percent_under(target: int, roll: int) -> int:
+def percent_under(target: int | Decimal, roll: int) -> Decimal:
     """Rule F10: %UNDER = (MARKS or % TO HIT) - the d100 roll; only a hit (roll under target) has one."""
     if not 1 <= roll <= 100:
         raise ValueError(f"a d100 roll is 1 to 100, got {roll}")
     if roll >= target:
         raise ValueError(f"a roll of {roll} is not under {target}: a miss does no damage")
-    return target - roll
+    return Decimal(target) - roll
 
 
 class GrazingDamage(msgspec.Struct, frozen=True, kw_only=True):
     """Rule F10: a grazing shot's derivation, ``points x %UNDER / target`` made whole."""
 
     points: int
-    target: int
+    target: Decimal
     roll: int
-    percent_under: int
+    percent_under: Decimal
     total: int
 
 
-def grazing_damage(points: int, target: int, roll: int, rounding: Rounding = "half_up") -> GrazingDamage:
-    """Rule F10: the points a hit could do, scaled by how far the roll was under the target."""
+def grazing_damage(
+    points: int, target: int | Decimal, roll: int, rounding: Rounding = "half_up"
+) -> GrazingDamage:
+    """Rule F10: the points a hit could do, scaled by how far the roll was under the target (MARKS 52.5,
+    roll 30: %UNDER 22.5, so 10 points x 22.5 / 52.5 = 4.29 -> 4)."""
     if points < 0:
         raise ValueError(f"damage points are 0 or more, got {points}")
     under = percent_under(target, roll)
     return GrazingDamage(
         points=points,
-        target=target,
+        target=Decimal(target),
         roll=roll,
         percent_under=under,
-        total=round_points(Fraction(points * under, target), rounding),
+        total=round_points(Fraction(points) * Fraction(under) / Fraction(target), rounding),
     )
 
 

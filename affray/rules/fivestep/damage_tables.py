@@ -101,9 +101,10 @@ class WepModTable(_Row, frozen=True):
     source: str = ""
 
     def band(self, range_m: Decimal) -> int:
-        """Rule F10: the index of the range band holding ``range_m``; TableError beyond the last band."""
-        if range_m <= 0:
-            raise ValueError(f"a range is above 0 m, got {range_m}")
+        """Rule F10: the index of the range band holding ``range_m``; TableError beyond the last band. 0 m
+        (a grenade's own blast point) reads the first band."""
+        if range_m < 0:
+            raise ValueError(f"a range is 0 m or more, got {range_m}")
         for index, bound in enumerate(self.range_m):
             if range_m <= bound:
                 return index

@@ -69,6 +69,7 @@ __all__ = [
     "UserTable",
     "load_table",
     "load_tables",
+    "missing_table",
     "parse_table",
     "require",
     "table_id",
@@ -427,6 +428,14 @@ def load_tables(paths: Iterable[Path], relative_to: Path | None = None) -> dict[
     return tables
 
 
+def missing_table(name: str, procedure: str) -> MissingTable:
+    """The error for a table a procedure needs and the scenario does not supply."""
+    return MissingTable(
+        f"{procedure} needs Table {name}, which the scenario does not supply"
+        " (the text names it but does not contain it: give a table file, see docs/rulesets/fivestep.md)"
+    )
+
+
 # --- require ---------------------------------------------------------------------------------------
 
 
@@ -451,10 +460,7 @@ def require(tables: Tables, name: str, procedure: str) -> UserTable:
     "procedure 2 to hit needs Table 3-1, which the scenario does not supply"."""
     table = tables.get(name)
     if table is None:
-        raise MissingTable(
-            f"{procedure} needs Table {name}, which the scenario does not supply"
-            " (the text names it but does not contain it: give a table file, see docs/rulesets/fivestep.md)"
-        )
+        raise missing_table(name, procedure)
     expected = FAMILIES.get(name)
     if expected is not None and not isinstance(table, expected):
         raise MissingTable(f"{procedure} needs Table {name}; {table.source or 'the file given'} is not one")

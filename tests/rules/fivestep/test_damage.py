@@ -147,10 +147,15 @@ def test_wep_mod_at_point_blank_reads_the_first_band() -> None:
     assert damage.wep_mod_damage(_wep(), 2, D("0.25")).points == 12
 
 
-def test_range_of_zero_is_refused() -> None:
-    # rule F10: a range is above 0 m
-    with pytest.raises(ValueError, match="above 0 m"):
-        damage.wep_mod_damage(_wep(), 2, D(0))
+def test_range_of_zero_reads_the_first_band() -> None:
+    # rule F10 (ruling): a victim at a grenade's blast point, 0 m away, reads the first band: WEP MOD 2 -> 12
+    assert damage.wep_mod_damage(_wep(), 2, D(0)).points == 12
+
+
+def test_negative_range_is_refused() -> None:
+    # rule F10: a range is 0 m or more
+    with pytest.raises(ValueError, match="0 m or more"):
+        damage.wep_mod_damage(_wep(), 2, D(-1))
 
 
 # --- F10: grazing shots ----------------------------------------------------------------------------------

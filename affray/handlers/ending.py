@@ -1,0 +1,40 @@
+"""How an encounter ends, whatever the ruleset: a combatant is out, at most one side stands, or time is up."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from affray.events.kinds import CombatantOut, EncounterEnded
+from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.encounter import Encounter
+
+
+def put_out(encounter: Encounter, target_id: str, reason: str) -> None:
+    """The target is out; the encounter ends when at most one side stands."""
+    encounter.emit(CombatantOut(combatant=target_id, reason=reason))
+    check_end(encounter)
+
+
+def check_end(encounter: Encounter) -> None:
+    """End the encounter when at most one side has anyone able to fight."""
+    if encounter.state.ended:
+        return
+    sides = encounter.state.standing_sides()
+    if len(sides) <= 1:
+        winner = sides[0] if sides else None
+        encounter.emit(
+            EncounterEnded(
+                winner=winner,
+                reason=f"only side {winner} still stands" if winner else "no side stands",
+            )
+        )
+        encounter.finish()
+
+
+def time_limit(encounter: Encounter, max_seconds: int) -> Generator[Any, Any, None]:
+    """A process that ends the encounter after ``max_seconds`` of game time."""
+    yield encounter.timeout(max_seconds * MS_PER_SECOND)
+    if not encounter.state.ended:
+        encounter.emit(EncounterEnded(winner=None, reason=f"time limit of {max_seconds} s reached"))
+    encounter.finish()

@@ -1,0 +1,282 @@
+"""A fivestep scenario made into an encounter: tables parsed and checked against the procedures chosen,
+characters equipped, the rounds run on the clock (rules F1-F13)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+
+import msgspec
+
+from affray import __version__
+from affray.errors import AffrayError, ScenarioError, TableError
+from affray.events.codec import CURRENT_VERSIONS, ENCODER, LogHeader
+from affray.events.kinds import BodyPart, CombatantJoined
+from affray.fivestep_scenario import Character, FivestepScenario, Part, TableFile, Weapon
+from affray.handlers.ending import time_limit
+from affray.handlers.fivestep.rounds import rounds
+from affray.kernel.dice import DICE_ALGORITHM, Dice
+from affray.kernel.encounter import Encounter, EventSink
+from affray.kernel.space import metres
+from affray.npc.fivestep import FivestepController, NearestFirst
+from affray.rules.fivestep.damage import DamageDieRoll, parse_damage_die_roll
+from affray.rules.fivestep.hitting import HAND_TO_HAND_REACH_M, WEAPONRY_MAX_M
+from affray.rules.fivestep.sequence import action_cost
+from affray.rules.fivestep.tableset import parse_table_set
+from affray.rules.fivestep.usertables import MissingTable, missing_table, require
+
+RULESET = "fivestep"
+RULESET_VERSION = "1"
+CONTROLLERS: dict[str, type[FivestepController]] = {"nearest": NearestFirst}
+
+
+class Arm(msgspec.Struct, frozen=True, kw_only=True):
+    """A weapon ready for the rules: its spec, its parsed damage die roll and its cost per use."""
+
+    index: int
+    spec: Weapon
+    die_roll: DamageDieRoll | None
+    cost: int
+    reach_m: Decimal
+
+
+class Fighter(msgspec.Struct, frozen=True, kw_only=True):
+    """A character ready for the rules: its points per turn, move cost, body and weapons."""
+
+    spec: Character
+    rank: int
+    """Its place in file order: actions ending at the same instant go by side order, then rank."""
+    points: int
+    """Points per full turn: the Agility attribute (action procedure 2), or the actions allowed (1)."""
+    move_cost: int
+    step_m: Decimal
+    parts: tuple[Part, ...]
+    arms: tuple[Arm, ...]
+
+    @property
+    def id(self) -> str:
+        """The character's id."""
+        return self.spec.id
+
+    def part(self, name: str) -> Part | None:
+        """Its body part called ``name`` (case ignored), if it has one."""
+        key = name.casefold()
+        return next((p for p in self.parts if p.name.casefold() == key), None)
+
+    def first_vital(self) -> Part:
+        """Its first vital part (every body has one)."""
+        return next(p for p in self.parts if p.vital)
+
+
+class FivestepBattle:
+    """A fivestep encounter built from a scenario; ``run`` simulates it into an Encounter."""
+
+    special = None
+    """The special_damage module does not ride on fivestep yet."""
+
+    def __init__(self, scenario: FivestepScenario) -> None:
+        self.scenario = scenario
+        self.procedures = scenario.procedures
+        self.options = scenario.options
+        self.tables = parse_table_set(_table_files(scenario.tables))
+        self._require_tables()
+        self._check_organ_rows()
+        self.fighters: dict[str, Fighter] = {
+            c.id: self._fighter(index, c) for index, c in enumerate(scenario.combatants)
+        }
+        self.controllers: dict[str, FivestepController] = {
+            c.id: CONTROLLERS[c.controller]() for c in scenario.combatants
+        }
+        self.sides = {side.id: side for side in scenario.sides}
+
+    def header(self) -> LogHeader:
+        """The log header: the scenario, with its procedures and the text of its tables."""
+        return LogHeader(
+            affray_version=__version__,
+            ruleset=RULESET,
+            ruleset_version=RULESET_VERSION,
+            dice=DICE_ALGORITHM,
+            seed=self.scenario.seed,
+            event_versions=dict(CURRENT_VERSIONS),
+            scenario=msgspec.Raw(ENCODER.encode(self.scenario)),
+        )
+
+    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Encounter:
+        """Simulate the encounter to its end and return it, its state and its log."""
+        encounter = Encounter(Dice(self.scenario.dice.source_for(self.scenario.seed)), trace=trace)
+        encounter.sinks.extend(sinks)
+        encounter.process(rounds(encounter, self))
+        encounter.process(time_limit(encounter, self.scenario.max_seconds))
+        encounter.run(until=encounter.finished)
+        return encounter
+
+    def join(self, encounter: Encounter, side: str) -> None:
+        """The characters of ``side`` enter the encounter (``combatant_joined``), in file order."""
+        for fighter in self.fighters.values():
+            spec = fighter.spec
+            if spec.side != side:
+                continue
+            encounter.emit(
+                CombatantJoined(
+                    combatant=spec.id,
+                    name=spec.name,
+                    side=spec.side,
+                    damage_points=Decimal(sum(p.points for p in fighter.parts)),
+                    position=(metres(spec.position[0]), metres(spec.position[1])),
+                    weapon=spec.weapons[0].name,
+                    armor="",
+                    parts=tuple(BodyPart(name=p.name, points=p.points) for p in fighter.parts),
+                )
+            )
+
+    def joins_at_ms(self, side: str) -> int:
+        """When ``side`` joins the fight (0 unless the scenario says)."""
+        spec = self.sides.get(side)
+        return 0 if spec is None else spec.joins_at * 1000
+
+    # --- checks at load ------------------------------------------------------------------------------
+
+    def _require(self, table: str, why: str, where: str) -> None:
+        try:
+            require(self.tables.user, table, why)
+        except MissingTable as exc:
+            raise MissingTable(f"{where}: {exc}") from None
+
+    def _require_tables(self) -> None:
+        """Every table the chosen procedures and options read must be supplied: a missing one is an error
+        now, naming the table, not in the middle of a fight."""
+        to_hit, damage = self.procedures.to_hit, self.procedures.damage
+        if to_hit >= 2:
+            self._require("3-1", f"procedure {to_hit} to hit", "$.procedures.to_hit")
+        if to_hit == 3:
+            self._require("3-2", "procedure 3 to hit", "$.procedures.to_hit")
+            self._require("3-3.4", "procedure 3 to hit (random hits)", "$.procedures.to_hit")
+            conditions = [*self.scenario.adversity.always]
+            conditions += [
+                c for c in (self.scenario.adversity.attacker_moved, self.scenario.adversity.target_moved) if c
+            ]
+            for number, condition in enumerate(conditions):
+                where = f"$.adversity (condition {number + 1})"
+                self._require(condition.table, "an adversity condition", where)
+                try:
+                    require(self.tables.user, condition.table, "").named(condition.condition)
+                except AffrayError as exc:
+                    raise ScenarioError(f"{where}: {exc}") from None
+        if self.options.locate_hits == "random":
+            self._require("3-3.4", "options.locate_hits = random", "$.options.locate_hits")
+        if self.procedures.action == 2:
+            self._require("3-6", "procedure 2 for action", "$.procedures.action")
+        if damage == 3 and self.tables.damage.wep_mod_table is None:
+            raise missing_table("3-3", "$.procedures.damage: procedure 3 for damage")
+        if any(w.combat == "grenade" for c in self.scenario.combatants for w in c.weapons):
+            for name in ("3-4.0", "3-4.1", "3-3.4"):
+                self._require(name, "a grenade", "$.combatants (a grenade)")
+        if "3-3.4" in self.tables.user:
+            location = require(self.tables.user, "3-3.4", "")
+            for body, parts in self.scenario.bodies.items():
+                names = {p.name.casefold() for p in parts}
+                for row in location.row:
+                    if row.part.casefold() not in names:
+                        raise TableError(
+                            f"{location.source}: part {row.part!r} of Table 3-3.4 is not a part of body "
+                            f"{body!r} ($.bodies.{body})"
+                        )
+
+    def _check_organ_rows(self) -> None:
+        """Rule F12: with organ tables supplied, every body part must have its row on Table 3-3.1."""
+        damage = self.tables.damage
+        if damage.factor_table is None or not damage.organ_tables:
+            return
+        for body, parts in self.scenario.bodies.items():
+            for number, part in enumerate(parts):
+                try:
+                    damage.factor_table.row(part.organ_row or part.name)
+                except TableError as exc:
+                    raise TableError(f"$.bodies.{body}[{number}]: {exc} (set its organ_row)") from None
+
+    def _fighter(self, index: int, spec: Character) -> Fighter:
+        where = f"$.combatants[{index}]"
+        parts = tuple(self.scenario.bodies[spec.body])
+        if spec.aim_at and not any(
+            spec.aim_at.casefold() in {p.name.casefold() for p in b} for b in self.scenario.bodies.values()
+        ):
+            raise ScenarioError(f"{where}.aim_at: no body has a part {spec.aim_at!r}")
+        if self.procedures.action == 2:
+            points = spec.agility
+            move_name = spec.move_action or self.options.move_action
+            if not move_name:
+                raise ScenarioError(
+                    f"{where}.move_action: action procedure 2 needs the Table 3-6 action that moves it 1 m "
+                    "(or options.move_action)"
+                )
+            move_cost = self._cost(move_name, spec.agility, f"{where}.move_action")
+            step_m = Decimal(1)
+        else:
+            points = self.options.discretion_actions
+            move_cost = 1
+            step_m = metres(self.options.discretion_move_m)
+        arms = tuple(
+            self._arm(number, weapon, spec, f"{where}.weapons[{number}]")
+            for number, weapon in enumerate(spec.weapons)
+        )
+        return Fighter(
+            spec=spec, rank=index, points=points, move_cost=move_cost, step_m=step_m, parts=parts, arms=arms
+        )
+
+    def _cost(self, action: str, agility: int, where: str) -> int:
+        try:
+            return action_cost(self.tables.user, action, agility)
+        except AffrayError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+
+    def _arm(self, number: int, weapon: Weapon, spec: Character, where: str) -> Arm:
+        die_roll = None
+        if self.procedures.damage == 2:
+            if weapon.damage is None:
+                raise ScenarioError(
+                    f'{where}.damage: damage procedure 2 needs its DAMAGE DIE ROLL (such as "4+2")'
+                )
+            try:
+                die_roll = parse_damage_die_roll(weapon.damage)
+            except ValueError as exc:
+                raise ScenarioError(f"{where}.damage: {exc}") from None
+        else:
+            if weapon.wep_mod is None:
+                raise ScenarioError(f"{where}.wep_mod: damage procedure 3 needs its WEP MOD")
+            try:
+                self.tables.damage.wep_mod().row(weapon.wep_mod)
+            except AffrayError as exc:
+                raise ScenarioError(f"{where}.wep_mod: {exc}") from None
+        if self.procedures.action == 2:
+            if not weapon.action:
+                raise ScenarioError(
+                    f"{where}.action: action procedure 2 needs the Table 3-6 action one use costs"
+                )
+            cost = self._cost(weapon.action, spec.agility, f"{where}.action")
+        else:
+            cost = 1
+        return Arm(index=number, spec=weapon, die_roll=die_roll, cost=cost, reach_m=self._reach(weapon, spec))
+
+    def _reach(self, weapon: Weapon, spec: Character) -> Decimal:
+        """How far the weapon can be used: 3 m hand to hand (F1); a throw's distance (F9); weaponry to 3 km
+        (F1), or to the last range of Table 3-1 when the procedure reads it (F8)."""
+        if weapon.combat == "hand_to_hand":
+            return HAND_TO_HAND_REACH_M
+        if weapon.combat == "grenade":
+            return require(self.tables.user, "3-4.0", "a grenade").distance(
+                spec.strength, Decimal(str(weapon.weight_kg))
+            )
+        if self.procedures.to_hit >= 2:
+            return min(require(self.tables.user, "3-1", "to hit").row[-1].range_m_max, WEAPONRY_MAX_M)
+        return WEAPONRY_MAX_M
+
+
+def _table_files(tables: Mapping[str, str | TableFile]) -> dict[str, tuple[str, str]]:
+    """``id -> (source, text)`` of the embedded tables; a path not yet read is an error (a scenario from a
+    file has its tables read at load; one in a log header holds their text)."""
+    files: dict[str, tuple[str, str]] = {}
+    for key, table in tables.items():
+        if isinstance(table, str):
+            raise ScenarioError(f"$.tables.{key}: the table file {table!r} was not read")
+        files[key] = (table.path, table.text)
+    return files

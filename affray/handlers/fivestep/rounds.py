@@ -1,0 +1,314 @@
+"""Rounds of 5 s (rules F3-F6): sides join, surprise is checked when due, the attack order is rolled, and
+the acting sides' characters take their turns, all starting at the round's first instant."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from affray.events.fivestep import PrimaryAttackRolled, RoundStarted, SideMargin, SideScore, SurpriseChecked
+from affray.handlers.fivestep.turns import turn
+from affray.kernel.encounter import Encounter
+from affray.kernel.space import distance
+from affray.rules.fivestep.dice import D100
+from affray.rules.fivestep.sequence import (
+    ROUND_MS,
+    PrimaryOrder,
+    Tie,
+    order_rolled,
+    pass_attack,
+    primary_order,
+    primary_score,
+    resolve_surprise,
+    side_average,
+    sides_acting,
+    slot_joiner,
+    surprise_again,
+    surprise_target,
+)
+
+if TYPE_CHECKING:
+    from affray.handlers.fivestep.battle import FivestepBattle
+
+Process = Generator[Any, Any, None]
+MAX_REROLLS = 100
+"""Ties are rolled again; this many in a row means the dice cannot separate the sides (manual dice)."""
+
+
+class RoundKeeper:
+    """What the rounds remember between rounds: the order, quiet rounds, sight, and damage per round."""
+
+    def __init__(self, encounter: Encounter, battle: FivestepBattle) -> None:
+        self.encounter = encounter
+        self.battle = battle
+        self.order: PrimaryOrder | None = None
+        self.joined: list[str] = []
+        self.quiet_rounds = 0
+        self.in_sight = True
+        self.taken_before: dict[str, Decimal] = {}
+        self.taken_last_round: dict[str, Decimal] = {}
+
+    # --- sides -------------------------------------------------------------------------------------
+
+    def members(self, side: str) -> list[str]:
+        """The standing characters of ``side``, in file order."""
+        now = self.encounter.now
+        return [
+            c.id
+            for c in self.encounter.state.combatants.values()
+            if c.side == side and not c.incapacitated(int(now))
+        ]
+
+    def join_due(self) -> list[str]:
+        """Sides whose time to join has come, in order of first appearance; they enter now."""
+        due = []
+        for fighter in self.battle.fighters.values():
+            side = fighter.spec.side
+            if (
+                side not in self.joined
+                and side not in due
+                and self.battle.joins_at_ms(side) <= self.encounter.now
+            ):
+                due.append(side)
+        for side in due:
+            self.battle.join(self.encounter, side)
+            self.joined.append(side)
+        return due
+
+    def sight(self) -> bool:
+        """Rule F5: whether any two standing enemies are within ``options.sight_m`` of each other."""
+        limit = self.battle.options.sight_m
+        if limit is None:
+            return True
+        reach = Decimal(str(limit))
+        standing = [
+            c
+            for c in self.encounter.state.combatants.values()
+            if not c.incapacitated(int(self.encounter.now))
+        ]
+        return any(
+            a.side != b.side and distance(a.position, b.position) <= reach for a in standing for b in standing
+        )
+
+    # --- surprise (F5) -----------------------------------------------------------------------------
+
+    def _surprise_figure(self, side: str) -> tuple[Decimal, Decimal | None, Decimal]:
+        """The side's average Perception, its alertness figure, and the target it rolls under (F2, F5)."""
+        state = self.encounter.state
+        alert = state.fivestep.alertness if state.fivestep else {}
+        members = [self.battle.fighters[m].spec for m in self.members(side)]
+        perception = side_average([m.perception for m in members])
+        procedure = self.battle.procedures.surprise
+        if procedure == 1:
+            return perception, None, surprise_target(1, [m.perception for m in members])
+        if procedure == 2:
+            spec = self.battle.sides.get(side)
+            side_alertness = alert.get(side, spec.alertness if spec else 50)
+            target = surprise_target(2, [m.perception for m in members], side_alertness=side_alertness)
+            return perception, Decimal(side_alertness), target
+        conditions = [alert.get(m.id, m.alertness) for m in members]
+        target = surprise_target(3, [m.perception for m in members], alertness=conditions)
+        return perception, side_average(conditions), target
+
+    def check_surprise(self, round_number: int, reason: str) -> str | None:
+        """Rule F5: every side rolls; ties roll again. The winner, or None (``need_under``)."""
+        sides = [s for s in self.joined if self.members(s)]
+        procedure = self.battle.procedures.surprise
+        for _ in range(MAX_REROLLS):
+            figures = {side: self._surprise_figure(side) for side in sides}
+            rolls = {side: self.encounter.dice.roll(side, "surprise", str(D100)) for side in sides}
+            result = resolve_surprise(
+                {side: f[2] for side, f in figures.items()},
+                {side: roll.total for side, roll in rolls.items()},
+                need_under=self.battle.options.need_under,
+            )
+            margins = tuple(
+                SideMargin(
+                    side=side,
+                    perception=figures[side][0],
+                    alertness=figures[side][1],
+                    target=figures[side][2],
+                    roll=rolls[side],
+                    margin=figures[side][2] - rolls[side].total,
+                )
+                for side in sides
+            )
+            if isinstance(result, Tie):
+                self.encounter.emit(
+                    SurpriseChecked(
+                        round=round_number, procedure=procedure, reason=reason, margins=margins, outcome="tie"
+                    )
+                )
+                continue
+            self.encounter.emit(
+                SurpriseChecked(
+                    round=round_number,
+                    procedure=procedure,
+                    reason=reason,
+                    margins=margins,
+                    outcome="surprise" if result.winner else "none",
+                    winner=result.winner,
+                    surprised=result.surprised,
+                )
+            )
+            return result.winner
+        raise _undecided("surprise")
+
+    # --- primary attack (F6) -----------------------------------------------------------------------
+
+    def _damage_percent(self, side: str) -> Decimal:
+        """Rule F6, procedure 2: the side's average of its members' damage % in the preceding round."""
+        state = self.encounter.state
+        percents = [
+            self.taken_last_round.get(m, Decimal(0)) * 100 / state.combatants[m].damage_points
+            for m in self.members(side)
+        ]
+        return side_average(percents)
+
+    def _scores(self, sides: list[str], procedure: int) -> dict[str, SideScore]:
+        scores = {}
+        for side in sides:
+            roll = self.encounter.dice.roll(side, "primary attack", str(D100))
+            damage = self._damage_percent(side) if procedure == 2 else Decimal(0)
+            score = primary_score(roll.total, damage, damage_slows=self.battle.options.damage_slows)
+            scores[side] = SideScore(side=side, roll=roll, damage_percent=damage, score=score)
+        return scores
+
+    def roll_order(self, round_number: int) -> PrimaryOrder:
+        """Rule F6: every side present rolls; ties roll again; a side with ``passes`` passes."""
+        procedure = self.battle.procedures.primary_attack
+        base = self.battle.procedures.primary_each_round if procedure == 3 else procedure
+        sides = [s for s in self.joined if self.members(s)]
+        for _ in range(MAX_REROLLS):
+            scores = self._scores(sides, base)
+            order = primary_order({side: s.score for side, s in scores.items()})
+            if isinstance(order, Tie):
+                self.encounter.emit(
+                    PrimaryAttackRolled(
+                        round=round_number, procedure=base, scores=tuple(scores.values()), outcome="tie"
+                    )
+                )
+                continue
+            first = self.battle.sides.get(order.sides[0])
+            if first is not None and first.passes:
+                order = pass_attack(order)
+            self.encounter.emit(
+                PrimaryAttackRolled(
+                    round=round_number,
+                    procedure=base,
+                    scores=tuple(scores.values()),
+                    outcome="order",
+                    order=order.sides,
+                    sole_attack=order.sole_attack,
+                    passed=order.passed,
+                )
+            )
+            return order
+        raise _undecided("primary attack")
+
+    def slot(self, round_number: int, order: PrimaryOrder, side: str) -> PrimaryOrder:
+        """Rule F6: a side joining the fight rolls by the same procedure and is slotted into the order."""
+        procedure = self.battle.procedures.primary_attack
+        base = procedure if procedure != 3 else self.battle.procedures.primary_each_round
+        for _ in range(MAX_REROLLS):
+            scores = self._scores([side], base)
+            slotted = slot_joiner(order, side, scores[side].score)
+            if isinstance(slotted, Tie):
+                self.encounter.emit(
+                    PrimaryAttackRolled(
+                        round=round_number,
+                        procedure=base,
+                        scores=tuple(scores.values()),
+                        outcome="tie",
+                        joiner=side,
+                    )
+                )
+                continue
+            self.encounter.emit(
+                PrimaryAttackRolled(
+                    round=round_number,
+                    procedure=base,
+                    scores=tuple(scores.values()),
+                    outcome="order",
+                    order=slotted.sides,
+                    sole_attack=slotted.sole_attack,
+                    passed=slotted.passed,
+                    joiner=side,
+                )
+            )
+            return slotted
+        raise _undecided("primary attack")
+
+    # --- the round ---------------------------------------------------------------------------------
+
+    def start_round(self, round_number: int) -> tuple[str, ...]:
+        """Rules F4-F6: join, check surprise when due, roll or keep the order; the sides acting."""
+        joiners = self.join_due()
+        sight_before, self.in_sight = self.in_sight, self.sight()
+        winner = None
+        if self.in_sight and round_number == 1:
+            winner = self.check_surprise(round_number, "the fight begins")
+        elif self.in_sight and surprise_again(sight_lost=not sight_before, quiet_rounds=self.quiet_rounds):
+            why = (
+                "the sides see each other again"
+                if not sight_before
+                else f"{self.quiet_rounds} rounds without combat"
+            )
+            winner = self.check_surprise(round_number, why)
+            self.quiet_rounds = 0
+        rolled = self.order is None or order_rolled(self.battle.procedures.primary_attack, round_number)
+        if rolled:
+            self.order = self.roll_order(round_number)
+        else:
+            assert self.order is not None
+            for side in joiners:
+                self.order = self.slot(round_number, self.order, side)
+        acting = sides_acting(self.order, surprise_winner=winner, sole_attack=rolled)
+        if winner is not None:
+            reason = f"side {winner} has surprise"
+        elif len(acting) == 1 and len(self.order.sides) > 1:
+            reason = f"side {acting[0]} has the sole attack"
+        else:
+            reason = "every side, in the order of primary attack"
+        pieces = self.battle.options.sub_turns
+        self.encounter.emit(RoundStarted(round=round_number, acting=acting, reason=reason, pieces=pieces))
+        return acting
+
+    def remember_damage(self) -> None:
+        """Damage taken in the round just over, for the next primary attack roll (procedure 2)."""
+        now = {c.id: c.damage_taken for c in self.encounter.state.combatants.values()}
+        self.taken_last_round = {k: v - self.taken_before.get(k, Decimal(0)) for k, v in now.items()}
+        self.taken_before = now
+
+
+def _undecided(what: str) -> Exception:
+    from affray.errors import AffrayError
+
+    return AffrayError(f"{what}: {MAX_REROLLS} ties in a row; the dice cannot separate the sides")
+
+
+def rounds(encounter: Encounter, battle: FivestepBattle) -> Process:
+    """Rules F3-F7 on the clock: round after round of 5 s until the encounter ends."""
+    keeper = RoundKeeper(encounter, battle)
+    round_number = 0
+    while not encounter.state.ended:
+        round_number += 1
+        start = int(encounter.now)
+        attacks_before = sum(c.attacks for c in encounter.state.combatants.values())
+        acting = keeper.start_round(round_number)
+        turns = [
+            encounter.process(turn(encounter, battle, battle.fighters[member], round_number, start, place))
+            for place, side in enumerate(acting)
+            for member in keeper.members(side)
+        ]
+        if turns:
+            yield encounter.all_of(turns)
+        if encounter.state.ended:
+            return
+        attacks = sum(c.attacks for c in encounter.state.combatants.values())
+        keeper.quiet_rounds = 0 if attacks > attacks_before else keeper.quiet_rounds + 1
+        keeper.remember_damage()
+        left = start + ROUND_MS - int(encounter.now)
+        if left > 0:
+            yield encounter.timeout(left)

@@ -1,0 +1,213 @@
+"""A character's turn on the clock (rules F3, F7): its Agility Points, cut into sub-turns when the scenario
+says, spent on declared actions, each ending 0.5 s per 10 % of the points after its piece began.
+
+A turn starts at the round's first instant, like everyone's. In each piece the character declares its
+actions from what it sees then; the points a piece leaves unspent carry to the turn's next piece. Points
+borrowed (3 for 1) are owed by the next turn, which may become a no-move turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Literal
+
+from affray.events.fivestep import ActionTaken, ApBorrowed, TurnStarted
+from affray.events.kinds import ActionRefused, Moved
+from affray.handlers.fivestep.strike import strike
+from affray.kernel.encounter import Encounter
+from affray.kernel.space import distance, step_toward
+from affray.npc.fivestep import Advance, ArmOption, Borrow, Step, Strike, TurnView
+from affray.rules.fivestep.sequence import ROUND_MS, TurnAP, borrow, sub_turns, time_for_ap
+
+if TYPE_CHECKING:
+    from affray.handlers.fivestep.battle import Fighter, FivestepBattle
+
+Process = Generator[Any, Any, None]
+PIECE_RANK = 100_000
+"""Pieces begin after every action that ends at the same instant (ranks of actions are smaller)."""
+
+
+def _rank(side_place: int, fighter: Fighter) -> int:
+    """Actions ending at one instant go in the order of primary attack, then file order (a ruling)."""
+    return side_place * 1000 + fighter.rank
+
+
+def arm_options(encounter: Encounter, fighter: Fighter) -> tuple[ArmOption, ...]:
+    """The character's weapons as its controller sees them, with what is left of each."""
+    used = encounter.state.combatants[fighter.id].used
+    options = []
+    for arm in fighter.arms:
+        spec = arm.spec
+        if spec.combat == "grenade":
+            left: int | None = spec.count - used.get(spec.name, 0)
+        elif spec.combat == "weaponry" and spec.ammunition is not None:
+            left = spec.ammunition - used.get(spec.name, 0)
+        else:
+            left = None
+        options.append(
+            ArmOption(
+                index=arm.index,
+                name=spec.name,
+                combat=spec.combat,
+                cost=arm.cost,
+                reach_m=arm.reach_m,
+                uses_left=left,
+                blast_m=Decimal(str(spec.blast_m)),
+            )
+        )
+    return tuple(options)
+
+
+def turn(
+    encounter: Encounter,
+    battle: FivestepBattle,
+    fighter: Fighter,
+    round_number: int,
+    start: int,
+    side_place: int,
+) -> Process:
+    """Rules F3, F7: the character's turn of this round, piece by piece."""
+    state = encounter.state
+    me = state.combatants[fighter.id]
+    owed = me.turn.borrowed if me.turn is not None else 0
+    total = fighter.points - owed
+    pieces = sub_turns(total, battle.options.sub_turns)
+    rank = _rank(side_place, fighter)
+    carried = 0
+    for number, piece in enumerate(pieces, start=1):
+        begin = start + piece.start_ms
+        if number > 1:
+            yield encounter.at_rank(begin - int(encounter.now), PIECE_RANK + rank)
+        if state.ended or me.incapacitated(int(encounter.now)):
+            return
+        available = carried + piece.ap
+        encounter.emit(
+            TurnStarted(
+                combatant=fighter.id,
+                round=round_number,
+                piece=number,
+                pieces=len(pieces),
+                agility=fighter.points,
+                available=available,
+                owed=owed if number == 1 else 0,
+                no_move=total == 0,
+                end_ms=start + piece.end_ms,
+            )
+        )
+        if total == 0:
+            return
+        spent = 0
+        steps = _declare(encounter, battle, fighter)
+        while steps:
+            step = steps.pop(0)
+            if not isinstance(step, Borrow) and state.combatants[step.target].incapacitated(
+                int(encounter.now)
+            ):
+                steps = _declare(encounter, battle, fighter)
+                continue
+            if isinstance(step, Borrow):
+                assert me.turn is not None
+                after = borrow(
+                    TurnAP(agility=fighter.points, available=me.turn.available, borrowed=me.turn.borrowed),
+                    step.points,
+                )
+                encounter.emit(
+                    ApBorrowed(
+                        combatant=fighter.id,
+                        points=step.points,
+                        gained=after.available - me.turn.available,
+                        next_turn_left=fighter.points - after.borrowed,
+                    )
+                )
+                continue
+            assert me.turn is not None
+            if step.cost > me.turn.available:
+                break
+            spent += step.cost
+            elapsed = min(time_for_ap(spent, fighter.points), piece.end_ms - piece.start_ms, ROUND_MS)
+            due = begin + elapsed
+            if due > encounter.now:
+                yield encounter.at_rank(due - int(encounter.now), rank)
+            if state.ended or me.incapacitated(int(encounter.now)):
+                return
+            _act(encounter, battle, fighter, step, elapsed, me.turn.available - step.cost)
+        carried = me.turn.available if me.turn is not None else 0
+
+
+def _declare(encounter: Encounter, battle: FivestepBattle, fighter: Fighter) -> list[Step]:
+    """The controller's plan from what the character sees now, with the points it has left. A character
+    whose target falls before a declared action begins declares again (a ruling)."""
+    me = encounter.state.combatants[fighter.id]
+    assert me.turn is not None
+    lend = 0
+    if battle.options.borrowing and fighter.spec.borrows:
+        lend = fighter.points - me.turn.borrowed
+    view = TurnView(
+        me=me,
+        state=encounter.state,
+        now=int(encounter.now),
+        arms=arm_options(encounter, fighter),
+        available=me.turn.available,
+        move_cost=fighter.move_cost,
+        step_m=fighter.step_m,
+        can_borrow=lend,
+        priority=tuple(fighter.spec.priority_targets),
+    )
+    return battle.controllers[fighter.id].plan(view)
+
+
+def _act(
+    encounter: Encounter, battle: FivestepBattle, fighter: Fighter, step: Step, elapsed: int, left: int
+) -> None:
+    """Spend the step's points (``action_taken``) and do it: move, attack or throw."""
+    procedure = battle.procedures.action
+    if isinstance(step, Advance):
+        name = (fighter.spec.move_action or battle.options.move_action) if procedure == 2 else "move"
+        encounter.emit(
+            ActionTaken(
+                combatant=fighter.id,
+                procedure=procedure,
+                action=name,
+                purpose="move",
+                times=step.cost // fighter.move_cost,
+                cost=step.cost,
+                available=left,
+                elapsed_ms=elapsed,
+            )
+        )
+        me = encounter.state.combatants[fighter.id]
+        end = step_toward(me.position, step.to, step.metres)
+        if end != me.position:
+            encounter.emit(
+                Moved(
+                    combatant=fighter.id,
+                    toward=step.target,
+                    start=me.position,
+                    end=end,
+                    distance=distance(me.position, end),
+                )
+            )
+        return
+    assert isinstance(step, Strike)
+    arm = fighter.arms[step.arm]
+    name = arm.spec.action if procedure == 2 else "attack"
+    purpose: Literal["attack", "throw"] = "throw" if arm.spec.combat == "grenade" else "attack"
+    encounter.emit(
+        ActionTaken(
+            combatant=fighter.id,
+            procedure=procedure,
+            action=name,
+            purpose=purpose,
+            cost=step.cost,
+            available=left,
+            elapsed_ms=elapsed,
+        )
+    )
+    target = encounter.state.combatants[step.target]
+    if target.incapacitated(int(encounter.now)):
+        encounter.emit(
+            ActionRefused(combatant=fighter.id, action="attack", reason=f"{step.target} is already out")
+        )
+        return
+    strike(encounter, battle, fighter, arm, step.target)
