@@ -177,6 +177,9 @@ def _print_state(s: EncounterState, moment: int | None) -> None:
     else:
         when = f"at {seconds(moment)} s (the last event before it: seq {s.seq} at {seconds(s.t)} s)"
     click.echo(f"{when}{over}; state digest {digest(s)}")
+    if s.fivestep is not None and s.fivestep.round:
+        order = f"; order {', '.join(s.fivestep.order)}" if s.fivestep.order else ""
+        click.echo(f"  round {s.fivestep.round}: acting {', '.join(s.fivestep.acting) or 'nobody'}{order}")
     click.echo(f"  {'id':<12} {'side':<10} {'DP left':>12} {'position':>18}  {'status':<30} target")
     now = moment if moment is not None else s.t
     for c in s.combatants.values():
@@ -192,6 +195,12 @@ def _print_state(s: EncounterState, moment: int | None) -> None:
             status = f"held by {c.held_by} ({c.hold})"
         elif c.holding is not None:
             status = f"holding {c.holding} ({c.hold})"
+        elif c.turn is not None:
+            t = c.turn
+            piece = f", sub-turn {t.piece}/{t.pieces}" if t.pieces > 1 else ""
+            status = "no-move turn" if t.no_move else f"{t.available} AP left (round {t.round}{piece})"
+        elif c.parts:
+            status = "waiting for its turn"
         elif c.casting is not None:
             status = f"casting {c.casting}"
         elif c.weapon_ready:
@@ -211,7 +220,14 @@ def _print_state(s: EncounterState, moment: int | None) -> None:
 
 def _afflictions(c: CombatantState) -> list[str]:
     """What special damage, disabled locations and lost equipment leave on a combatant, one line each."""
-    lines = [f"disabled: {part}" for part in c.disabled]
+    if c.parts:
+        wounds = [
+            f"{part} {number(taken)}/{c.parts[part]}" + (" (no function)" if taken >= c.parts[part] else "")
+            for part, taken in c.location_damage.items()
+        ]
+        lines = [f"wounds: {', '.join(wounds)}"] if wounds else []
+    else:
+        lines = [f"disabled: {part}" for part in c.disabled]
     for injury in c.injuries:
         effects = [
             f"{injury.to_hit:+d} to hit" if injury.to_hit else "",

@@ -229,6 +229,11 @@ def _check(scenario: FivestepScenario, source: str) -> None:
         if side.id in listed:
             raise ScenarioError(f"{source}: $.sides[{index}].id: side {side.id!r} is listed twice")
         listed.add(side.id)
+    late = {side.id for side in scenario.sides if side.joins_at > 0}
+    if len(sides - late) < 2:
+        raise ScenarioError(
+            f"{source}: $.sides: a fight begins with two sides or more; only {len(sides - late)} joins at 0 s"
+        )
     for index, c in enumerate(scenario.combatants):
         for number, target in enumerate(c.priority_targets):
             if target not in ids:

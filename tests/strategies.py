@@ -13,7 +13,7 @@ import hashlib
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 import pytest
@@ -46,6 +46,7 @@ from affray.events.kinds import (
 from affray.handlers import battle as battle_module
 from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
+from affray.handlers.fivestep import battle as fivestep_battle_module
 from affray.kernel.encounter import Encounter
 from affray.kernel.state import digest
 from affray.rulesets import AnyScenario, battle_for, load_any
@@ -465,7 +466,10 @@ def healed_events(scenario: Scenario, days: int) -> list[Event]:
     return encounter.log
 
 
-def with_seed(scenario: Scenario, seed: int) -> Scenario:
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def with_seed(scenario: S, seed: int) -> S:
     """The same scenario under another seed."""
     return msgspec.structs.replace(scenario, seed=seed)
 
@@ -499,11 +503,12 @@ class SnapshotEncounter(Encounter):
         self.sinks.append(lambda event: self.snapshots.append(digest(self.state)))
 
 
-def run_with_snapshots(scenario: Scenario) -> SnapshotEncounter:
-    """Run ``scenario`` with the live state's digest taken at every seq."""
+def run_with_snapshots(scenario: AnyScenario) -> SnapshotEncounter:
+    """Run ``scenario`` (of any ruleset) with the live state's digest taken at every seq."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(battle_module, "Encounter", SnapshotEncounter)
-        encounter = Battle(scenario).run()
+        patch.setattr(fivestep_battle_module, "Encounter", SnapshotEncounter)
+        encounter = battle_for(scenario).run()
     assert isinstance(encounter, SnapshotEncounter)
     return encounter
 

@@ -12,7 +12,6 @@ from typing import Literal, Protocol
 
 import msgspec
 
-from affray.events.kinds import Position
 from affray.kernel.space import approach, distance
 from affray.kernel.state import CombatantState, EncounterState
 from affray.npc.intents import View
@@ -23,11 +22,11 @@ CLOSE_IN_M = Decimal(2)
 
 
 class Advance(msgspec.Struct, frozen=True, kw_only=True):
-    """Move toward ``to`` (where the target stood at the declaration), ``metres`` far at most."""
+    """Close with ``target``: move toward it, ``metres`` at most, stopping ``stop_m`` from it."""
 
     target: str
-    to: Position
     metres: Decimal
+    stop_m: Decimal
     cost: int
     reason: str
 
@@ -139,7 +138,7 @@ class NearestFirst:
             steps.append(
                 Advance(
                     target=target.id,
-                    to=target.position,
+                    stop_m=stop,
                     metres=metres,
                     cost=taken * view.move_cost,
                     reason=reason,

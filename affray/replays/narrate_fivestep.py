@@ -82,14 +82,16 @@ def _borrowed(e: ApBorrowed, s: EncounterState) -> str:
 def _action(e: ActionTaken, s: EncounterState) -> str:
     times = f" x{e.times}" if e.times != 1 else ""
     return (
-        f"{e.combatant}: {e.action}{times} (action procedure {e.procedure}): {e.cost} points, {e.available} left, "
+        f"{e.combatant}: {e.action}{times} (action procedure {e.procedure}): {e.cost} points, "
+        f"{e.available} left, "
         f"{seconds(e.elapsed_ms)} s into the piece"
     )
 
 
 def _to_hit(e: ToHitResolved, s: EncounterState) -> str:
     head = (
-        f"{e.attacker} attacks {e.target} with {e.weapon} at {number(e.range_m)} m, to hit procedure {e.procedure}: "
+        f"{e.attacker} attacks {e.target} with {e.weapon} at {number(e.range_m)} m, "
+        f"to hit procedure {e.procedure}: "
         f"{e.skill_name} ({e.attribute} {signed(Decimal(e.difficulty))})/2 = {number(e.skill)}"
     )
     if e.outcome == "out_of_reach":
@@ -127,7 +129,8 @@ def _grenade(e: GrenadeThrown, s: EncounterState) -> str:
     way = f" {e.direction}" if e.direction else ""
     if e.outcome == "bounce":
         note = f"; {e.note}" if e.note else ""
-        return f"{head} -> bounces {e.bounces} times, {number(e.off_m)} m{way} of the mark, to {at(e.landed)}{note}"
+        off = f"{number(e.off_m)} m{way} of the mark"
+        return f"{head} -> bounces {e.bounces} times, {off}, to {at(e.landed)}{note}"
     miss = f" ({rolled(e.miss_roll)} + 13)" if e.miss_roll else ""
     return f"{head} -> misses, {number(e.off_m)} m{miss}{way} of the mark, to {at(e.landed)}"
 
@@ -137,7 +140,8 @@ def _damage(e: DamageResolved, s: EncounterState) -> str:
         d = e.die_roll
         how = f"DAMAGE DIE ROLL {d.expression}: {rolled(d.roll)}"
     elif e.wep_mod is not None:
-        how = f"WEP MOD {e.wep_mod.wep_mod} at {number(e.range_m)} m (Table 3-3, band to {number(e.wep_mod.band_bound_m)} m)"
+        band = number(e.wep_mod.band_bound_m)
+        how = f"WEP MOD {e.wep_mod.wep_mod} at {number(e.range_m)} m (Table 3-3, band to {band} m)"
     else:
         how = "?"
     if e.grazing is not None:
@@ -158,7 +162,8 @@ def _damage(e: DamageResolved, s: EncounterState) -> str:
     text = f": {e.description}" if e.description else ""
     organs = "".join(f"; {o.system} {number(o.value)}: {o.effect}" for o in e.organs if o.effect)
     return (
-        f"{e.target}'s {e.part} takes {e.points}{blast} from {e.weapon} (damage procedure {e.procedure}, {how}): "
+        f"{e.target}'s {e.part} takes {e.points}{blast} from {e.weapon} "
+        f"(damage procedure {e.procedure}, {how}): "
         f"{e.part_taken} of {e.part_points} points ({number(e.percentage)}%{category}), {state}{text}{organs}"
     )
 

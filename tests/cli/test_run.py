@@ -7,8 +7,8 @@ from pathlib import Path
 
 from affray.events.codec import read_log
 from affray.kernel.clock import seconds
-from affray.replays.telling import number
 from affray.replays.rebuild import state_at_seq
+from affray.replays.telling import number
 from tests.cli.conftest import DUEL, Affray, assert_user_error
 
 MINUTE_MS = 60_000

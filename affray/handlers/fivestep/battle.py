@@ -151,12 +151,13 @@ class FivestepBattle:
         if to_hit == 3:
             self._require("3-2", "procedure 3 to hit", "$.procedures.to_hit")
             self._require("3-3.4", "procedure 3 to hit (random hits)", "$.procedures.to_hit")
-            conditions = [*self.scenario.adversity.always]
-            conditions += [
-                c for c in (self.scenario.adversity.attacker_moved, self.scenario.adversity.target_moved) if c
-            ]
-            for number, condition in enumerate(conditions):
-                where = f"$.adversity (condition {number + 1})"
+            adversity = self.scenario.adversity
+            conditions = {f"$.adversity.always[{n}]": c for n, c in enumerate(adversity.always)}
+            for field in ("attacker_moved", "target_moved"):
+                moved = getattr(adversity, field)
+                if moved is not None:
+                    conditions[f"$.adversity.{field}"] = moved
+            for where, condition in conditions.items():
                 self._require(condition.table, "an adversity condition", where)
                 try:
                     require(self.tables.user, condition.table, "").named(condition.condition)
@@ -168,9 +169,15 @@ class FivestepBattle:
             self._require("3-6", "procedure 2 for action", "$.procedures.action")
         if damage == 3 and self.tables.damage.wep_mod_table is None:
             raise missing_table("3-3", "$.procedures.damage: procedure 3 for damage")
-        if any(w.combat == "grenade" for c in self.scenario.combatants for w in c.weapons):
+        grenades = [
+            f"$.combatants[{i}].weapons[{n}]"
+            for i, c in enumerate(self.scenario.combatants)
+            for n, w in enumerate(c.weapons)
+            if w.combat == "grenade"
+        ]
+        if grenades:
             for name in ("3-4.0", "3-4.1", "3-3.4"):
-                self._require(name, "a grenade", "$.combatants (a grenade)")
+                self._require(name, "a grenade", grenades[0])
         if "3-3.4" in self.tables.user:
             location = require(self.tables.user, "3-3.4", "")
             for body, parts in self.scenario.bodies.items():

@@ -16,7 +16,7 @@ from affray.events.fivestep import ActionTaken, ApBorrowed, TurnStarted
 from affray.events.kinds import ActionRefused, Moved
 from affray.handlers.fivestep.strike import strike
 from affray.kernel.encounter import Encounter
-from affray.kernel.space import distance, step_toward
+from affray.kernel.space import approach, distance, step_toward
 from affray.npc.fivestep import Advance, ArmOption, Borrow, Step, Strike, TurnView
 from affray.rules.fivestep.sequence import ROUND_MS, TurnAP, borrow, sub_turns, time_for_ap
 
@@ -177,7 +177,8 @@ def _act(
             )
         )
         me = encounter.state.combatants[fighter.id]
-        end = step_toward(me.position, step.to, step.metres)
+        there = encounter.state.combatants[step.target].position
+        end = step_toward(me.position, approach(me.position, there, step.stop_m), step.metres)
         if end != me.position:
             encounter.emit(
                 Moved(

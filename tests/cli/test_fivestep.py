@@ -1,0 +1,189 @@
+"""The fivestep ruleset through the ``affray`` command: procedures in the header and on every step's line,
+tables carried in the log, and one ``error:`` line for each mistake in a scenario or its tables."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from affray.events.codec import read_log
+from tests.cli.conftest import EXAMPLES, Affray, assert_user_error
+
+FIREFIGHT = EXAMPLES / "firefight.toml"
+FIREFIGHT_TEXT = FIREFIGHT.read_text()
+
+
+@pytest.fixture
+def firefight(tmp_path: Path) -> Path:
+    """A copy of the firefight example and its tables in this test's directory."""
+    shutil.copytree(EXAMPLES / "tables", tmp_path / "tables")
+    path = tmp_path / "firefight.toml"
+    path.write_text(FIREFIGHT_TEXT)
+    return path
+
+
+def _mutated(path: Path, old: str, new: str) -> Path:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def test_the_header_records_the_procedure_chosen_for_each_step(affray: Affray, firefight: Path) -> None:
+    # rule F4: the scenario picks one procedure per step, and the log's header keeps the choice
+    assert affray("run", firefight, "-o", firefight.with_suffix(".jsonl")).code == 0
+    header = read_log(firefight.with_suffix(".jsonl")).header
+    scenario = json.loads(bytes(header.scenario))
+    assert header.ruleset == "fivestep"
+    assert scenario["procedures"] == {
+        "surprise": 2,
+        "primary_attack": 3,
+        "primary_each_round": 1,
+        "action": 2,
+        "to_hit": 3,
+        "damage": 3,
+    }
+
+
+def test_the_replay_names_each_steps_procedure(affray: Affray, firefight: Path) -> None:
+    # rule F4: surprise, primary attack, action, percent to hit and damage lines each say their procedure
+    log = firefight.with_suffix(".jsonl")
+    affray("run", firefight, "-o", log)
+    told = affray("replay", log).out
+    for step in (
+        "surprise, procedure 2",
+        "primary attack, procedure 1",
+        "(action procedure 2)",
+        "to hit procedure 3",
+        "(damage procedure 3",
+    ):
+        assert step in told, step
+
+
+def test_a_log_verifies_without_its_table_files(affray: Affray, firefight: Path) -> None:
+    # the header holds the tables' text: the fight re-simulates after the files are gone or changed
+    log = firefight.with_suffix(".jsonl")
+    affray("run", firefight, "-o", log)
+    shutil.rmtree(firefight.parent / "tables")
+    result = affray("verify", log)
+    assert result.code == 0, result
+    assert result.out.startswith("ok: ")
+
+
+def test_a_changed_table_changes_the_fight(affray: Affray, firefight: Path) -> None:
+    # a recorded fight is a regression test: edit a table and the same scenario no longer gives the same log
+    before, after = firefight.with_suffix(".before.jsonl"), firefight.with_suffix(".after.jsonl")
+    affray("run", firefight, "-o", before)
+    _mutated(
+        firefight.parent / "tables/fivestep/3-1.toml",
+        "values = [15, 30, 50, 70, 85]",
+        "values = [15, 30, 30, 70, 85]",
+    )
+    affray("run", firefight, "-o", after)
+    assert before.read_bytes() != after.read_bytes()
+
+
+# (id, text in firefight.toml, replacement, what the error line must name besides the file)
+MISTAKES = [
+    pytest.param(
+        '"3-2" = "tables/fivestep/3-2.toml"\n',
+        "",
+        ["$.procedures.to_hit", "Table 3-2"],
+        id="to-hit-3-needs-3-2",
+    ),
+    pytest.param(
+        '"3-1" = "tables/fivestep/3-1.toml"\n',
+        "",
+        ["$.procedures.to_hit", "Table 3-1"],
+        id="to-hit-3-needs-3-1",
+    ),
+    pytest.param(
+        '"3-3" = "tables/fivestep/3-3.toml"\n',
+        "",
+        ["$.procedures.damage", "Table 3-3"],
+        id="damage-3-needs-3-3",
+    ),
+    pytest.param(
+        '"3-6" = "tables/fivestep/3-6.toml"\n',
+        "",
+        ["$.procedures.action", "Table 3-6"],
+        id="action-2-needs-3-6",
+    ),
+    pytest.param(
+        '"3-4.1" = "tables/fivestep/3-4.1.toml"\n',
+        "",
+        ["$.combatants[0].weapons[0]", "grenade", "Table 3-4.1"],
+        id="grenades-need-3-4-1",
+    ),
+    pytest.param(
+        '"3-7.1" = "tables/fivestep/3-7.1.toml"\n',
+        "",
+        ["$.adversity.attacker_moved", "Table 3-7.1"],
+        id="adversity-table",
+    ),
+    pytest.param(
+        '"3-2" = "tables/fivestep/3-2.toml"',
+        '"3-2" = "tables/fivestep/3-1.toml"',
+        ["3-1.toml", "Table 3-1", "3-2"],
+        id="wrong-table-file",
+    ),
+    pytest.param(
+        '"3-2" = "tables/fivestep/3-2.toml"',
+        '"3-2" = "tables/fivestep/nowhere.toml"',
+        ["$.tables.3-2", "no such file"],
+        id="missing-table-file",
+    ),
+    pytest.param(
+        'condition = "light rain"',
+        'condition = "hail"',
+        ["$.adversity.always[0]", "hail"],
+        id="unknown-condition",
+    ),
+    pytest.param(
+        'action = "fire a rifle", ammunition = 30 }]',
+        'action = "snipe", ammunition = 30 }]',
+        ["$.combatants[1].weapons[0].action", "snipe"],
+        id="unknown-action",
+    ),
+    pytest.param(
+        "wep_mod = 4, damage_type",
+        "wep_mod = 9, damage_type",
+        ["$.combatants[0].weapons[1].wep_mod", "9"],
+        id="wep-mod-not-in-3-3",
+    ),
+    pytest.param(
+        'body = "human"', 'body = "dralasite"', ["$.combatants[0].body", "dralasite"], id="unknown-body"
+    ),
+    pytest.param("to_hit = 3", "to_hit = 4", ["$.procedures.to_hit"], id="no-such-procedure"),
+    pytest.param("damage = 3 ", "damage = 1 ", ["$.procedures.damage"], id="damage-procedure-1"),
+    pytest.param(
+        "borrowing = true", "borrowing = true\nsub_turns = 0", ["$.options.sub_turns"], id="zero-sub-turns"
+    ),
+    pytest.param(
+        "alertness = 65", "alertness = 65\njoins_at = 10", ["$.sides", "two sides"], id="one-side-at-start"
+    ),
+    pytest.param(
+        "action = 2 ", "action = 1 ", ["$.options.borrowing", "procedure 1"], id="borrowing-without-points"
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "fragments"), MISTAKES)
+def test_a_mistake_is_one_error_line(
+    affray: Affray, firefight: Path, old: str, new: str, fragments: list[str]
+) -> None:
+    # rule F4: a procedure whose table is missing fails at load, naming the table: nothing is simulated
+    path = _mutated(firefight, old, new)
+    out = firefight.with_suffix(".jsonl")
+    result = affray("run", path, "-o", out)
+    assert_user_error(result, str(path), *fragments)
+    assert not out.exists()
+
+
+def test_a_broken_table_file_names_the_file_and_field(affray: Affray, firefight: Path) -> None:
+    _mutated(firefight.parent / "tables/fivestep/3-3.toml", "range_m = [3,", 'range_m = ["near",')
+    result = affray("run", firefight, "-o", firefight.with_suffix(".jsonl"))
+    assert_user_error(result, "3-3.toml", "$.range_m")
