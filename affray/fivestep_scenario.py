@@ -115,6 +115,13 @@ class Side(Section, frozen=True, kw_only=True):
     """Seconds into the fight when it joins; it is slotted into the order at the next round (F6)."""
 
 
+class Poison(Section, frozen=True, kw_only=True):
+    """A poison or drug a weapon carries (rule F12): its WEP MOD and the organ systems it affects."""
+
+    wep_mod: int
+    systems: Annotated[list[OrganSystemName], msgspec.Meta(min_length=1)]
+
+
 class Weapon(Section, frozen=True, kw_only=True):
     """A weapon or attack from the data sheets: its kind of combat (F1), WEP DIF or ATTACK DIF (F8), its
     DAMAGE DIE ROLL or WEP MOD (F10), its DAMage TYPE (F11) and the Table 3-6 action that uses it (F7)."""
@@ -137,6 +144,8 @@ class Weapon(Section, frozen=True, kw_only=True):
     """Grenades: the weight read on Table 3-4.0 for the throw's distance."""
     blast_m: Annotated[float, msgspec.Meta(ge=0, le=1000)] = 0.0
     """Grenades: everyone within this many metres of where it lands takes its damage."""
+    poison: Poison | None = None
+    """A poison or drug it delivers with every hit (rule F12)."""
 
 
 class Character(Section, frozen=True, kw_only=True):

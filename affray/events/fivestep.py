@@ -249,6 +249,20 @@ class DamageResolved(Event, frozen=True, kw_only=True, tag="damage_resolved", om
     organs: tuple[OrganEffect, ...] = ()
 
 
+class PoisonResolved(Event, frozen=True, kw_only=True, tag="poison_resolved"):
+    """Rule F12: a poison or drug delivered by a hit: its WEP MOD's points on Table 3-3 (ignored as tissue
+    damage) as a percentage of the part's points, read on the organ tables of the systems it affects."""
+
+    attacker: str
+    target: str
+    weapon: str
+    part: str
+    wep_mod: WepModRead
+    points: int
+    tissue_percentage: Decimal
+    organs: tuple[OrganEffect, ...]
+
+
 class AlertnessRaised(Event, frozen=True, kw_only=True, tag="alertness_raised"):
     """Rule F5: an attack raised the alertness of a side (surprise procedure 2) or a character
     (procedure 3), by the scenario's amount, at most to 100."""

@@ -18,6 +18,7 @@ from affray.events.fivestep import (
     ApBorrowed,
     DamageResolved,
     GrenadeThrown,
+    PoisonResolved,
     PrimaryAttackRolled,
     RoundStarted,
     SurpriseChecked,
@@ -402,6 +403,7 @@ AnyEvent = (
     | GrenadeThrown
     | DamageResolved
     | AlertnessRaised
+    | PoisonResolved
     | CombatantOut
     | EncounterEnded
 )
@@ -447,6 +449,7 @@ EVENT_KINDS: tuple[type[Event], ...] = (
     GrenadeThrown,
     DamageResolved,
     AlertnessRaised,
+    PoisonResolved,
     CombatantOut,
     EncounterEnded,
 )

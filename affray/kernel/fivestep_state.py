@@ -16,6 +16,7 @@ from affray.events.fivestep import (
     ApBorrowed,
     DamageResolved,
     GrenadeThrown,
+    PoisonResolved,
     PrimaryAttackRolled,
     RoundStarted,
     SurpriseChecked,
@@ -148,6 +149,10 @@ def _alertness(state: EncounterState, e: AlertnessRaised) -> None:
     rounds.alerted[e.who] = rounds.round
 
 
+def _told(state: EncounterState, e: Event) -> None:
+    """Poison effects are told, not kept: the text gives them no rule that later rolls read."""
+
+
 FIVESTEP_APPLIERS: dict[type[Event], Callable[[EncounterState, Any], None]] = {
     SurpriseChecked: _surprise,
     PrimaryAttackRolled: _primary,
@@ -159,5 +164,6 @@ FIVESTEP_APPLIERS: dict[type[Event], Callable[[EncounterState, Any], None]] = {
     GrenadeThrown: _grenade,
     DamageResolved: _damage,
     AlertnessRaised: _alertness,
+    PoisonResolved: _told,
 }
 """The appliers of the fivestep event kinds (rules F3-F12)."""

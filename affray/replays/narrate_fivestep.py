@@ -13,6 +13,7 @@ from affray.events.fivestep import (
     ApBorrowed,
     DamageResolved,
     GrenadeThrown,
+    PoisonResolved,
     PrimaryAttackRolled,
     RoundStarted,
     SurpriseChecked,
@@ -168,6 +169,14 @@ def _damage(e: DamageResolved, s: EncounterState) -> str:
     )
 
 
+def _poison(e: PoisonResolved, s: EncounterState) -> str:
+    organs = "; ".join(f"{o.system} {number(o.value)}: {o.effect or 'no effect'}" for o in e.organs)
+    return (
+        f"the poison of {e.attacker}'s {e.weapon} enters {e.target}'s {e.part}: WEP MOD {e.wep_mod.wep_mod} "
+        f"gives {e.points} points, {number(e.tissue_percentage)}% of the part; {organs}"
+    )
+
+
 def _alertness(e: AlertnessRaised, s: EncounterState) -> str:
     return f"{e.who}'s alertness rises from {e.before} to {e.after}"
 
@@ -183,5 +192,6 @@ FIVESTEP_TELLERS: dict[type[Event], Callable[[Any, EncounterState], str]] = {
     GrenadeThrown: _grenade,
     DamageResolved: _damage,
     AlertnessRaised: _alertness,
+    PoisonResolved: _poison,
 }
 """One teller per fivestep event kind."""

@@ -81,6 +81,7 @@ class FivestepBattle:
         self.tables = parse_table_set(_table_files(scenario.tables))
         self._require_tables()
         self._check_organ_rows()
+        self._check_poisons()
         self.fighters: dict[str, Fighter] = {
             c.id: self._fighter(index, c) for index, c in enumerate(scenario.combatants)
         }
@@ -188,6 +189,23 @@ class FivestepBattle:
                             f"{location.source}: part {row.part!r} of Table 3-3.4 is not a part of body "
                             f"{body!r} ($.bodies.{body})"
                         )
+
+    def _check_poisons(self) -> None:
+        """Rule F12: a poison needs Table 3-3 for its WEP MOD, Table 3-3.1 and the organ table of every
+        system it affects."""
+        damage = self.tables.damage
+        for i, c in enumerate(self.scenario.combatants):
+            for n, weapon in enumerate(c.weapons):
+                if weapon.poison is None:
+                    continue
+                where = f"$.combatants[{i}].weapons[{n}].poison"
+                try:
+                    damage.wep_mod().row(weapon.poison.wep_mod)
+                    damage.factors()
+                    for system in weapon.poison.systems:
+                        damage.organ(system)
+                except AffrayError as exc:
+                    raise TableError(f"{where}: {exc}") from None
 
     def _check_organ_rows(self) -> None:
         """Rule F12: with organ tables supplied, every body part must have its row on Table 3-3.1."""

@@ -16,6 +16,7 @@ from affray.events.fivestep import (
     Grazing,
     GrenadeThrown,
     OrganEffect,
+    PoisonResolved,
     ToHitResolved,
     WepModRead,
 )
@@ -317,8 +318,61 @@ def hurt(
             organs=organs,
         )
     )
+    if arm.spec.poison is not None and to_hit is not None:
+        poison(encounter, battle, fighter, arm, target, part.name, range_m)
     if part.vital and not state.functional and not target.out:
         put_out(encounter, target.id, f"{part.name} without function ({taken} of {part.points} points)")
+
+
+def poison(
+    encounter: Encounter,
+    battle: FivestepBattle,
+    fighter: Fighter,
+    arm: Arm,
+    target: CombatantState,
+    part_name: str,
+    range_m: Decimal,
+) -> None:
+    """Rule F12: the poison or drug of a weapon that hit: its WEP MOD on Table 3-3 (a shot's range, or the
+    first band for a blade or a needle, ruling 18) as a percentage of the part's points, read on the organ
+    tables of the systems it affects. It does no tissue damage."""
+    dose = arm.spec.poison
+    assert dose is not None
+    tables = battle.tables.damage
+    victim = battle.fighters[target.id]
+    part = victim.part(part_name)
+    assert part is not None
+    found = rules.poison_damage(
+        dose.wep_mod,
+        part.organ_row or part.name,
+        part.points,
+        tables.wep_mod(),
+        tables.factors(),
+        [tables.organ(system) for system in dose.systems],
+        range_m=range_m if arm.spec.combat == "weaponry" else None,
+        decentralized=victim.spec.decentralized,
+    )
+    encounter.emit(
+        PoisonResolved(
+            attacker=fighter.id,
+            target=target.id,
+            weapon=arm.spec.name,
+            part=part.name,
+            wep_mod=WepModRead(wep_mod=dose.wep_mod, band_bound_m=found.wep_mod.band_bound_m),
+            points=found.wep_mod.points,
+            tissue_percentage=found.tissue_percentage,
+            organs=_organ_effects(found.organs),
+        )
+    )
+
+
+def _organ_effects(found: tuple[rules.OrganDamage, ...]) -> tuple[OrganEffect, ...]:
+    return tuple(
+        OrganEffect(
+            system=o.system, factor=o.factor, value=o.value, effect=o.effect.text if o.effect else None
+        )
+        for o in found
+    )
 
 
 def _descriptions(
@@ -342,10 +396,5 @@ def _descriptions(
             tables.organ_tables,
             decentralized=victim.spec.decentralized,
         )
-        organs = tuple(
-            OrganEffect(
-                system=o.system, factor=o.factor, value=o.value, effect=o.effect.text if o.effect else None
-            )
-            for o in found
-        )
+        organs = _organ_effects(found)
     return description, organs

@@ -9,7 +9,13 @@ from typing import Any
 import pytest
 
 from affray.errors import TableError
-from affray.events.fivestep import AlertnessRaised, DamageResolved, GrenadeThrown, ToHitResolved
+from affray.events.fivestep import (
+    AlertnessRaised,
+    DamageResolved,
+    GrenadeThrown,
+    PoisonResolved,
+    ToHitResolved,
+)
 from affray.events.kinds import CombatantOut
 from affray.handlers.fivestep.battle import FivestepBattle
 from affray.npc.fivestep import Strike
@@ -28,6 +34,15 @@ from tests.handlers.fivestep import (
     scenario,
 )
 
+KNIFE = {
+    "name": "Knife",
+    "combat": "hand_to_hand",
+    "difficulty": 20,
+    "damage": "1",
+    "wep_mod": 2,
+    "damage_type": "blade",
+    "action": "punch",
+}
 FIRST = [1, 99, 10, 50]
 """Surprise to red, then the order: red first."""
 
@@ -140,15 +155,7 @@ def test_damage_percentage_and_category_of_the_part() -> None:
 
 def test_the_description_is_read_from_the_weapon_damage_types_table() -> None:
     # rule F11: a "blade" weapon reads the example Table 3-8 (damage type blade) at category 14
-    knife = {
-        "name": "Knife",
-        "combat": "hand_to_hand",
-        "difficulty": 20,
-        "damage": "1",
-        "damage_type": "blade",
-        "action": "punch",
-    }
-    (damage,) = of_kind(_attack(39, 7, red={"weapons": [knife]}), DamageResolved)
+    (damage,) = of_kind(_attack(39, 7, red={"weapons": [KNIFE]}), DamageResolved)
     table = load_table(EXAMPLES / "tables/fivestep/3-8.toml")
     assert damage.description == description(table, 14).text  # type: ignore[arg-type]
 
@@ -165,6 +172,30 @@ def test_organ_damage_is_the_tissue_percentage_times_the_parts_factor() -> None:
     (organ,) = of_kind(log, DamageResolved)[0].organs
     assert (organ.system, organ.factor, organ.value) == ("circulatory", Decimal("0.5"), 35)
     assert organ.effect == "Noticeable blood loss; the pulse quickens."
+
+
+def test_a_poisoned_blade_damages_the_organ_systems_it_affects() -> None:
+    # rule F12: the poison's WEP MOD 2 at the first band of Table 3-3 (a blade, ruling 18) is 12 points, 120 %
+    # of the head's 10 (ignored as tissue damage); x the head's circulatory factor 0.5 = 60 on Table 3-15.1
+    knife = {**KNIFE, "poison": {"wep_mod": 2, "systems": ["circulatory"]}}
+    body = [{**part, "organ_row": part["name"].split()[-1]} for part in BODY]
+    log = _attack(39, 7, red={"weapons": [knife]}, tables=_organ_tables(), body=body)
+    (dose,) = of_kind(log, PoisonResolved)
+    assert (dose.part, dose.points, dose.tissue_percentage) == ("head", 12, 120)
+    (organ,) = dose.organs
+    assert (organ.system, organ.value) == ("circulatory", 60)
+    assert organ.effect == "Severe blood loss; shock begins within a few rounds unless treated."
+
+
+def test_a_poison_needs_the_organ_table_of_each_system_it_affects() -> None:
+    # rule F12: a nervous-endocrine poison with only the circulatory table (3-15.1) supplied
+    knife = {**KNIFE, "poison": {"wep_mod": 2, "systems": ["nervous-endocrine"]}}
+    body = [{**part, "organ_row": part["name"].split()[-1]} for part in BODY]
+    built = scenario(
+        character("red", "red", weapons=[knife]), character("blue", "blue"), tables=_organ_tables(), body=body
+    )
+    with pytest.raises(TableError, match=r"\$\.combatants\[0\]\.weapons\[0\]\.poison: table 3-15\.x"):
+        FivestepBattle(built)
 
 
 def test_a_body_part_missing_from_table_3_3_1_is_refused_at_load() -> None:
