@@ -13,7 +13,18 @@ from typing import Annotated, Literal
 import msgspec
 
 from affray.errors import ScenarioError, TableError, read_user_file
-from affray.scenario import Dice, Identifier, Section, path_first
+from affray.scenario import (
+    Dice,
+    Identifier,
+    Ruling,
+    Section,
+    SpecialDamageOptions,
+    SpecialTraits,
+    SpecialWeaponTraits,
+    check_combatants,
+    check_dice,
+    path_first,
+)
 
 Percent = Annotated[int, msgspec.Meta(ge=0, le=100)]
 AdversityTableId = Literal["3-7.0", "3-7.1", "3-7.2", "3-7.3", "3-7.4"]
@@ -122,7 +133,7 @@ class Poison(Section, frozen=True, kw_only=True):
     systems: Annotated[list[OrganSystemName], msgspec.Meta(min_length=1)]
 
 
-class Weapon(Section, frozen=True, kw_only=True):
+class Weapon(SpecialWeaponTraits, frozen=True, kw_only=True):
     """A weapon or attack from the data sheets: its kind of combat (F1), WEP DIF or ATTACK DIF (F8), its
     DAMAGE DIE ROLL or WEP MOD (F10), its DAMage TYPE (F11) and the Table 3-6 action that uses it (F7)."""
 
@@ -148,7 +159,7 @@ class Weapon(Section, frozen=True, kw_only=True):
     """A poison or drug it delivers with every hit (rule F12)."""
 
 
-class Character(Section, frozen=True, kw_only=True):
+class Character(SpecialTraits, frozen=True, kw_only=True):
     """One character: its side, place, attributes, body and weapons."""
 
     id: Identifier
@@ -164,7 +175,8 @@ class Character(Section, frozen=True, kw_only=True):
     aim: Percent = 50
     brawl: Percent = 50
     strength: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 50
-    weapons: Annotated[list[Weapon], msgspec.Meta(min_length=1)]
+    weapons: list[Weapon] = msgspec.field(default_factory=list)
+    """At least one, except for a computer (a target of the special_damage module)."""
     aim_at: str = ""
     """The part its attacks aim at (a direct hit lands there); by default its body's first vital part."""
     move_action: str = ""
@@ -189,6 +201,10 @@ class FivestepScenario(Section, frozen=True, kw_only=True):
     procedures: Procedures = Procedures()
     options: Options = Options()
     adversity: AdversityConditions = AdversityConditions()
+    modules: list[Literal["special_damage"]] = msgspec.field(default_factory=list)
+    """Add-ons over the ruleset: "special_damage" (seed 001, docs/rulesets/special_damage.md)."""
+    special_damage: SpecialDamageOptions = SpecialDamageOptions()
+    rulings: list[Ruling] = msgspec.field(default_factory=list)
     tables: dict[str, str | TableFile] = msgspec.field(default_factory=dict)
     """Table id to file path (relative to the scenario file); a log's header holds the files' text."""
     bodies: dict[str, Annotated[list[Part], msgspec.Meta(min_length=1)]]
@@ -243,19 +259,13 @@ def _check(scenario: FivestepScenario, source: str) -> None:
         raise ScenarioError(
             f"{source}: $.sides: a fight begins with two sides or more; only {len(sides - late)} joins at 0 s"
         )
-    for index, c in enumerate(scenario.combatants):
-        for number, target in enumerate(c.priority_targets):
-            if target not in ids:
-                raise ScenarioError(
-                    f"{source}: $.combatants[{index}].priority_targets[{number}]: no {target!r}"
-                )
+    check_combatants(scenario.combatants, scenario.modules, scenario.rulings, source)
     if scenario.options.borrowing and scenario.procedures.action == 1:
         raise ScenarioError(
             f"{source}: $.options.borrowing: borrowing trades Agility Points, which action procedure 1 does "
             "not count; choose procedures.action = 2"
         )
-    if scenario.dice.source == "generated" and scenario.dice.rolls:
-        raise ScenarioError(f"{source}: $.dice.rolls: rolls are given but dice.source is 'generated'")
+    check_dice(scenario.dice, source)
 
 
 def embed_tables(scenario: FivestepScenario, folder: Path, source: str) -> FivestepScenario:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Protocol
 
 import msgspec
 
@@ -46,7 +47,16 @@ class Program(Section, frozen=True, kw_only=True):
     alarms: list[str] = []
 
 
-class WeaponCarried(Section, frozen=True, kw_only=True):
+class SpecialWeaponTraits(Section, frozen=True, kw_only=True):
+    """What the special_damage module reads of a weapon, whatever the ruleset (rules S7, S9)."""
+
+    special_type: str | None = None
+    """Special damage (S9): its Table 2 weapon type; by default one the host ruleset's weapon maps to."""
+    electrical: bool = False
+    """Special damage (S7): an electrostunner or other electrical weapon causes nerve damage, not breaks."""
+
+
+class WeaponCarried(SpecialWeaponTraits, frozen=True, kw_only=True):
     """A weapon by its chart name, the training class whose row applies, and where it is (rule E3)."""
 
     name: str
@@ -56,10 +66,6 @@ class WeaponCarried(Section, frozen=True, kw_only=True):
     proficiency: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0
     """Rule E12: its plus to skill with this weapon, up to 40 %."""
     hurled: bool = False
-    special_type: str | None = None
-    """Special damage (S9): its Table 2 weapon type; by default it follows the Energion weapon type."""
-    electrical: bool = False
-    """Special damage (S7): an electrostunner or other electrical weapon causes nerve damage, not breaks."""
     count: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
     ammunition: Annotated[int, msgspec.Meta(ge=0, le=100000)] | None = None
 
@@ -76,7 +82,26 @@ class Spell(Section, frozen=True, kw_only=True):
     range_m: Annotated[float, msgspec.Meta(gt=0, le=10000)] = 30.0
 
 
-class Combatant(Section, frozen=True, kw_only=True):
+class SpecialTraits(Section, frozen=True, kw_only=True):
+    """What the special_damage module reads of a combatant, whatever the ruleset (rules S2-S9)."""
+
+    kind: Literal["living", "robot", "computer"] = "living"
+    """What special damage does to it (rules S3-S6); robots and computers need the special_damage module."""
+    race: str = "human"
+    """Special damage cares about Vrusk (two arms a side) and Dralasites (no bones) (rule S7)."""
+    defensive_screen: bool = False
+    """An active defensive screen: no special damage (rule S2)."""
+    suit_defense: bool = False
+    """A suit-type defense: -2 to the special damage roll (rule S9)."""
+    equipment: list[Equipment] = []
+    """Most valuable first: special damage takes the last listed first (the victim's pick, rule S3)."""
+    programs: list[Program] = []
+    """A computer's programs (rule S6)."""
+    robotics_skill: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    computer_skill: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+
+
+class Combatant(SpecialTraits, frozen=True, kw_only=True):
     """One fighter: who, which side, where, how good, and what it carries."""
 
     id: Identifier
@@ -107,20 +132,6 @@ class Combatant(Section, frozen=True, kw_only=True):
     """Locations its armor does not cover (rule E22), with hit locations on."""
     subdue: bool = False
     """Its blows strike to subdue (rule E14)."""
-    kind: Literal["living", "robot", "computer"] = "living"
-    """What special damage does to it (rules S3-S6); robots and computers need the special_damage module."""
-    race: str = "human"
-    """Special damage cares about Vrusk (two arms a side) and Dralasites (no bones) (rule S7)."""
-    defensive_screen: bool = False
-    """An active defensive screen: no special damage (rule S2)."""
-    suit_defense: bool = False
-    """A suit-type defense: -2 to the special damage roll (rule S9)."""
-    equipment: list[Equipment] = []
-    """Most valuable first: special damage takes the last listed first (the victim's pick, rule S3)."""
-    programs: list[Program] = []
-    """A computer's programs (rule S6)."""
-    robotics_skill: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
-    computer_skill: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     priority_targets: list[str] = []
     """Combatants its controller attacks first, while they stand."""
     martial_arts_level: Annotated[int, msgspec.Meta(ge=0, le=50)] = 0
@@ -246,9 +257,33 @@ def _check_ids(scenario: Scenario, source: str) -> None:
                     parse_expression(value)
                 except ScenarioError as exc:
                     raise ScenarioError(f"{source}: {where}: {exc}") from None
-    special = "special_damage" in scenario.modules
-    ids = {c.id for c in scenario.combatants}
-    for index, combatant in enumerate(scenario.combatants):
+    check_combatants(scenario.combatants, scenario.modules, scenario.rulings, source)
+    check_dice(scenario.dice, source)
+
+
+class _Fighting(Protocol):
+    """What every ruleset's combatant has that the shared checks read."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def programs(self) -> Sequence[Program]: ...
+    @property
+    def priority_targets(self) -> Sequence[str]: ...
+    @property
+    def weapons(self) -> Sequence[object]: ...
+
+
+def check_combatants(
+    combatants: Sequence[_Fighting], modules: Sequence[str], rulings: Sequence[Ruling], source: str
+) -> None:
+    """The checks every ruleset's combatants share: robots and computers need the special_damage module,
+    only a computer goes unarmed or has programs, priority targets and rulings name combatants (S10)."""
+    special = "special_damage" in modules
+    ids = {c.id for c in combatants}
+    for index, combatant in enumerate(combatants):
         path = f"$.combatants[{index}]"
         if combatant.kind != "living" and not special:
             raise ScenarioError(
@@ -261,12 +296,16 @@ def _check_ids(scenario: Scenario, source: str) -> None:
         for number, target in enumerate(combatant.priority_targets):
             if target not in ids:
                 raise ScenarioError(f"{source}: {path}.priority_targets[{number}]: no combatant {target!r}")
-    for number, ruling in enumerate(scenario.rulings):
+    for number, ruling in enumerate(rulings):
         if not special:
             raise ScenarioError(f"{source}: $.rulings[{number}]: rulings alter special damage; none is on")
         if ruling.target not in ids:
             raise ScenarioError(f"{source}: $.rulings[{number}].target: no combatant {ruling.target!r}")
-    if scenario.dice.source == "generated" and scenario.dice.rolls:
+
+
+def check_dice(dice: Dice, source: str) -> None:
+    """Manual rolls only with manual dice."""
+    if dice.source == "generated" and dice.rolls:
         raise ScenarioError(f"{source}: $.dice.rolls: rolls are given but dice.source is 'generated'")
 
 

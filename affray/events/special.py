@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from affray.events.base import Event, Roll
 
@@ -67,6 +68,8 @@ class SpecialDamage(Event, frozen=True, kw_only=True, tag="special_damage"):
     equipment: int
     injury: Injury | None = None
     dead: bool = False
+    part: str | UnsetType = UNSET
+    """Fivestep: the body part the hit struck, which takes the Stamina damage (left out under Energion)."""
 
 
 class ConditionStarted(Event, frozen=True, kw_only=True, tag="condition_started"):

@@ -19,7 +19,7 @@ from affray.events.kinds import (
 from affray.handlers.ending import check_end, put_out, time_limit
 from affray.handlers.fighter import fighter
 from affray.handlers.loadout import Arm, Loadout, build_loadouts
-from affray.handlers.special import SpecialDamageModule
+from affray.handlers.special import SpecialDamageModule, SpecialProfile, energion_hit
 from affray.kernel.clock import MS_PER_SECOND, to_ms
 from affray.kernel.dice import DICE_ALGORITHM, Dice
 from affray.kernel.encounter import Encounter, EventSink
@@ -46,7 +46,11 @@ class Battle:
         self.loadouts: dict[str, Loadout] = build_loadouts(scenario, tables or load_tables())
         self.locations = load_hit_locations() if scenario.options.hit_locations else None
         self.grappling = load_grappling()
-        self.special = SpecialDamageModule(scenario) if "special_damage" in scenario.modules else None
+        self.special = (
+            SpecialDamageModule(scenario.special_damage, scenario.rulings)
+            if "special_damage" in scenario.modules
+            else None
+        )
         self.processes: dict[str, simpy.Process] = {}
         self.interrupted: set[str] = set()
         """Casters whose spell has been interrupted and who have not yet heard of it."""
@@ -144,8 +148,19 @@ class Battle:
                     )
                     return
         if self.special is not None and event.outcome == "hit":
-            self.special.after_hit(encounter, self, event, attacker, arm)
+            hit = energion_hit(event, attacker, arm, self.scenario.special_damage.level_divisor)
+            self.special.after_hit(encounter, self, hit)
         self.after_damage(encounter, event.target)
+
+    def profile(self, combatant: str) -> SpecialProfile:
+        """What the special_damage module reads of ``combatant``: Reaction Speed is AG // rs_divisor."""
+        me = self.loadouts[combatant]
+        return SpecialProfile(
+            traits=me.spec,
+            size_m2=Decimal(str(me.spec.size_m2)),
+            reaction_speed=me.spec.stats.AG // self.scenario.special_damage.rs_divisor,
+            weapons=tuple(arm.weapon.name for arm in me.arms),
+        )
 
     def after_damage(self, encounter: Encounter, target_id: str) -> None:
         """Put the target out at 0 damage points, ending the encounter when one side is left; a target

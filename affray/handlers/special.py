@@ -1,18 +1,23 @@
-"""The special_damage module (seed 001) over an Energion hit: rules S1-S6, S9, S10 on the clock.
+"""The special_damage module (seed 001) over a host ruleset's hit: rules S1-S6, S9, S10 on the clock.
 
-A hit's d100 roll is the add-on's "to hit" roll: special damage is scored when the attack hit, the hit chance
-is at least the special chance, and the roll is at or under it. The type roll (1d10 plus Table 1 and
-Table 2) reads Table 3 (living beings) or Table 4 (robots); a computer loses programs instead. The extra
-Stamina damage is extra damage points; the effects become an ``Injury`` whose penalties later rolls apply;
+The host (an Energion or a fivestep battle) describes each landed hit as a :class:`SpecialHit` and each
+combatant as a :class:`SpecialProfile`. A hit's d100 roll is the add-on's "to hit" roll: special damage is
+scored when the attack hit, the hit chance is at least the special chance, and the roll is at or under it.
+The type roll (1d10 plus Table 1 and Table 2) reads Table 3 (living beings) or Table 4 (robots); a computer
+loses programs instead. The extra Stamina damage is extra damage points (under fivestep, to the part the hit
+struck); the effects become an ``Injury`` whose penalties later rolls apply;
 unconsciousness, stuns and deactivation are timed conditions on the clock; equipment, weapons, programs and
 explosions are events of their own. docs/rulesets/special_damage.md lists the rulings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+import msgspec
+from msgspec import UNSET
 
 from affray.events.base import Roll
 from affray.events.kinds import (
@@ -48,10 +53,7 @@ from affray.rules.special_damage.tables import (
     load_robots,
     load_weapon_modifiers,
 )
-from affray.scenario import Scenario
-
-if TYPE_CHECKING:
-    from affray.handlers.battle import Battle
+from affray.scenario import Ruling, SpecialDamageOptions, SpecialTraits
 
 TYPE_DIE = "1d10"
 PERCENT_DIE = "1d100"
@@ -86,72 +88,118 @@ RANGE_MODIFIERS = {
 SECURITY_PROGRAM = "computer security"
 
 
+class SpecialHit(msgspec.Struct, frozen=True, kw_only=True):
+    """A landed hit as the module reads it, whatever the host: the add-on's skill level (S1), its aim, the
+    to-hit roll and chance, the Table 2 weapon type, a Table 1 range modifier, and the part it struck."""
+
+    attacker: str
+    target: str
+    weapon: str
+    weapon_type: str
+    electrical: bool = False
+    level: int
+    aim_rounds: int = 0
+    hit_roll: int
+    hit_chance: Decimal
+    range_modifier: str | None = None
+    part: str | None = None
+    """The body part struck (fivestep): its Stamina damage goes there."""
+
+
+class SpecialProfile(msgspec.Struct, frozen=True, kw_only=True):
+    """What the module reads of a combatant: its scenario traits, size, Reaction Speed and weapons."""
+
+    traits: SpecialTraits
+    size_m2: Decimal
+    reaction_speed: int
+    weapons: tuple[str, ...]
+
+
+class SpecialHost(Protocol):
+    """The battle the module rides on."""
+
+    @property
+    def controllers(self) -> Mapping[str, object]:
+        """Each combatant's controller (one may pick the equipment it gives up, S3)."""
+        ...
+
+    def profile(self, combatant: str) -> SpecialProfile:
+        """What the module reads of ``combatant``."""
+        ...
+
+    def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
+        """The target is out."""
+        ...
+
+    def after_damage(self, encounter: Encounter, target_id: str) -> None:
+        """What damage taken does under the host's rules (out at no points left, say)."""
+        ...
+
+    def check_end(self, encounter: Encounter) -> None:
+        """End the encounter when at most one side can fight."""
+        ...
+
+
+def energion_hit(event: AttackResolved, attacker: Loadout, arm: Arm, level_divisor: int) -> SpecialHit:
+    """An Energion attack as the module reads it: level = skill // level_divisor; aim beyond the weapon's
+    gap in 6 s rounds; the E8 range band as Table 1's range modifier; Table 2's type from the weapon type."""
+    shot = event.hit.ranged
+    aim_rounds = max(shot.aim_ms - shot.gap_ms, 0) // TURN_MS if shot and not shot.unaimed_penalty else 0
+    return SpecialHit(
+        attacker=attacker.id,
+        target=event.target,
+        weapon=arm.weapon.name,
+        weapon_type=arm.carried.special_type or ENERGION_WEAPON_TYPES[arm.weapon.type],
+        electrical=arm.carried.electrical,
+        level=attacker.spec.skill // level_divisor,
+        aim_rounds=aim_rounds,
+        hit_roll=event.hit.roll.total,
+        hit_chance=event.hit.hit_chance,
+        range_modifier=RANGE_MODIFIERS.get(shot.band) if shot is not None else None,
+    )
+
+
 class SpecialDamageModule:
     """Scores and applies special damage for one encounter."""
 
-    def __init__(self, scenario: Scenario) -> None:
-        self.options = scenario.special_damage
-        self.underwater = scenario.special_damage.underwater
-        self.rulings = scenario.rulings
+    def __init__(self, options: SpecialDamageOptions, rulings: Sequence[Ruling]) -> None:
+        self.options = options
+        self.underwater = options.underwater
+        self.rulings = rulings
         self.living = load_living()
         self.robots = load_robots()
         self.modifiers = load_modifiers()
         self.weapons = load_weapon_modifiers()
         self._last_hit: dict[tuple[str, str], int] = {}
 
-    def after_hit(
-        self, encounter: Encounter, battle: Battle, event: AttackResolved, attacker: Loadout, arm: Arm
-    ) -> None:
+    def after_hit(self, encounter: Encounter, host: SpecialHost, hit: SpecialHit) -> None:
         """Roll for special damage on a landed hit and apply what it does."""
-        defender = battle.loadouts[event.target]
-        target = encounter.state.combatants[event.target]
+        defender = host.profile(hit.target)
+        target = encounter.state.combatants[hit.target]
         now = int(encounter.now)
-        hit_twice = self._last_hit.get((attacker.id, target.id), -TURN_MS) > now - TURN_MS
-        self._last_hit[(attacker.id, target.id)] = now
-        if defender.spec.defensive_screen or target.out:
+        hit_twice = self._last_hit.get((hit.attacker, target.id), -TURN_MS) > now - TURN_MS
+        self._last_hit[(hit.attacker, target.id)] = now
+        if defender.traits.defensive_screen or target.out:
             return
-        level = attacker.spec.skill // self.options.level_divisor
-        shot = event.hit.ranged
-        aim_rounds = max(shot.aim_ms - shot.gap_ms, 0) // TURN_MS if shot and not shot.unaimed_penalty else 0
-        chance = rolls.special_chance(level, aim_rounds)
-        if not rolls.scores(event.hit.roll.total, chance, event.hit.hit_chance):
+        chance = rolls.special_chance(hit.level, hit.aim_rounds)
+        if not rolls.scores(hit.hit_roll, chance, hit.hit_chance):
             return
-        roll = encounter.dice.roll(attacker.id, "special", TYPE_DIE)
-        modifiers = self._modifiers(
-            encounter, attacker, defender, target, event, level, aim_rounds, hit_twice
-        )
-        modifiers.append(SpecialModifier(self._weapon_type(arm), self._weapon_modifier(arm)))
+        roll = encounter.dice.roll(hit.attacker, "special", TYPE_DIE)
+        modifiers = self._modifiers(encounter, host.profile(hit.attacker), defender, target, hit, hit_twice)
+        modifiers.append(SpecialModifier(hit.weapon_type, self.weapons.named(hit.weapon_type).modifier))
         total = rolls.type_total(roll.total, (m.value for m in modifiers))
         if target.kind == "computer":
-            self._computer(encounter, battle, defender, target, total)
+            self._computer(encounter, host, defender, target, total)
             return
-        self._table_damage(
-            encounter,
-            battle,
-            event,
-            attacker,
-            arm,
-            defender,
-            target,
-            level,
-            aim_rounds,
-            chance,
-            roll,
-            modifiers,
-            total,
-        )
+        self._table_damage(encounter, host, hit, defender, target, chance, roll, modifiers, total)
 
     def _table_damage(
         self,
         encounter: Encounter,
-        battle: Battle,
-        event: AttackResolved,
-        attacker: Loadout,
-        arm: Arm,
-        defender: Loadout,
+        host: SpecialHost,
+        hit: SpecialHit,
+        defender: SpecialProfile,
         target: CombatantState,
-        level: int,
-        aim_rounds: int,
         chance: int,
         roll: Roll,
         modifiers: list[SpecialModifier],
@@ -187,11 +235,11 @@ class SpecialDamageModule:
         else:
             heals_as = row.heals_as and healing_kind(
                 row.heals_as,
-                dralasite=defender.spec.race.casefold() == "dralasite",
-                electrical=arm.carried.electrical,
+                dralasite=defender.traits.race.casefold() == "dralasite",
+                electrical=hit.electrical,
             )
         name = row.damage
-        if defender.spec.race.casefold() == "vrusk" and "arm" in name.casefold():
+        if defender.traits.race.casefold() == "vrusk" and "arm" in name.casefold():
             # S7: "A Vrusk with a damaged arm requires a 1d10 roll to find out which arm was hit".
             side = vrusk_arm(encounter.dice.roll(target.id, "vrusk-arm", TYPE_DIE).total)
             name = f"{name} ({side} arms)"
@@ -199,13 +247,13 @@ class SpecialDamageModule:
         dead = bool(effect and effect.dead)
         encounter.emit(
             SpecialDamage(
-                attacker=attacker.id,
+                attacker=hit.attacker,
                 target=target.id,
-                weapon=arm.weapon.name,
-                skill_level=level,
-                aim_rounds=aim_rounds,
+                weapon=hit.weapon,
+                skill_level=hit.level,
+                aim_rounds=hit.aim_rounds,
                 chance=chance,
-                hit_roll=event.hit.roll.total,
+                hit_roll=hit.hit_roll,
                 type_roll=roll,
                 modifiers=tuple(modifiers),
                 total=total,
@@ -215,18 +263,19 @@ class SpecialDamageModule:
                 equipment=row.equipment,
                 injury=injury,
                 dead=dead,
+                part=UNSET if hit.part is None else hit.part,
             )
         )
         if dead:
-            battle.put_out(encounter, target.id, f"special damage: {row.damage}")
+            host.put_out(encounter, target.id, f"special damage: {row.damage}")
             return
         if effect is not None:
-            self._conditions(encounter, battle, defender, target, row.damage, effect)
+            self._conditions(encounter, host, target, row.damage, effect)
         if row.equipment and not target.out:
-            self._equipment(encounter, battle, defender, target, row.equipment)
-        battle.after_damage(encounter, target.id)
+            self._equipment(encounter, host, defender, target, row.equipment)
+        host.after_damage(encounter, target.id)
         # An unconscious, stunned or deactivated last enemy ends the fight as well as one put out.
-        battle.check_end(encounter)
+        host.check_end(encounter)
 
     def _ruling(self, target: CombatantState) -> Any:
         nth = target.special_hits + 1
@@ -235,12 +284,10 @@ class SpecialDamageModule:
     def _modifiers(
         self,
         encounter: Encounter,
-        attacker: Loadout,
-        defender: Loadout,
+        attacker: SpecialProfile,
+        defender: SpecialProfile,
         target: CombatantState,
-        event: AttackResolved,
-        level: int,
-        aim_rounds: int,
+        hit: SpecialHit,
         hit_twice: bool,
     ) -> list[SpecialModifier]:
         """Table 1 (S9), from what the encounter knows."""
@@ -251,22 +298,21 @@ class SpecialDamageModule:
             if value:
                 found.append(SpecialModifier(reason, value))
 
-        shot = event.hit.ranged
-        if shot is not None and shot.band in RANGE_MODIFIERS:
-            add(RANGE_MODIFIERS[shot.band])
-        if aim_rounds:
-            add("Careful aiming", aim_rounds)
+        if hit.range_modifier is not None:
+            add(hit.range_modifier)
+        if hit.aim_rounds:
+            add("Careful aiming", hit.aim_rounds)
         now = int(encounter.now)
         if hit_twice:
             add("Target hit twice in same turn")
-        if level:
-            add("Per skill level with weapon", level)
-        skill = {"robot": attacker.spec.robotics_skill, "computer": attacker.spec.computer_skill}.get(
+        if hit.level:
+            add("Per skill level with weapon", hit.level)
+        skill = {"robot": attacker.traits.robotics_skill, "computer": attacker.traits.computer_skill}.get(
             target.kind, 0
         )
         if skill:
             add("Per Robotics or Computer skill", skill)
-        area = Decimal(str(defender.spec.size_m2))
+        area = defender.size_m2
         if area < Decimal("0.25"):
             add("Tiny target")
         elif area < Decimal("0.5"):
@@ -275,32 +321,25 @@ class SpecialDamageModule:
             add("Giant target")
         elif area > 1:
             add("Large target")
-        attacker_state = encounter.state.combatants[attacker.id]
+        attacker_state = encounter.state.combatants[hit.attacker]
         if any(any(velocity_now(c, now)) for c in (attacker_state, target)):
             add("Moving target")
-        if defender.spec.suit_defense:
+        if defender.traits.suit_defense:
             add("Suit-type defense")
         if self.underwater:
             add("Target is underwater")
         if target.kind != "computer" and target.reacted and not target.incapacitated(now):
-            rs = defender.spec.stats.AG // self.options.rs_divisor
+            rs = defender.reaction_speed
             check = encounter.dice.roll(target.id, "rs-check", PERCENT_DIE)
             if check.total <= rs:
                 reason = f"Target makes RS check ({check.total} <= RS {rs})"
                 found.append(SpecialModifier(reason, self.modifiers.named("Target makes RS check").modifier))
         return found
 
-    def _weapon_type(self, arm: Arm) -> str:
-        return arm.carried.special_type or ENERGION_WEAPON_TYPES[arm.weapon.type]
-
-    def _weapon_modifier(self, arm: Arm) -> int:
-        return self.weapons.named(self._weapon_type(arm)).modifier
-
     def _conditions(
         self,
         encounter: Encounter,
-        battle: Battle,
-        defender: Loadout,
+        host: SpecialHost,
         target: CombatantState,
         cause: str,
         effect: Effect,
@@ -309,7 +348,6 @@ class SpecialDamageModule:
         if effect.unconscious and effect.unconscious_unit:
             self._timed(
                 encounter,
-                battle,
                 target.id,
                 "unconscious",
                 cause,
@@ -320,7 +358,6 @@ class SpecialDamageModule:
         if effect.stun and effect.stun_unit:
             self._timed(
                 encounter,
-                battle,
                 target.id,
                 "stunned",
                 cause,
@@ -343,12 +380,11 @@ class SpecialDamageModule:
                     )
                 )
         if effect.explosion is not None:
-            self.explode(encounter, battle, target.id, effect.explosion)
+            self.explode(encounter, host, target.id, effect.explosion)
 
     def _timed(
         self,
         encounter: Encounter,
-        battle: Battle,
         combatant: str,
         condition: str,
         cause: str,
@@ -377,20 +413,25 @@ class SpecialDamageModule:
         encounter.process(_condition_ends(encounter, combatant, condition, until))
 
     def _equipment(
-        self, encounter: Encounter, battle: Battle, defender: Loadout, target: CombatantState, units: int
+        self,
+        encounter: Encounter,
+        host: SpecialHost,
+        defender: SpecialProfile,
+        target: CombatantState,
+        units: int,
     ) -> None:
         """S3: one time in ten a weapon instead; else the pieces the victim's controller gives up (by default
         the last listed first), two units of a kind it has more than one of."""
-        left = {e.name: e.count - target.lost.get(e.name, 0) for e in defender.spec.equipment}
+        left = {e.name: e.count - target.lost.get(e.name, 0) for e in defender.traits.equipment}
         if not any(left.values()):
             return  # nothing to destroy: no roll for a weapon "instead of equipment"
         roll = encounter.dice.roll(target.id, "equipment", PERCENT_DIE)
         if rolls.weapon_instead(roll.total):
-            names = [a.weapon.name for a in defender.arms if a.weapon.name not in target.destroyed_weapons]
+            names = [name for name in defender.weapons if name not in target.destroyed_weapons]
             if names:
                 encounter.emit(EquipmentLost(combatant=target.id, weapon_roll=roll, weapon=names[-1]))
                 return
-        give_up = getattr(battle.controllers.get(target.id), "give_up", last_listed_first)
+        give_up = getattr(host.controllers.get(target.id), "give_up", last_listed_first)
         order = [name for name in give_up(tuple(left.items()), units) if name in left]
         order += [name for name in last_listed_first(tuple(left.items()), units) if name not in order]
         items: list[LostItem] = []
@@ -403,10 +444,15 @@ class SpecialDamageModule:
         encounter.emit(EquipmentLost(combatant=target.id, weapon_roll=roll, items=_merged(items)))
 
     def _computer(
-        self, encounter: Encounter, battle: Battle, defender: Loadout, target: CombatantState, total: int
+        self,
+        encounter: Encounter,
+        host: SpecialHost,
+        defender: SpecialProfile,
+        target: CombatantState,
+        total: int,
     ) -> None:
         """S6: programs destroyed lowest level first; an intact security program's alarms; an explosion."""
-        remaining = [p for p in defender.spec.programs if p.name not in target.programs_lost]
+        remaining = [p for p in defender.traits.programs if p.name not in target.programs_lost]
         count = rolls.programs_destroyed(total)
         order = sorted(range(len(remaining)), key=lambda i: remaining[i].level)
         gone = [remaining[i] for i in order[:count]]
@@ -425,11 +471,11 @@ class SpecialDamageModule:
             )
         )
         if boom:
-            self.explode(encounter, battle, target.id, rolls.COMPUTER_EXPLOSION)
+            self.explode(encounter, host, target.id, rolls.COMPUTER_EXPLOSION)
             if not target.out:
-                battle.put_out(encounter, target.id, "exploded: more programs destroyed than it had")
+                host.put_out(encounter, target.id, "exploded: more programs destroyed than it had")
 
-    def explode(self, encounter: Encounter, battle: Battle, source: str, blast: Explosion) -> None:
+    def explode(self, encounter: Encounter, host: SpecialHost, source: str, blast: Explosion) -> None:
         """S5/S6: the dice to everyone within the radius; a Reaction Speed check (AG) halves it (ruling)."""
         state = encounter.state
         centre = state.combatants[source].position
@@ -441,7 +487,7 @@ class SpecialDamageModule:
             gap = distance(centre, other.position)
             if gap > blast.radius_m:
                 continue
-            rs = battle.loadouts[other.id].spec.stats.AG // self.options.rs_divisor
+            rs = host.profile(other.id).reaction_speed
             check = encounter.dice.roll(other.id, "rs-check", PERCENT_DIE)
             halved = check.total <= rs
             damage = Decimal(roll.total) / 2 if halved else Decimal(roll.total)
@@ -457,7 +503,7 @@ class SpecialDamageModule:
             )
         encounter.emit(Exploded(source=source, roll=roll, radius_m=blast.radius_m, hits=tuple(hits)))
         for hit in hits:
-            battle.after_damage(encounter, hit.combatant)
+            host.after_damage(encounter, hit.combatant)
 
 
 def last_listed_first(pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:

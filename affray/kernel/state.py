@@ -304,6 +304,8 @@ def _special(state: EncounterState, e: SpecialDamage) -> None:
     target = state.combatants[e.target]
     attacker.damage_dealt += e.stamina
     target.damage_taken += e.stamina
+    if isinstance(e.part, str):
+        target.location_damage[e.part] = target.location_damage.get(e.part, _ZERO) + e.stamina
     target.special_hits += 1
     if e.injury is not None:
         target.injuries.append(e.injury)
