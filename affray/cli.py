@@ -20,7 +20,6 @@ from affray.events.special import (
     HealingScheduled,
 )
 from affray.handlers.aftermath import run_aftermath
-from affray.handlers.battle import Battle
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.dice import ManualDice
 from affray.kernel.state import CombatantState, EncounterState, digest, encode_state, fold
@@ -272,7 +271,7 @@ def heal(log: Path, days: int, output: Path, force: bool) -> None:
     if any(isinstance(event, AftermathStarted) for event in loaded.events):
         raise AffrayError(f"{log}: the log already holds an aftermath")
     battle = battle_for(scenario_of(loaded, str(log)))
-    if not isinstance(battle, Battle) or battle.special is None:
+    if battle.special is None:
         raise AffrayError(f'{log}: nothing heals: the scenario does not use modules = ["special_damage"]')
     encounter = battle.run()
     difference = first_difference(loaded.header_line, loaded.events, encounter.log)
@@ -281,7 +280,7 @@ def heal(log: Path, days: int, output: Path, force: bool) -> None:
             f"{log}: seq {difference[0]} does not re-simulate ({difference[1]}); affray verify tells more"
         )
     start = len(encounter.log)
-    run_aftermath(encounter, battle, days)
+    run_aftermath(encounter, battle, battle.scenario.special_damage, days)
     writer = LogWriter.create(output, loaded.header, replace=force)
     for event in encounter.log:
         writer.write(event)

@@ -462,7 +462,7 @@ def healed_events(scenario: Scenario, days: int) -> list[Event]:
     """Run ``scenario``, then its aftermath of ``days`` (rules S7, S8); the whole log's events."""
     battle = Battle(scenario)
     encounter = battle.run()
-    run_aftermath(encounter, battle, days)
+    run_aftermath(encounter, battle, battle.scenario.special_damage, days)
     return encounter.log
 
 

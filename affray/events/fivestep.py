@@ -149,6 +149,8 @@ class ToHitResolved(Event, frozen=True, kw_only=True, tag="to_hit_resolved", omi
     attribute: int
     difficulty: int
     skill: Decimal
+    injury: int = 0
+    """The special_damage module's to-hit penalties of the attacker's injuries, in MARKS or BRAWL."""
     outcome: Literal["hit", "miss", "direct", "random", "out_of_reach", "off_table"]
     percent_to_hit: Decimal | None = None
     adversity: tuple[AdversityApplied, ...] = ()

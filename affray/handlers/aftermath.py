@@ -25,17 +25,18 @@ from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
 from affray.kernel.state import CombatantState
 from affray.rules.special_damage.recovery import healing_time, repair_time
+from affray.scenario import SpecialDamageOptions
 
 if TYPE_CHECKING:
-    from affray.handlers.battle import Battle
+    from affray.handlers.special import SpecialHost
 
 DAY_MS = 86400 * MS_PER_SECOND
 UNIT_MS = {"minutes": 60 * MS_PER_SECOND, "hours": 3600 * MS_PER_SECOND, "days": DAY_MS}
 
 
-def run_aftermath(encounter: Encounter, battle: Battle, days: int) -> None:
-    """Continue ``encounter`` for ``days`` of healing and repair, appending its events."""
-    options = battle.scenario.special_damage
+def run_aftermath(encounter: Encounter, host: SpecialHost, options: SpecialDamageOptions, days: int) -> None:
+    """Continue ``encounter`` (a fight under ``host`` with the special_damage ``options``) for ``days`` of
+    healing and repair, appending its events."""
     encounter.emit(AftermathStarted(days=days, limbs_set_in_time=options.limbs_set_in_time))
     end = int(encounter.now) + days * DAY_MS
     for combatant in encounter.state.combatants.values():
@@ -46,10 +47,10 @@ def run_aftermath(encounter: Encounter, battle: Battle, days: int) -> None:
             if until is not None and until > encounter.now and not combatant.deactivated:
                 encounter.process(_wake(encounter, combatant, condition, until))
         if combatant.kind == "robot":
-            encounter.process(_repairs(encounter, battle, combatant))
+            encounter.process(_repairs(encounter, host, combatant))
         elif combatant.kind == "living":
             for injury in list(combatant.injuries):
-                _heal(encounter, battle, combatant, injury)
+                _heal(encounter, options.limbs_set_in_time, combatant, injury)
     finished = encounter.timeout(end - int(encounter.now))
     encounter.run(until=finished)
     encounter.emit(AftermathEnded(days=days))
@@ -64,13 +65,12 @@ def dead(combatant: CombatantState) -> bool:
     return combatant.out and any(word in reason for word in ("death", "special damage:", "exploded"))
 
 
-def _heal(encounter: Encounter, battle: Battle, combatant: CombatantState, injury: Injury) -> None:
+def _heal(encounter: Encounter, treated: bool, combatant: CombatantState, injury: Injury) -> None:
     if dead(combatant):
         return
     if injury.heals_as is None:
         encounter.emit(NotHealed(combatant=combatant.id, injury=injury.name, reason="it does not heal"))
         return
-    treated = battle.scenario.special_damage.limbs_set_in_time
     time = healing_time(
         injury.heals_as, treated if injury.heals_as in ("broken limb", "nerve damage", "back wound") else None
     )
@@ -95,12 +95,13 @@ def _heal(encounter: Encounter, battle: Battle, combatant: CombatantState, injur
     encounter.process(_healed_at(encounter, combatant.id, injury.name, ready))
 
 
-def _repairs(encounter: Encounter, battle: Battle, robot: CombatantState) -> Generator[Any, Any, None]:
+def _repairs(encounter: Encounter, host: SpecialHost, robot: CombatantState) -> Generator[Any, Any, None]:
     """S8: one repair after another by the best Robotics skill of the robot's side."""
+    skills = {c.id: host.profile(c.id).traits.robotics_skill for c in encounter.state.combatants.values()}
     mechanics = [
-        battle.loadouts[c.id]
+        c
         for c in encounter.state.combatants.values()
-        if c.side == robot.side and not dead(c) and battle.loadouts[c.id].spec.robotics_skill > 0
+        if c.side == robot.side and not dead(c) and skills[c.id] > 0
     ]
     for injury in list(robot.injuries):
         if dead(robot) or not mechanics or injury.heals_as is None:
@@ -109,7 +110,7 @@ def _repairs(encounter: Encounter, battle: Battle, robot: CombatantState) -> Gen
                 reason = "destroyed"
             encounter.emit(NotHealed(combatant=robot.id, injury=injury.name, reason=reason))
             continue
-        mechanic = max(mechanics, key=lambda m: m.spec.robotics_skill)
+        mechanic = max(mechanics, key=lambda m: skills[m.id])
         kind: Any = injury.heals_as
         time = repair_time(kind, injury.joints, injury.brain_casing_hit, injury.brain_and_body_cracked)
         roll = encounter.dice.roll(robot.id, "repair", time.dice)
@@ -123,7 +124,7 @@ def _repairs(encounter: Encounter, battle: Battle, robot: CombatantState) -> Gen
                 roll=roll,
                 extra_minutes=time.extra_minutes,
                 ready_ms=ready,
-                note=f"repaired by {mechanic.id} (Robotics {mechanic.spec.robotics_skill})",
+                note=f"repaired by {mechanic.id} (Robotics {skills[mechanic.id]})",
             )
         )
         yield encounter.timeout(ready - int(encounter.now))

@@ -148,7 +148,8 @@ class Battle:
                     )
                     return
         if self.special is not None and event.outcome == "hit":
-            hit = energion_hit(event, attacker, arm, self.scenario.special_damage.level_divisor)
+            divisor = self.scenario.special_damage.level_divisor
+            hit = energion_hit(event, attacker, arm, divisor, target.reacted)
             self.special.after_hit(encounter, self, hit)
         self.after_damage(encounter, event.target)
 

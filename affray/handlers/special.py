@@ -104,6 +104,9 @@ class SpecialHit(msgspec.Struct, frozen=True, kw_only=True):
     range_modifier: str | None = None
     part: str | None = None
     """The body part struck (fivestep): its Stamina damage goes there."""
+    target_aware: bool = True
+    """Whether the target knows it is in a fight (Energion: it has reacted; fivestep: it is not surprised),
+    so that it may make the RS check of Table 1."""
 
 
 class SpecialProfile(msgspec.Struct, frozen=True, kw_only=True):
@@ -140,7 +143,9 @@ class SpecialHost(Protocol):
         ...
 
 
-def energion_hit(event: AttackResolved, attacker: Loadout, arm: Arm, level_divisor: int) -> SpecialHit:
+def energion_hit(
+    event: AttackResolved, attacker: Loadout, arm: Arm, level_divisor: int, target_reacted: bool
+) -> SpecialHit:
     """An Energion attack as the module reads it: level = skill // level_divisor; aim beyond the weapon's
     gap in 6 s rounds; the E8 range band as Table 1's range modifier; Table 2's type from the weapon type."""
     shot = event.hit.ranged
@@ -156,6 +161,7 @@ def energion_hit(event: AttackResolved, attacker: Loadout, arm: Arm, level_divis
         hit_roll=event.hit.roll.total,
         hit_chance=event.hit.hit_chance,
         range_modifier=RANGE_MODIFIERS.get(shot.band) if shot is not None else None,
+        target_aware=target_reacted,
     )
 
 
@@ -328,7 +334,7 @@ class SpecialDamageModule:
             add("Suit-type defense")
         if self.underwater:
             add("Target is underwater")
-        if target.kind != "computer" and target.reacted and not target.incapacitated(now):
+        if target.kind != "computer" and hit.target_aware and not target.incapacitated(now):
             rs = defender.reaction_speed
             check = encounter.dice.roll(target.id, "rs-check", PERCENT_DIE)
             if check.total <= rs:

@@ -76,6 +76,8 @@ class TurnView(msgspec.Struct, frozen=True, kw_only=True):
     """Metres one move step covers."""
     can_borrow: int = 0
     """Points the next turn could still lend (0 when borrowing is off or not allowed now)."""
+    can_move: bool = True
+    """False when an injury keeps it where it is (the special_damage module, S4)."""
     priority: tuple[str, ...] = ()
 
 
@@ -126,6 +128,8 @@ class NearestFirst:
         steps: list[Step] = []
         points = view.available
         if gap > arm.reach_m:
+            if not view.can_move:
+                return []
             stop = CLOSE_IN_M if arm.combat == "hand_to_hand" else arm.reach_m - 1
             steps_needed = int(((gap - stop) / view.step_m).to_integral_value(rounding=ROUND_CEILING))
             affordable = points // view.move_cost if view.move_cost else steps_needed

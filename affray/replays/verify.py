@@ -13,7 +13,6 @@ from affray.events.special import (
     AftermathStarted,
 )
 from affray.handlers.aftermath import run_aftermath
-from affray.handlers.battle import Battle
 from affray.kernel.state import EncounterState, apply_checked, digest
 from affray.rulesets import AnyScenario, battle_for, convert_any
 
@@ -55,10 +54,10 @@ def verify(log: LogFile, source: str) -> Verdict:
     try:
         battle = battle_for(scenario_of(log, source))
         replay = battle.run()
-        if isinstance(battle, Battle) and len(log.events) > len(replay.log):
+        if battle.special is not None and len(log.events) > len(replay.log):
             follows = log.events[len(replay.log)]
             if isinstance(follows, AftermathStarted):
-                run_aftermath(replay, battle, follows.days)
+                run_aftermath(replay, battle, battle.scenario.special_damage, follows.days)
     except AffrayError as exc:
         if problem is not None:
             return _broken(problem, count)

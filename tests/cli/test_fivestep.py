@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from affray.events.codec import read_log
+from affray.events.codec import encode_log, read_log
+from affray.handlers.fivestep.battle import FivestepBattle
 from tests.cli.conftest import EXAMPLES, Affray, assert_user_error
+from tests.handlers.fivestep import RIFLE, character, scenario
 
 FIREFIGHT = EXAMPLES / "firefight.toml"
 FIREFIGHT_TEXT = FIREFIGHT.read_text()
@@ -84,6 +86,28 @@ def test_a_changed_table_changes_the_fight(affray: Affray, firefight: Path) -> N
     )
     affray("run", firefight, "-o", after)
     assert before.read_bytes() != after.read_bytes()
+
+
+def test_a_fivestep_fight_with_special_damage_heals_and_still_verifies(
+    affray: Affray, tmp_path: Path
+) -> None:
+    # rules S7, S8 after a fivestep fight: a robot's cracked brain casing and a deep cut heal on the long
+    # clock, and the healed log re-simulates
+    built = scenario(
+        character("red", "red", aim=90, weapons=[RIFLE], robotics_skill=3),
+        character("blue", "blue", position=[20, 0], aim=90, weapons=[RIFLE], robotics_skill=4),
+        character("bot", "blue", position=[22, 3], kind="robot", weapons=[RIFLE]),
+        procedures={"to_hit": 1},
+        seed=27,
+        modules=["special_damage"],
+    )
+    battle = FivestepBattle(built)
+    fought, healed = tmp_path / "fought.jsonl", tmp_path / "healed.jsonl"
+    fought.write_bytes(encode_log(battle.header(), battle.run().log))
+    result = affray("heal", fought, "--days", "30", "-o", healed)
+    assert result.code == 0, result
+    assert "injuries healed or repaired" in result.out
+    assert affray("verify", healed).code == 0
 
 
 # (id, text in firefight.toml, replacement, what the error line must name besides the file)

@@ -41,7 +41,7 @@ def healed(
     )
     battle = Battle(built)
     encounter = battle.run()
-    run_aftermath(encounter, battle, days)
+    run_aftermath(encounter, battle, battle.scenario.special_damage, days)
     return encounter
 
 
@@ -118,7 +118,7 @@ def test_an_unconscious_combatant_comes_round_during_the_aftermath() -> None:
     # S4: knocked out at 0 s for 1 minute; the fight ends at 10 s; condition_ended at 60 s
     battle = Battle(condition_scenario())
     encounter = battle.run()
-    run_aftermath(encounter, battle, 1)
+    run_aftermath(encounter, battle, battle.scenario.special_damage, 1)
     (ended,) = of_kind(encounter, ConditionEnded)
     assert (ended.combatant, ended.condition, ended.t) == ("b", "unconscious", 60000)
     assert encounter.state.combatants["b"].unconscious_until_ms is None
@@ -127,6 +127,6 @@ def test_an_unconscious_combatant_comes_round_during_the_aftermath() -> None:
 def test_the_aftermath_folds_to_the_live_state() -> None:
     battle = Battle(condition_scenario())
     encounter = battle.run()
-    run_aftermath(encounter, battle, 1)
+    run_aftermath(encounter, battle, battle.scenario.special_damage, 1)
     assert fold(encounter.log) == encounter.state
     assert encounter.state.combatants["b"].damage_taken > Decimal(0)

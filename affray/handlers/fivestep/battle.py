@@ -13,8 +13,10 @@ from affray.errors import AffrayError, ScenarioError, TableError
 from affray.events.codec import CURRENT_VERSIONS, ENCODER, LogHeader
 from affray.events.kinds import BodyPart, CombatantJoined
 from affray.fivestep_scenario import Character, FivestepScenario, Part, TableFile, Weapon
-from affray.handlers.ending import time_limit
+from affray.handlers.ending import check_end, put_out, time_limit
 from affray.handlers.fivestep.rounds import rounds
+from affray.handlers.fivestep.strike import special_type
+from affray.handlers.special import SpecialDamageModule, SpecialProfile
 from affray.kernel.dice import DICE_ALGORITHM, Dice
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.space import metres
@@ -26,6 +28,7 @@ from affray.rules.fivestep.tableset import parse_table_set
 from affray.rules.fivestep.usertables import MissingTable, missing_table, require
 
 RULESET = "fivestep"
+AVERAGE_SIZE_M2 = Decimal("0.75")
 RULESET_VERSION = "1"
 CONTROLLERS: dict[str, type[FivestepController]] = {"nearest": NearestFirst}
 
@@ -71,9 +74,6 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
 class FivestepBattle:
     """A fivestep encounter built from a scenario; ``run`` simulates it into an Encounter."""
 
-    special = None
-    """The special_damage module does not ride on fivestep yet."""
-
     def __init__(self, scenario: FivestepScenario) -> None:
         self.scenario = scenario
         self.procedures = scenario.procedures
@@ -89,6 +89,13 @@ class FivestepBattle:
             c.id: CONTROLLERS[c.controller]() for c in scenario.combatants
         }
         self.sides = {side.id: side for side in scenario.sides}
+        self.special = (
+            SpecialDamageModule(scenario.special_damage, scenario.rulings)
+            if "special_damage" in scenario.modules
+            else None
+        )
+        if self.special is not None:
+            self._check_special_types(self.special)
 
     def header(self) -> LogHeader:
         """The log header: the scenario, with its procedures and the text of its tables."""
@@ -127,8 +134,46 @@ class FivestepBattle:
                     weapon=spec.weapons[0].name,
                     armor="",
                     parts=tuple(BodyPart(name=p.name, points=p.points) for p in fighter.parts),
+                    body=spec.kind,
                 )
             )
+
+    # --- what a fight's damage does, and what the special_damage module reads --------------------------
+
+    def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
+        """The target is out; the encounter ends when at most one side stands."""
+        put_out(encounter, target_id, reason)
+
+    def check_end(self, encounter: Encounter) -> None:
+        """End the encounter when at most one side has anyone able to fight."""
+        check_end(encounter)
+
+    def after_damage(self, encounter: Encounter, target_id: str) -> None:
+        """A vital part without function puts the character out (ruling 45), and so does losing every point
+        of its body (an explosion of the special_damage module strikes no part)."""
+        target = encounter.state.combatants[target_id]
+        if target.out:
+            return
+        for part in self.fighters[target_id].parts:
+            taken = target.location_damage.get(part.name, Decimal(0))
+            if part.vital and taken >= part.points:
+                self.put_out(
+                    encounter, target_id, f"{part.name} without function ({taken} of {part.points} points)"
+                )
+                return
+        if target.damage_left <= 0:
+            self.put_out(encounter, target_id, f"every point of its body lost ({target.damage_taken})")
+
+    def profile(self, combatant: str) -> SpecialProfile:
+        """What the special_damage module reads of ``combatant``: Reaction Speed is Agility // rs_divisor,
+        and every character is of average size (fivestep has no target size)."""
+        fighter = self.fighters[combatant]
+        return SpecialProfile(
+            traits=fighter.spec,
+            size_m2=AVERAGE_SIZE_M2,
+            reaction_speed=fighter.spec.agility // self.scenario.special_damage.rs_divisor,
+            weapons=tuple(arm.spec.name for arm in fighter.arms),
+        )
 
     def joins_at_ms(self, side: str) -> int:
         """When ``side`` joins the fight (0 unless the scenario says)."""
@@ -206,6 +251,22 @@ class FivestepBattle:
                         damage.organ(system)
                 except AffrayError as exc:
                     raise TableError(f"{where}: {exc}") from None
+
+    def _check_special_types(self, special: SpecialDamageModule) -> None:
+        """Every weapon has a Table 2 weapon type for the special_damage module (rule S9)."""
+        for i, c in enumerate(self.scenario.combatants):
+            for n, weapon in enumerate(c.weapons):
+                where = f"$.combatants[{i}].weapons[{n}].special_type"
+                kind = special_type(weapon)
+                if kind is None:
+                    raise ScenarioError(
+                        f"{where}: the special_damage module needs this weapon's Table 2 type "
+                        '(such as "Projectile rifle" or "Beam rifle or pistol")'
+                    )
+                try:
+                    special.weapons.named(kind)
+                except AffrayError as exc:
+                    raise ScenarioError(f"{where}: {exc}") from None
 
     def _check_organ_rows(self) -> None:
         """Rule F12: with organ tables supplied, every body part must have its row on Table 3-3.1."""

@@ -57,7 +57,7 @@ class RoundKeeper:
         return [
             c.id
             for c in self.encounter.state.combatants.values()
-            if c.side == side and not c.incapacitated(int(now))
+            if c.side == side and c.kind != "computer" and not c.incapacitated(int(now))
         ]
 
     def join_due(self) -> list[str]:

@@ -20,7 +20,7 @@ from affray.events.fivestep import (
     ToHitResolved,
     WepModRead,
 )
-from affray.handlers.ending import put_out
+from affray.handlers.special import SpecialHit
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance, metres
 from affray.kernel.state import CombatantState
@@ -43,6 +43,7 @@ from affray.rules.fivestep.sequence import raise_alertness
 from affray.rules.fivestep.usertables import require
 
 if TYPE_CHECKING:
+    from affray.fivestep_scenario import Weapon
     from affray.handlers.fivestep.battle import Arm, Fighter, FivestepBattle
 
 _HALF = Decimal("0.7071")
@@ -57,6 +58,15 @@ COMPASS: tuple[tuple[str, Decimal, Decimal], ...] = (
     ("north-west", -_HALF, _HALF),
 )
 """A bounce or a miss goes the way a d8 says (a ruling: the text leaves the direction to the referee)."""
+
+
+DEFAULT_SPECIAL_TYPES = {"hand_to_hand": "Short melee", "grenade": "Grenade"}
+"""Table 2 weapon types (S9) for weapons that name none; weaponry must name its own."""
+
+
+def special_type(weapon: Weapon) -> str | None:
+    """The weapon's Table 2 type for the special_damage module: its own, or its kind of combat's default."""
+    return weapon.special_type or DEFAULT_SPECIAL_TYPES.get(weapon.combat)
 
 
 def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: Arm, target_id: str) -> None:
@@ -74,6 +84,8 @@ def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: 
     else:
         skill_name, attribute = "BRAWL", fighter.spec.brawl
         skill = brawlmanship(fighter.spec.brawl, arm.spec.difficulty)
+    injury = me.injury_to_hit()
+    skill += injury
     roll = encounter.dice.roll(fighter.id, "to hit", str(D100)) if in_reach(combat, range_m) else None
     face = roll.total if roll is not None else 1
     procedure = battle.procedures.to_hit
@@ -110,6 +122,7 @@ def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: 
             attribute=attribute,
             difficulty=arm.spec.difficulty,
             skill=skill,
+            injury=injury,
             outcome=result.outcome,
             percent_to_hit=result.percent_to_hit,
             adversity=adversity,
@@ -123,8 +136,29 @@ def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: 
         )
     )
     alert(encounter, battle, target)
-    if part is not None:
-        hurt(encounter, battle, fighter, arm, target, part, range_m, result)
+    if part is None:
+        return
+    hurt(encounter, battle, fighter, arm, target, part, range_m, result)
+    if battle.special is not None and roll is not None and result.result is not None and not target.out:
+        hit = SpecialHit(
+            attacker=fighter.id,
+            target=target.id,
+            weapon=arm.spec.name,
+            weapon_type=special_type(arm.spec) or "",
+            electrical=arm.spec.electrical,
+            level=max(int(skill), 0) // battle.scenario.special_damage.level_divisor,
+            hit_roll=roll.total,
+            hit_chance=result.result,
+            part=part,
+            target_aware=_aware(encounter, target),
+        )
+        battle.special.after_hit(encounter, battle, hit)
+
+
+def _aware(encounter: Encounter, target: CombatantState) -> bool:
+    """Whether the target knows it is in a fight: not while another side has surprise over it (F5)."""
+    rounds = encounter.state.fivestep
+    return rounds is None or rounds.surprise is None or target.side in rounds.acting
 
 
 def _adversity(
@@ -320,8 +354,7 @@ def hurt(
     )
     if arm.spec.poison is not None and to_hit is not None:
         poison(encounter, battle, fighter, arm, target, part.name, range_m)
-    if part.vital and not state.functional and not target.out:
-        put_out(encounter, target.id, f"{part.name} without function ({taken} of {part.points} points)")
+    battle.after_damage(encounter, target.id)
 
 
 def poison(

@@ -35,12 +35,16 @@ def _rank(side_place: int, fighter: Fighter) -> int:
 
 def arm_options(encounter: Encounter, fighter: Fighter) -> tuple[ArmOption, ...]:
     """The character's weapons as its controller sees them, with what is left of each."""
-    used = encounter.state.combatants[fighter.id].used
+    me = encounter.state.combatants[fighter.id]
+    used = me.used
+    no_melee = any(injury.no_melee for injury in me.injuries)
     options = []
     for arm in fighter.arms:
         spec = arm.spec
-        if spec.combat == "grenade":
-            left: int | None = spec.count - used.get(spec.name, 0)
+        if spec.name in me.destroyed_weapons or (no_melee and spec.combat == "hand_to_hand"):
+            left: int | None = 0
+        elif spec.combat == "grenade":
+            left = spec.count - used.get(spec.name, 0)
         elif spec.combat == "weaponry" and spec.ammunition is not None:
             left = spec.ammunition - used.get(spec.name, 0)
         else:
@@ -152,31 +156,50 @@ def _declare(encounter: Encounter, battle: FivestepBattle, fighter: Fighter) -> 
         move_cost=fighter.move_cost,
         step_m=fighter.step_m,
         can_borrow=lend,
+        can_move=not any(injury.cannot_move for injury in me.injuries),
         priority=tuple(fighter.spec.priority_targets),
     )
     return battle.controllers[fighter.id].plan(view)
 
 
 def _act(
-    encounter: Encounter, battle: FivestepBattle, fighter: Fighter, step: Step, elapsed: int, left: int
+    encounter: Encounter,
+    battle: FivestepBattle,
+    fighter: Fighter,
+    step: Advance | Strike,
+    elapsed: int,
+    left: int,
 ) -> None:
-    """Spend the step's points (``action_taken``) and do it: move, attack or throw."""
+    """Spend the step's points (``action_taken``) and do it: move, attack or throw. A robot's malfunction
+    (rule S5) or an injury that forbids the action (S4) wastes the points."""
     procedure = battle.procedures.action
+    me = encounter.state.combatants[fighter.id]
     if isinstance(step, Advance):
         name = (fighter.spec.move_action or battle.options.move_action) if procedure == 2 else "move"
-        encounter.emit(
-            ActionTaken(
-                combatant=fighter.id,
-                procedure=procedure,
-                action=name,
-                purpose="move",
-                times=step.cost // fighter.move_cost,
-                cost=step.cost,
-                available=left,
-                elapsed_ms=elapsed,
-            )
+        purpose: Literal["move", "attack", "throw"] = "move"
+        times = step.cost // fighter.move_cost
+    else:
+        arm = fighter.arms[step.arm]
+        name = arm.spec.action if procedure == 2 else "attack"
+        purpose = "throw" if arm.spec.combat == "grenade" else "attack"
+        times = 1
+    encounter.emit(
+        ActionTaken(
+            combatant=fighter.id,
+            procedure=procedure,
+            action=name,
+            purpose=purpose,
+            times=times,
+            cost=step.cost,
+            available=left,
+            elapsed_ms=elapsed,
         )
-        me = encounter.state.combatants[fighter.id]
+    )
+    problem = _forbidden(encounter, fighter, step)
+    if problem:
+        encounter.emit(ActionRefused(combatant=fighter.id, action=purpose, reason=problem))
+        return
+    if isinstance(step, Advance):
         there = encounter.state.combatants[step.target].position
         end = step_toward(me.position, approach(me.position, there, step.stop_m), step.metres)
         if end != me.position:
@@ -190,25 +213,25 @@ def _act(
                 )
             )
         return
-    assert isinstance(step, Strike)
+    strike(encounter, battle, fighter, fighter.arms[step.arm], step.target)
+
+
+def _forbidden(encounter: Encounter, fighter: Fighter, step: Advance | Strike) -> str:
+    """Why the step comes to nothing now ("" when it does not): its target already fell, an injury
+    forbids it (S4), the weapon was destroyed (S3), or a robot malfunctions (S5)."""
+    me = encounter.state.combatants[fighter.id]
+    if isinstance(step, Advance):
+        return "an injury: it cannot move" if any(i.cannot_move for i in me.injuries) else ""
+    if encounter.state.combatants[step.target].incapacitated(int(encounter.now)):
+        return f"{step.target} is already out"
     arm = fighter.arms[step.arm]
-    name = arm.spec.action if procedure == 2 else "attack"
-    purpose: Literal["attack", "throw"] = "throw" if arm.spec.combat == "grenade" else "attack"
-    encounter.emit(
-        ActionTaken(
-            combatant=fighter.id,
-            procedure=procedure,
-            action=name,
-            purpose=purpose,
-            cost=step.cost,
-            available=left,
-            elapsed_ms=elapsed,
-        )
-    )
-    target = encounter.state.combatants[step.target]
-    if target.incapacitated(int(encounter.now)):
-        encounter.emit(
-            ActionRefused(combatant=fighter.id, action="attack", reason=f"{step.target} is already out")
-        )
-        return
-    strike(encounter, battle, fighter, arm, step.target)
+    if arm.spec.name in me.destroyed_weapons:
+        return f"its {arm.spec.name} was destroyed"
+    if arm.spec.combat == "hand_to_hand" and any(i.no_melee for i in me.injuries):
+        return "an injury: no melee"
+    malfunction = sum(i.malfunction_chance for i in me.injuries)
+    if malfunction:
+        check = encounter.dice.roll(fighter.id, "malfunction", "1d100")
+        if check.total <= malfunction:
+            return f"malfunction: {check.total} within {malfunction}%"
+    return ""

@@ -44,6 +44,7 @@ RIFLE = {
     "damage": "2",
     "wep_mod": 4,
     "action": "fire a rifle",
+    "special_type": "Projectile rifle",
 }
 GRENADE = {
     "name": "Grenade",
@@ -87,12 +88,14 @@ def scenario(
     adversity: Mapping[str, Any] | None = None,
     max_seconds: int = 60,
     body: Sequence[Mapping[str, Any]] = BODY,
+    seed: int = 1,
+    **top: Any,
 ) -> FivestepScenario:
     """A fivestep scenario: action procedure 2 and Table 3-6 unless told otherwise; manual dice when
-    ``rolls`` is given."""
+    ``rolls`` is given; ``top`` adds top-level fields (``modules``, ``rulings``, ...)."""
     raw: dict[str, Any] = {
         "ruleset": "fivestep",
-        "seed": 1,
+        "seed": seed,
         "max_seconds": max_seconds,
         "procedures": {"action": 2, **(procedures or {})},
         "options": {"move_action": "run 1 m", **(options or {})},
@@ -101,6 +104,7 @@ def scenario(
         "sides": list(sides),
         "combatants": list(characters),
     }
+    raw.update(top)
     if rolls is not None:
         raw["dice"] = {"source": "manual", "rolls": list(rolls)}
     if adversity is not None:

@@ -98,6 +98,9 @@ def fivestep_scenarios(draw: st.DrawFn) -> FivestepScenario:
                 )
             )
     late = draw(st.sampled_from([0, 0, 5, 12])) if len(sides) == 3 else 0
+    special = draw(st.booleans())
+    if special:
+        characters[-1]["kind"] = draw(st.sampled_from(["living", "robot"]))
     return scenario(
         *characters,
         procedures=procedures,
@@ -110,6 +113,7 @@ def fivestep_scenarios(draw: st.DrawFn) -> FivestepScenario:
         },
         body=[{**part, "organ_row": part["name"].split()[-1]} for part in BODY],
         max_seconds=40,
+        modules=["special_damage"] if special else [],
     )
 
 
