@@ -20,6 +20,7 @@ from affray.events.special import (
     HealingScheduled,
 )
 from affray.handlers.aftermath import run_aftermath
+from affray.handlers.fivestep.battle import FivestepBattle
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.dice import ManualDice
 from affray.kernel.state import CombatantState, EncounterState, digest, encode_state, fold
@@ -98,6 +99,12 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
         raise
     writer.close()
     source = encounter.dice.source
+    if isinstance(battle, FivestepBattle) and battle.tables.examples:
+        click.echo(
+            f"note: {scenario}: Tables {', '.join(battle.tables.examples)} are invented example data "
+            "(example = true), not the rules",
+            err=True,
+        )
     if isinstance(source, ManualDice) and source.unused:
         click.echo(
             f"warning: {scenario}: {source.unused} of the manual rolls ($.dice.rolls) were not used", err=True

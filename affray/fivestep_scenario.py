@@ -209,7 +209,7 @@ class FivestepScenario(Section, frozen=True, kw_only=True):
     """Table id to file path (relative to the scenario file); a log's header holds the files' text."""
     bodies: dict[str, Annotated[list[Part], msgspec.Meta(min_length=1)]]
     sides: list[Side] = msgspec.field(default_factory=list)
-    combatants: Annotated[list[Character], msgspec.Meta(min_length=2)]
+    combatants: Annotated[list[Character], msgspec.Meta(min_length=2, max_length=999)]
 
 
 def convert_fivestep(raw: object, source: str) -> FivestepScenario:
@@ -260,6 +260,11 @@ def _check(scenario: FivestepScenario, source: str) -> None:
             f"{source}: $.sides: a fight begins with two sides or more; only {len(sides - late)} joins at 0 s"
         )
     check_combatants(scenario.combatants, scenario.modules, scenario.rulings, source)
+    if scenario.options.sub_turns > 1 and scenario.procedures.action == 1:
+        raise ScenarioError(
+            f"{source}: $.options.sub_turns: sub-turns cut a turn's Agility Points, which action procedure 1 "
+            "does not count; choose procedures.action = 2"
+        )
     if scenario.options.borrowing and scenario.procedures.action == 1:
         raise ScenarioError(
             f"{source}: $.options.borrowing: borrowing trades Agility Points, which action procedure 1 does "

@@ -7,37 +7,16 @@ battle, so a new ruleset is added in one place.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Protocol
 
 from affray.errors import ScenarioError, read_user_file
-from affray.events.codec import LogHeader
 from affray.fivestep_scenario import FivestepScenario, convert_fivestep, embed_tables
 from affray.handlers.battle import Battle
 from affray.handlers.fivestep.battle import FivestepBattle
-from affray.kernel.encounter import Encounter, EventSink
 from affray.scenario import Scenario, convert_scenario
 
 AnyScenario = Scenario | FivestepScenario
 RULESETS = ("energion", "fivestep")
-
-
-class Simulation(Protocol):
-    """What every ruleset's battle offers: its scenario, the log header, and a run."""
-
-    @property
-    def scenario(self) -> AnyScenario:
-        """The scenario it simulates."""
-        ...
-
-    def header(self) -> LogHeader:
-        """The log header for this scenario."""
-        ...
-
-    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Encounter:
-        """Simulate the encounter to its end."""
-        ...
 
 
 def convert_any(raw: object, source: str) -> AnyScenario:

@@ -47,6 +47,7 @@ from affray.handlers import battle as battle_module
 from affray.handlers.aftermath import run_aftermath
 from affray.handlers.battle import Battle
 from affray.handlers.fivestep import battle as fivestep_battle_module
+from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter
 from affray.kernel.state import digest
 from affray.rulesets import AnyScenario, battle_for, load_any
@@ -511,6 +512,37 @@ def run_with_snapshots(scenario: AnyScenario) -> SnapshotEncounter:
         encounter = battle_for(scenario).run()
     assert isinstance(encounter, SnapshotEncounter)
     return encounter
+
+
+class CountingDice(Dice):
+    """Dice that count every roll made, to compare with the rolls the log records."""
+
+    def __init__(self, source: Any) -> None:
+        super().__init__(source)
+        self.count = 0
+
+    def roll(self, roller: str, purpose: str, expr: str) -> Roll:
+        self.count += 1
+        return super().roll(roller, purpose, expr)
+
+
+def rolls_in(value: Any) -> int:
+    if isinstance(value, dict):
+        own = 1 if {"faces", "roller", "purpose"} <= value.keys() else 0
+        return own + sum(rolls_in(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return sum(rolls_in(v) for v in value)
+    return 0
+
+
+def rolls_made_and_logged(scenario: AnyScenario) -> tuple[int, int]:
+    """Run ``scenario`` counting the dice rolled; the count and the rolls its log records."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(battle_module, "Dice", CountingDice)
+        patch.setattr(fivestep_battle_module, "Dice", CountingDice)
+        encounter = battle_for(scenario).run()
+    assert isinstance(encounter.dice, CountingDice)
+    return encounter.dice.count, sum(rolls_in(msgspec.to_builtins(e)) for e in encounter.log)
 
 
 # -- raw logs ----------------------------------------------------------------------------------------

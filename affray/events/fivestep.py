@@ -52,13 +52,15 @@ class SideScore(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     score: Decimal
 
 
-class PrimaryAttackRolled(Event, frozen=True, kw_only=True, tag="primary_attack_rolled"):
+class PrimaryAttackRolled(Event, frozen=True, kw_only=True, tag="primary_attack_rolled", omit_defaults=True):
     """Rule F6: the sides' attack order, lowest score first. ``sole_attack``: the first side is 30 or more
     ahead and has the only attack; ``passed``: the side that passed acts last; ``joiner``: a side joining
     the fight was slotted into the order. A ``tie`` is rolled again."""
 
     round: int
-    procedure: Literal[1, 2]
+    procedure: Literal[1, 2, 3]
+    each_round: Literal[1, 2] | None = None
+    """Procedure 3: the procedure it performs every round (1 or 2, the GM's choice)."""
     scores: tuple[SideScore, ...]
     outcome: Literal["order", "tie"]
     order: tuple[str, ...] = ()
@@ -96,13 +98,14 @@ class TurnStarted(Event, frozen=True, kw_only=True, tag="turn_started"):
     end_ms: int
 
 
-class ApBorrowed(Event, frozen=True, kw_only=True, tag="ap_borrowed"):
+class ApBorrowed(Event, frozen=True, kw_only=True, tag="ap_borrowed", omit_defaults=True):
     """Rule F7: ``points`` of the next turn borrowed for ``gained`` now, at 3 for 1."""
 
     combatant: str
     points: int
     gained: int
     next_turn_left: int
+    reason: str = ""
 
 
 class ActionTaken(Event, frozen=True, kw_only=True, tag="action_taken", omit_defaults=True):
@@ -122,6 +125,9 @@ class ActionTaken(Event, frozen=True, kw_only=True, tag="action_taken", omit_def
     available: int
     elapsed_ms: int
     """Time from the start of the piece to the end of this action (0.5 s per 10 % of the points)."""
+    controller: str = ""
+    reason: str = ""
+    """Why the character's controller declared it."""
 
 
 class AdversityApplied(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -237,6 +243,8 @@ class DamageResolved(Event, frozen=True, kw_only=True, tag="damage_resolved", om
     wep_mod: WepModRead | None = None
     grazing: Grazing | None = None
     blast: bool = False
+    part_roll: Roll | None = None
+    """A blast's d100 on Table 3-3.4 for the part it strikes."""
     points: int
     part_taken: int
     part_points: int

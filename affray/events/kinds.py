@@ -28,6 +28,7 @@ from affray.events.fivestep import (
 from affray.events.special import (
     AftermathEnded,
     AftermathStarted,
+    CheckRolled,
     ConditionEnded,
     ConditionStarted,
     EquipmentLost,
@@ -382,6 +383,7 @@ AnyEvent = (
     | HoldDamage
     | StoodUp
     | SpecialDamage
+    | CheckRolled
     | ConditionStarted
     | ConditionEnded
     | EquipmentLost
@@ -428,6 +430,7 @@ EVENT_KINDS: tuple[type[Event], ...] = (
     HoldDamage,
     StoodUp,
     SpecialDamage,
+    CheckRolled,
     ConditionStarted,
     ConditionEnded,
     EquipmentLost,

@@ -72,6 +72,18 @@ class SpecialDamage(Event, frozen=True, kw_only=True, tag="special_damage"):
     """Fivestep: the body part the hit struck, which takes the Stamina damage (left out under Energion)."""
 
 
+class CheckRolled(Event, frozen=True, kw_only=True, tag="check_rolled"):
+    """A percentile check whose roll is kept even when it changes nothing: an RS check (S9, S5), the chance
+    of a condition (S4, S5), a robot's malfunction (S5), a Vrusk's arm (S7). A roll at or under
+    ``chance`` (``under``) succeeds: for a malfunction, success is the robot's failure."""
+
+    combatant: str
+    check: str
+    roll: Roll
+    chance: Decimal
+    under: bool
+
+
 class ConditionStarted(Event, frozen=True, kw_only=True, tag="condition_started"):
     """A special damage left its target unconscious, stunned or deactivated (rules S4, S5)."""
 
@@ -117,6 +129,9 @@ class ProgramsDestroyed(Event, frozen=True, kw_only=True, tag="programs_destroye
     remaining: tuple[str, ...]
     alarms: tuple[str, ...] = ()
     explodes: bool = False
+    type_roll: Roll | None = None
+    """The special damage roll (1d10) whose total, with ``modifiers``, is ``total``."""
+    modifiers: tuple[SpecialModifier, ...] = ()
 
 
 class BlastHit(msgspec.Struct, frozen=True, kw_only=True, gc=False):

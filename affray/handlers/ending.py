@@ -32,9 +32,11 @@ def check_end(encounter: Encounter) -> None:
         encounter.finish()
 
 
-def time_limit(encounter: Encounter, max_seconds: int) -> Generator[Any, Any, None]:
-    """A process that ends the encounter after ``max_seconds`` of game time."""
-    yield encounter.timeout(max_seconds * MS_PER_SECOND)
+def time_limit(encounter: Encounter, max_seconds: int, rank: int | None = None) -> Generator[Any, Any, None]:
+    """A process that ends the encounter after ``max_seconds`` of game time; with ``rank``, only after the
+    ranked events due at that instant (the actions ending at the last millisecond)."""
+    delay = max_seconds * MS_PER_SECOND
+    yield encounter.timeout(delay) if rank is None else encounter.at_rank(delay, rank)
     if not encounter.state.ended:
         encounter.emit(EncounterEnded(winner=None, reason=f"time limit of {max_seconds} s reached"))
     encounter.finish()

@@ -23,6 +23,7 @@ from affray.events.kinds import (
     WeaponChanged,
     WeaponReadied,
 )
+from affray.events.special import CheckRolled
 from affray.handlers.attack import aim_shot, resolve_attack, velocity_now
 from affray.handlers.grapple import grapple, grapple_problem, keep_hold, try_to_break
 from affray.handlers.loadout import Arm, Loadout
@@ -283,6 +284,15 @@ def _attack(
     if malfunction:
         # S5: a damaged robot's systems may fail it, action by action.
         check = encounter.dice.roll(me.id, "malfunction", "1d100")
+        encounter.emit(
+            CheckRolled(
+                combatant=me.id,
+                check="malfunction",
+                roll=check,
+                chance=Decimal(malfunction),
+                under=check.total <= malfunction,
+            )
+        )
         if check.total <= malfunction:
             return _refuse(encounter, me.id, action, f"malfunction: {check.total} within {malfunction}%")
     if mine.injuries and not arm.ranged and any(injury.no_melee for injury in mine.injuries):
@@ -313,6 +323,15 @@ def _attack(
             return _refuse(encounter, me.id, action, "recovering from a kick: punches only this second")
         recovery = encounter.dice.roll(me.id, "recovery", "1d100")
         if recovery.total > me.ag_bonus:
+            encounter.emit(
+                CheckRolled(
+                    combatant=me.id,
+                    check="kick recovery (AGbonus)",
+                    roll=recovery,
+                    chance=me.ag_bonus,
+                    under=False,
+                )
+            )
             reason = f"recovering from a kick: AGbonus roll {recovery.total} over {me.ag_bonus}"
             return _refuse(encounter, me.id, action, reason)
     event = encounter.emit(

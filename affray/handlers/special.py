@@ -25,6 +25,7 @@ from affray.events.kinds import (
 )
 from affray.events.special import (
     BlastHit,
+    CheckRolled,
     ConditionEnded,
     ConditionStarted,
     EquipmentLost,
@@ -195,7 +196,7 @@ class SpecialDamageModule:
         modifiers.append(SpecialModifier(hit.weapon_type, self.weapons.named(hit.weapon_type).modifier))
         total = rolls.type_total(roll.total, (m.value for m in modifiers))
         if target.kind == "computer":
-            self._computer(encounter, host, defender, target, total)
+            self._computer(encounter, host, defender, target, roll, modifiers, total)
             return
         self._table_damage(encounter, host, hit, defender, target, chance, roll, modifiers, total)
 
@@ -247,7 +248,17 @@ class SpecialDamageModule:
         name = row.damage
         if defender.traits.race.casefold() == "vrusk" and "arm" in name.casefold():
             # S7: "A Vrusk with a damaged arm requires a 1d10 roll to find out which arm was hit".
-            side = vrusk_arm(encounter.dice.roll(target.id, "vrusk-arm", TYPE_DIE).total)
+            arm_roll = encounter.dice.roll(target.id, "vrusk-arm", TYPE_DIE)
+            encounter.emit(
+                CheckRolled(
+                    combatant=target.id,
+                    check="Vrusk arm (1-5 left)",
+                    roll=arm_roll,
+                    chance=Decimal(5),
+                    under=arm_roll.total <= 5,
+                )
+            )
+            side = vrusk_arm(arm_roll.total)
             name = f"{name} ({side} arms)"
         injury = _injury(name, effect, heals_as, row if robot else None) if effect is not None else None
         dead = bool(effect and effect.dead)
@@ -337,6 +348,15 @@ class SpecialDamageModule:
         if target.kind != "computer" and hit.target_aware and not target.incapacitated(now):
             rs = defender.reaction_speed
             check = encounter.dice.roll(target.id, "rs-check", PERCENT_DIE)
+            encounter.emit(
+                CheckRolled(
+                    combatant=target.id,
+                    check="RS check",
+                    roll=check,
+                    chance=Decimal(rs),
+                    under=check.total <= rs,
+                )
+            )
             if check.total <= rs:
                 reason = f"Target makes RS check ({check.total} <= RS {rs})"
                 found.append(SpecialModifier(reason, self.modifiers.named("Target makes RS check").modifier))
@@ -375,7 +395,17 @@ class SpecialDamageModule:
             encounter.emit(ConditionStarted(combatant=target.id, condition="deactivated", cause=cause))
         elif effect.deactivation_chance:
             roll = encounter.dice.roll(target.id, "deactivation", PERCENT_DIE)
-            if roll.total <= effect.deactivation_chance:
+            if roll.total > effect.deactivation_chance:
+                encounter.emit(
+                    CheckRolled(
+                        combatant=target.id,
+                        check="deactivation",
+                        roll=roll,
+                        chance=Decimal(effect.deactivation_chance),
+                        under=False,
+                    )
+                )
+            else:
                 encounter.emit(
                     ConditionStarted(
                         combatant=target.id,
@@ -402,6 +432,15 @@ class SpecialDamageModule:
         if chance < 100:
             chance_roll = encounter.dice.roll(combatant, condition, PERCENT_DIE)
             if chance_roll.total > chance:
+                encounter.emit(
+                    CheckRolled(
+                        combatant=combatant,
+                        check=condition,
+                        roll=chance_roll,
+                        chance=Decimal(chance),
+                        under=False,
+                    )
+                )
                 return
         duration = encounter.dice.roll(combatant, f"{condition}-time", dice)
         until = int(encounter.now) + max(duration.total, 0) * UNIT_MS[unit]
@@ -455,6 +494,8 @@ class SpecialDamageModule:
         host: SpecialHost,
         defender: SpecialProfile,
         target: CombatantState,
+        roll: Roll,
+        modifiers: list[SpecialModifier],
         total: int,
     ) -> None:
         """S6: programs destroyed lowest level first; an intact security program's alarms; an explosion."""
@@ -474,6 +515,8 @@ class SpecialDamageModule:
                 remaining=tuple(p.name for p in kept),
                 alarms=alarms,
                 explodes=boom,
+                type_roll=roll,
+                modifiers=tuple(modifiers),
             )
         )
         if boom:

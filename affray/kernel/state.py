@@ -43,6 +43,7 @@ from affray.events.kinds import (
 from affray.events.special import (
     AftermathEnded,
     AftermathStarted,
+    CheckRolled,
     ConditionEnded,
     ConditionStarted,
     EquipmentLost,
@@ -431,6 +432,7 @@ _APPLIERS: dict[type[Event], Callable[[EncounterState, Any], None]] = {
     ProgramsDestroyed: _programs,
     Exploded: _exploded,
     RefereeRuling: _unchanged,
+    CheckRolled: _unchanged,
     AftermathStarted: _unchanged,
     HealingScheduled: _unchanged,
     Healed: _healed,

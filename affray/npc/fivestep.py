@@ -60,6 +60,8 @@ class ArmOption(msgspec.Struct, frozen=True, kw_only=True):
     reach_m: Decimal
     uses_left: int | None
     blast_m: Decimal = Decimal(0)
+    min_m: Decimal = Decimal(0)
+    """Weaponry is used from 25 cm (F1)."""
 
 
 class TurnView(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,8 +99,9 @@ def _usable(arm: ArmOption) -> bool:
 
 def choose_arm(arms: tuple[ArmOption, ...], gap: Decimal) -> ArmOption | None:
     """A grenade when the target is within a throw and outside its blast; else a weapon that reaches;
-    else the first usable weapon (to close in with)."""
-    usable = [arm for arm in arms if _usable(arm)]
+    else the first usable weapon (to close in with). A target nearer than a weapon's least range (F1)
+    is not attacked with it."""
+    usable = [arm for arm in arms if _usable(arm) and gap >= arm.min_m]
     for arm in usable:
         if arm.combat == "grenade" and arm.blast_m < gap <= arm.reach_m:
             return arm

@@ -35,6 +35,7 @@ from affray.events.kinds import (
 from affray.events.special import (
     AftermathEnded,
     AftermathStarted,
+    CheckRolled,
     ConditionEnded,
     ConditionStarted,
     EquipmentLost,
@@ -278,6 +279,11 @@ def _exploded(e: Exploded, s: EncounterState) -> str:
     return f"{e.source} explodes: {rolled(e.roll)} within {e.radius_m} m: {hits or 'no one near'}"
 
 
+def _check(e: CheckRolled, s: EncounterState) -> str:
+    side = "at or under" if e.under else "over"
+    return f"{e.combatant}'s {e.check}: {rolled(e.roll)}, {side} {number(e.chance)}%"
+
+
 def _ruling(e: RefereeRuling, s: EncounterState) -> str:
     return (
         f"referee ruling on {e.target}'s special damage #{e.nth}: {e.rolled} (+{number(e.stamina_rolled)})"
@@ -395,6 +401,7 @@ _TELLERS: dict[type[Event], Callable[[Any, EncounterState], str]] = {
     ProgramsDestroyed: _programs,
     Exploded: _exploded,
     RefereeRuling: _ruling,
+    CheckRolled: _check,
     AftermathStarted: _aftermath,
     HealingScheduled: _scheduled,
     Healed: _healed,

@@ -41,19 +41,24 @@ def _surprise(e: SurpriseChecked, s: EncounterState) -> str:
 def _primary(e: PrimaryAttackRolled, s: EncounterState) -> str:
     scores = "; ".join(
         f"{x.side} {rolled(x.roll)}"
-        + (f" - {number(x.damage_percent)}%/2" if x.damage_percent else "")
+        + (
+            f" {'+' if x.score > x.roll.total else '-'} {number(x.damage_percent)}%/2"
+            if x.damage_percent
+            else ""
+        )
         + f" = {number(x.score)}"
         for x in e.scores
     )
+    procedure = f"{e.procedure} (by {e.each_round}, every round)" if e.each_round else str(e.procedure)
     joiner = f" (side {e.joiner} joins)" if e.joiner else ""
     if e.outcome == "tie":
         return (
-            f"round {e.round}: primary attack, procedure {e.procedure}{joiner}: {scores} -> a tie: roll again"
+            f"round {e.round}: primary attack, procedure {procedure}{joiner}: {scores} -> a tie: roll again"
         )
     extras = f"; {e.order[0]} has the sole attack" if e.sole_attack else ""
     extras += f"; {e.passed} passed and acts last" if e.passed else ""
     return (
-        f"round {e.round}: primary attack, procedure {e.procedure}{joiner}: {scores} -> order "
+        f"round {e.round}: primary attack, procedure {procedure}{joiner}: {scores} -> order "
         f"{', '.join(e.order)}{extras}"
     )
 
@@ -74,18 +79,19 @@ def _turn(e: TurnStarted, s: EncounterState) -> str:
 
 
 def _borrowed(e: ApBorrowed, s: EncounterState) -> str:
+    why = f": {e.reason}" if e.reason else ""
     return (
         f"{e.combatant} borrows {e.points} points of its next turn for {e.gained} now "
-        f"(the next turn keeps {e.next_turn_left})"
+        f"(the next turn keeps {e.next_turn_left}){why}"
     )
 
 
 def _action(e: ActionTaken, s: EncounterState) -> str:
     times = f" x{e.times}" if e.times != 1 else ""
+    why = f" [{e.controller}: {e.reason}]" if e.reason else ""
     return (
         f"{e.combatant}: {e.action}{times} (action procedure {e.procedure}): {e.cost} points, "
-        f"{e.available} left, "
-        f"{seconds(e.elapsed_ms)} s into the piece"
+        f"{e.available} left, {seconds(e.elapsed_ms)} s into the piece{why}"
     )
 
 
@@ -152,6 +158,8 @@ def _damage(e: DamageResolved, s: EncounterState) -> str:
         else:
             how += f"; grazing: {g.points_before} x 0, the roll was not under {number(g.target)}"
     blast = " in the blast" if e.blast else ""
+    if e.part_roll is not None:
+        blast += f" ({rolled(e.part_roll)} on Table 3-3.4)"
     state = (
         "destroyed"
         if e.destroyed

@@ -57,7 +57,7 @@ def test_the_replay_names_each_steps_procedure(affray: Affray, firefight: Path) 
     told = affray("replay", log).out
     for step in (
         "surprise, procedure 2",
-        "primary attack, procedure 1",
+        "primary attack, procedure 3 (by 1, every round)",
         "(action procedure 2)",
         "to hit procedure 3",
         "(damage procedure 3",

@@ -6,6 +6,7 @@ from collections.abc import Generator
 from decimal import Decimal
 from typing import Any
 
+import pytest
 from hypothesis import given
 
 from affray.events.base import Event
@@ -16,7 +17,7 @@ from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
 from affray.kernel.state import digest, encode_state, fold
 from affray.scenario import Scenario
-from tests.strategies import example, run_with_snapshots, scenarios, seeds, with_seed
+from tests.strategies import example, rolls_made_and_logged, run_with_snapshots, scenarios, seeds, with_seed
 
 
 def encounter() -> Encounter:
@@ -153,3 +154,12 @@ def test_live_state_equals_the_fold_of_the_log_read_back_from_bytes(scenario: Sc
 def test_state_seq_and_t_follow_the_last_emitted_event(scenario: Scenario) -> None:
     run = Battle(scenario).run()
     assert (run.state.seq, run.state.t) == (run.log[-1].seq, run.log[-1].t)
+
+
+@pytest.mark.parametrize("name", ["duel", "skirmish", "archers", "mage-duel", "brawl", "robots"])
+def test_every_die_rolled_in_an_example_is_in_the_log(name: str) -> None:
+    # the design: every roll is recorded, so a replay shows each die that decided something (RS checks,
+    # kick recovery, a computer's special damage roll included). Known gap: a perception or reaction time
+    # rolled for a combatant that falls, or a fight that ends, before that time runs out is not recorded.
+    made, logged = rolls_made_and_logged(example(name))
+    assert logged == made

@@ -16,6 +16,7 @@ from affray.fivestep_scenario import Character, FivestepScenario, Part, TableFil
 from affray.handlers.ending import check_end, put_out, time_limit
 from affray.handlers.fivestep.rounds import rounds
 from affray.handlers.fivestep.strike import special_type
+from affray.handlers.fivestep.turns import LAST_RANK
 from affray.handlers.special import SpecialDamageModule, SpecialProfile
 from affray.kernel.dice import DICE_ALGORITHM, Dice
 from affray.kernel.encounter import Encounter, EventSink
@@ -114,7 +115,7 @@ class FivestepBattle:
         encounter = Encounter(Dice(self.scenario.dice.source_for(self.scenario.seed)), trace=trace)
         encounter.sinks.extend(sinks)
         encounter.process(rounds(encounter, self))
-        encounter.process(time_limit(encounter, self.scenario.max_seconds))
+        encounter.process(time_limit(encounter, self.scenario.max_seconds, rank=LAST_RANK))
         encounter.run(until=encounter.finished)
         return encounter
 
@@ -209,6 +210,14 @@ class FivestepBattle:
                     require(self.tables.user, condition.table, "").named(condition.condition)
                 except AffrayError as exc:
                     raise ScenarioError(f"{where}: {exc}") from None
+        exoskeletons = [c.id for c in self.scenario.combatants if c.exoskeleton]
+        if exoskeletons:
+            for table in self.tables.damage.descriptions:
+                if table.bone_layer is None:
+                    raise TableError(
+                        f"{table.source}: Table {table.table} names no bone_layer, which {exoskeletons[0]} "
+                        "(an exoskeleton) needs to read bone first (rule F11) - at `$.bone_layer`"
+                    )
         if self.options.locate_hits == "random":
             self._require("3-3.4", "options.locate_hits = random", "$.options.locate_hits")
         if self.procedures.action == 2:
@@ -310,10 +319,16 @@ class FivestepBattle:
         )
 
     def _cost(self, action: str, agility: int, where: str) -> int:
+        """Table 3-6's cost of ``action``; an action that costs nothing could be repeated without end."""
         try:
-            return action_cost(self.tables.user, action, agility)
+            cost = action_cost(self.tables.user, action, agility)
         except AffrayError as exc:
             raise ScenarioError(f"{where}: {exc}") from None
+        if cost == 0:
+            raise ScenarioError(
+                f"{where}: {action!r} costs no Agility Points on Table 3-6; a move or attack must cost some"
+            )
+        return cost
 
     def _arm(self, number: int, weapon: Weapon, spec: Character, where: str) -> Arm:
         die_roll = None
@@ -345,16 +360,20 @@ class FivestepBattle:
 
     def _reach(self, weapon: Weapon, spec: Character) -> Decimal:
         """How far the weapon can be used: 3 m hand to hand (F1); a throw's distance (F9); weaponry to 3 km
-        (F1), or to the last range of Table 3-1 when the procedure reads it (F8)."""
+        (F1), and no further than the last range of Table 3-1 when the procedure reads it (F8) or of Table 3-3
+        when damage procedure 3 does (F10)."""
         if weapon.combat == "hand_to_hand":
             return HAND_TO_HAND_REACH_M
         if weapon.combat == "grenade":
             return require(self.tables.user, "3-4.0", "a grenade").distance(
                 spec.strength, Decimal(str(weapon.weight_kg))
             )
+        reach = WEAPONRY_MAX_M
         if self.procedures.to_hit >= 2:
-            return min(require(self.tables.user, "3-1", "to hit").row[-1].range_m_max, WEAPONRY_MAX_M)
-        return WEAPONRY_MAX_M
+            reach = min(require(self.tables.user, "3-1", "to hit").row[-1].range_m_max, reach)
+        if self.procedures.damage == 3:
+            reach = min(self.tables.damage.wep_mod().range_m[-1], reach)
+        return reach
 
 
 def _table_files(tables: Mapping[str, str | TableFile]) -> dict[str, tuple[str, str]]:

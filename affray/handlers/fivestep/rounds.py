@@ -7,6 +7,9 @@ from collections.abc import Generator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from affray.errors import AffrayError
 from affray.events.fivestep import PrimaryAttackRolled, RoundStarted, SideMargin, SideScore, SurpriseChecked
 from affray.handlers.fivestep.turns import turn
 from affray.kernel.encounter import Encounter
@@ -161,8 +164,9 @@ class RoundKeeper:
         """Rule F6, procedure 2: the side's average of its members' damage % in the preceding round."""
         state = self.encounter.state
         percents = [
-            self.taken_last_round.get(m, Decimal(0)) * 100 / state.combatants[m].damage_points
-            for m in self.members(side)
+            self.taken_last_round.get(c.id, Decimal(0)) * 100 / c.damage_points
+            for c in state.combatants.values()
+            if c.side == side and c.kind != "computer"
         ]
         return side_average(percents)
 
@@ -175,69 +179,41 @@ class RoundKeeper:
             scores[side] = SideScore(side=side, roll=roll, damage_percent=damage, score=score)
         return scores
 
-    def roll_order(self, round_number: int) -> PrimaryOrder:
-        """Rule F6: every side present rolls; ties roll again; a side with ``passes`` passes."""
+    def settle_order(self, round_number: int, joiner: str | None = None) -> PrimaryOrder:
+        """Rule F6: every side present rolls, or a ``joiner`` rolls to be slotted into the order; ties roll
+        again; the side that comes first passes if it ``passes``. A joiner is not given the first round's
+        sole attack (ruling 13)."""
         procedure = self.battle.procedures.primary_attack
         base = self.battle.procedures.primary_each_round if procedure == 3 else procedure
-        sides = [s for s in self.joined if self.members(s)]
+        rolling = [joiner] if joiner is not None else [s for s in self.joined if self.members(s)]
         for _ in range(MAX_REROLLS):
-            scores = self._scores(sides, base)
-            order = primary_order({side: s.score for side, s in scores.items()})
-            if isinstance(order, Tie):
-                self.encounter.emit(
-                    PrimaryAttackRolled(
-                        round=round_number, procedure=base, scores=tuple(scores.values()), outcome="tie"
-                    )
-                )
-                continue
-            first = self.battle.sides.get(order.sides[0])
-            if first is not None and first.passes:
-                order = pass_attack(order)
+            scores = self._scores(rolling, base)
+            if joiner is None:
+                order = primary_order({side: s.score for side, s in scores.items()})
+            else:
+                assert self.order is not None
+                order = slot_joiner(self.order, joiner, scores[joiner].score)
+            if isinstance(order, PrimaryOrder):
+                if joiner is not None:
+                    order = msgspec.structs.replace(order, sole_attack=False)
+                first = self.battle.sides.get(order.sides[0])
+                if first is not None and first.passes and order.passed is None:
+                    order = pass_attack(order)
             self.encounter.emit(
                 PrimaryAttackRolled(
                     round=round_number,
-                    procedure=base,
+                    procedure=procedure,
+                    each_round=base if procedure == 3 else None,
                     scores=tuple(scores.values()),
-                    outcome="order",
-                    order=order.sides,
-                    sole_attack=order.sole_attack,
-                    passed=order.passed,
+                    outcome="tie" if isinstance(order, Tie) else "order",
+                    order=order.sides if isinstance(order, PrimaryOrder) else (),
+                    sole_attack=isinstance(order, PrimaryOrder) and order.sole_attack,
+                    passed=order.passed if isinstance(order, PrimaryOrder) else None,
+                    joiner=joiner,
                 )
             )
-            return order
-        raise _undecided("primary attack")
-
-    def slot(self, round_number: int, order: PrimaryOrder, side: str) -> PrimaryOrder:
-        """Rule F6: a side joining the fight rolls by the same procedure and is slotted into the order."""
-        procedure = self.battle.procedures.primary_attack
-        base = procedure if procedure != 3 else self.battle.procedures.primary_each_round
-        for _ in range(MAX_REROLLS):
-            scores = self._scores([side], base)
-            slotted = slot_joiner(order, side, scores[side].score)
-            if isinstance(slotted, Tie):
-                self.encounter.emit(
-                    PrimaryAttackRolled(
-                        round=round_number,
-                        procedure=base,
-                        scores=tuple(scores.values()),
-                        outcome="tie",
-                        joiner=side,
-                    )
-                )
-                continue
-            self.encounter.emit(
-                PrimaryAttackRolled(
-                    round=round_number,
-                    procedure=base,
-                    scores=tuple(scores.values()),
-                    outcome="order",
-                    order=slotted.sides,
-                    sole_attack=slotted.sole_attack,
-                    passed=slotted.passed,
-                    joiner=side,
-                )
-            )
-            return slotted
+            if isinstance(order, PrimaryOrder):
+                return order
         raise _undecided("primary attack")
 
     # --- the round ---------------------------------------------------------------------------------
@@ -251,7 +227,7 @@ class RoundKeeper:
             winner = self.check_surprise(round_number, "the fight begins")
         elif self.in_sight and surprise_again(sight_lost=not sight_before, quiet_rounds=self.quiet_rounds):
             why = (
-                "the sides see each other again"
+                "the sides come into sight"
                 if not sight_before
                 else f"{self.quiet_rounds} rounds without combat"
             )
@@ -259,11 +235,11 @@ class RoundKeeper:
             self.quiet_rounds = 0
         rolled = self.order is None or order_rolled(self.battle.procedures.primary_attack, round_number)
         if rolled:
-            self.order = self.roll_order(round_number)
+            self.order = self.settle_order(round_number)
         else:
             assert self.order is not None
             for side in joiners:
-                self.order = self.slot(round_number, self.order, side)
+                self.order = self.settle_order(round_number, joiner=side)
         acting = sides_acting(self.order, surprise_winner=winner, sole_attack=rolled)
         if winner is not None:
             reason = f"side {winner} has surprise"
@@ -283,8 +259,6 @@ class RoundKeeper:
 
 
 def _undecided(what: str) -> Exception:
-    from affray.errors import AffrayError
-
     return AffrayError(f"{what}: {MAX_REROLLS} ties in a row; the dice cannot separate the sides")
 
 
@@ -292,7 +266,8 @@ def rounds(encounter: Encounter, battle: FivestepBattle) -> Process:
     """Rules F3-F7 on the clock: round after round of 5 s until the encounter ends."""
     keeper = RoundKeeper(encounter, battle)
     round_number = 0
-    while not encounter.state.ended:
+    limit = battle.scenario.max_seconds * 1000
+    while not encounter.state.ended and encounter.now < limit:
         round_number += 1
         start = int(encounter.now)
         attacks_before = sum(c.attacks for c in encounter.state.combatants.values())

@@ -4,7 +4,6 @@ lands, grenades that land, bounce or miss, and the damage each hit does to one b
 from __future__ import annotations
 
 from decimal import Decimal
-from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 from affray.events.base import Roll
@@ -32,7 +31,6 @@ from affray.rules.fivestep.hitting import (
     ToHit,
     brawlmanship,
     grenade,
-    in_reach,
     marksmanship,
     percent_to_hit_1,
     percent_to_hit_2,
@@ -69,8 +67,11 @@ def special_type(weapon: Weapon) -> str | None:
     return weapon.special_type or DEFAULT_SPECIAL_TYPES.get(weapon.combat)
 
 
-def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: Arm, target_id: str) -> None:
-    """One attack on ``target_id``: a thrown grenade (F9), or percent to hit (F8) and damage (F10-F12)."""
+def strike(
+    encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: Arm, target_id: str, round_start: int
+) -> None:
+    """One attack on ``target_id``: a thrown grenade (F9), or percent to hit (F8) and damage (F10-F12).
+    ``round_start`` is when this round (and the attacker's turn) began."""
     state = encounter.state
     me, target = state.combatants[fighter.id], state.combatants[target_id]
     if arm.spec.combat == "grenade":
@@ -86,21 +87,21 @@ def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: 
         skill = brawlmanship(fighter.spec.brawl, arm.spec.difficulty)
     injury = me.injury_to_hit()
     skill += injury
-    roll = encounter.dice.roll(fighter.id, "to hit", str(D100)) if in_reach(combat, range_m) else None
-    face = roll.total if roll is not None else 1
     procedure = battle.procedures.to_hit
     options = battle.options
-    adversity: tuple[AdversityApplied, ...] = ()
-    if procedure == 1:
-        result = percent_to_hit_1(skill, face, kind=combat, range_m=range_m, at_or_under=options.at_or_under)
-    elif procedure == 2:
-        result = percent_to_hit_2(
-            battle.tables.user, skill, face, kind=combat, range_m=range_m, at_or_under=options.at_or_under
-        )
-    else:
-        adversity = _adversity(battle, me, target, encounter)
-        conditions = [Adversity(table=a.table, condition=a.condition) for a in adversity]  # type: ignore[arg-type]
-        result = percent_to_hit_3(
+    adversity = _adversity(battle, me, target, round_start) if procedure == 3 else ()
+    conditions = [Adversity(table=a.table, condition=a.condition) for a in adversity]  # type: ignore[arg-type]
+
+    def judge(face: int) -> ToHit:
+        if procedure == 1:
+            return percent_to_hit_1(
+                skill, face, kind=combat, range_m=range_m, at_or_under=options.at_or_under
+            )
+        if procedure == 2:
+            return percent_to_hit_2(
+                battle.tables.user, skill, face, kind=combat, range_m=range_m, at_or_under=options.at_or_under
+            )
+        return percent_to_hit_3(
             battle.tables.user,
             skill,
             conditions,
@@ -109,6 +110,13 @@ def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: 
             range_m=range_m,
             over_misses=options.over_misses,
         )
+
+    # Only an attack the rules settle by the d100 rolls it: out of reach, off the table or hopeless, none.
+    result = judge(1)
+    roll = None
+    if result.roll is not None:
+        roll = encounter.dice.roll(fighter.id, "to hit", str(D100))
+        result = judge(roll.total)
     part, part_roll = _where(encounter, battle, fighter, target, result) if result.hit else (None, None)
     encounter.emit(
         ToHitResolved(
@@ -129,7 +137,7 @@ def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: 
             modifier_sum=result.modifier_sum,
             percent_against=result.percent_against,
             chance=result.result,
-            roll=roll if result.roll is not None else None,
+            roll=roll,
             under=result.under,
             part=part,
             part_roll=part_roll,
@@ -139,6 +147,7 @@ def strike(encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: 
     if part is None:
         return
     hurt(encounter, battle, fighter, arm, target, part, range_m, result)
+    battle.after_damage(encounter, target.id)
     if battle.special is not None and roll is not None and result.result is not None and not target.out:
         hit = SpecialHit(
             attacker=fighter.id,
@@ -162,15 +171,15 @@ def _aware(encounter: Encounter, target: CombatantState) -> bool:
 
 
 def _adversity(
-    battle: FivestepBattle, me: CombatantState, target: CombatantState, encounter: Encounter
+    battle: FivestepBattle, me: CombatantState, target: CombatantState, round_start: int
 ) -> tuple[AdversityApplied, ...]:
-    """Rule F8 (procedure 3b): the scenario's standing conditions, and movement this turn or round."""
+    """Rule F8 (procedure 3b): the scenario's standing conditions, and movement in this round (the
+    attacker's turn began with it; a move ending at its first instant was the last round's)."""
     settings = battle.scenario.adversity
     chosen = list(settings.always)
-    turn_start = encounter.now - (encounter.now % 5000)
-    if settings.attacker_moved and me.moved_ms is not None and me.moved_ms >= turn_start:
+    if settings.attacker_moved and me.moved_ms is not None and me.moved_ms > round_start:
         chosen.append(settings.attacker_moved)
-    if settings.target_moved and target.moved_ms is not None and target.moved_ms >= turn_start:
+    if settings.target_moved and target.moved_ms is not None and target.moved_ms > round_start:
         chosen.append(settings.target_moved)
     applied = []
     for condition in chosen:
@@ -270,15 +279,16 @@ def throw(
         )
     )
     blast = Decimal(str(arm.spec.blast_m))
-    for victim in list(encounter.state.combatants.values()):
-        if encounter.state.ended:
-            return
-        if victim.out or distance(victim.position, landed) > blast:
-            continue
+    caught = [
+        v for v in encounter.state.combatants.values() if not v.out and distance(v.position, landed) <= blast
+    ]
+    for victim in caught:
         roll = encounter.dice.roll(fighter.id, "hit location", str(D100))
         part = random_hit_location(battle.tables.user, roll.total)
         alert(encounter, battle, victim)
-        hurt(encounter, battle, fighter, arm, victim, part, distance(victim.position, landed), None)
+        hurt(encounter, battle, fighter, arm, victim, part, distance(victim.position, landed), None, roll)
+    for victim in caught:
+        battle.after_damage(encounter, victim.id)
 
 
 def hurt(
@@ -290,10 +300,11 @@ def hurt(
     part_name: str,
     range_m: Decimal,
     to_hit: ToHit | None,
+    part_roll: Roll | None = None,
 ) -> None:
     """Rules F10-F12: the hit's points by the damage procedure (grazing when on and the hit was rolled),
-    the part's damage percentage, structure, function and destruction, its description and organ effects;
-    a vital part without function puts the character out (a ruling)."""
+    the part's damage percentage, structure, function and destruction, its description and organ effects.
+    What the damage does to the character is the caller's to settle (``battle.after_damage``)."""
     options = battle.options
     die_roll = wep_mod = grazing = None
     if battle.procedures.damage == 2:
@@ -313,13 +324,18 @@ def hurt(
         assert arm.spec.wep_mod is not None
         read = rules.wep_mod_damage(battle.tables.damage.wep_mod(), arm.spec.wep_mod, range_m)
         wep_mod, points = WepModRead(wep_mod=read.wep_mod, band_bound_m=read.band_bound_m), read.points
-    if options.grazing and to_hit is not None and to_hit.result is not None and to_hit.under is not None:
-        under = max(to_hit.under, Decimal(0))
-        scaled = rules.round_points(
-            Fraction(points) * Fraction(under) / Fraction(to_hit.result), options.rounding
+    if options.grazing and to_hit is not None and to_hit.result is not None and to_hit.roll is not None:
+        # A random hit rolled at or over its result (procedure 3) has no %UNDER: it grazes to 0 (ruling 47).
+        target_figure, rolled_under = to_hit.result, to_hit.roll < to_hit.result
+        grazing = Grazing(
+            target=target_figure, percent_under=target_figure - to_hit.roll, points_before=points
         )
-        grazing = Grazing(target=to_hit.result, percent_under=to_hit.under, points_before=points)
-        points = scaled
+        graze = (
+            rules.grazing_damage(points, target_figure, to_hit.roll, options.rounding)
+            if rolled_under
+            else None
+        )
+        points = graze.total if graze is not None else 0
     victim = battle.fighters[target.id]
     part = victim.part(part_name)
     assert part is not None
@@ -338,6 +354,7 @@ def hurt(
             wep_mod=wep_mod,
             grazing=grazing,
             blast=to_hit is None,
+            part_roll=part_roll,
             points=points,
             part_taken=taken,
             part_points=part.points,
@@ -354,7 +371,6 @@ def hurt(
     )
     if arm.spec.poison is not None and to_hit is not None:
         poison(encounter, battle, fighter, arm, target, part.name, range_m)
-    battle.after_damage(encounter, target.id)
 
 
 def poison(

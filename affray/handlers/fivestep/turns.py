@@ -14,18 +14,23 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from affray.events.fivestep import ActionTaken, ApBorrowed, TurnStarted
 from affray.events.kinds import ActionRefused, Moved
+from affray.events.special import CheckRolled
 from affray.handlers.fivestep.strike import strike
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import approach, distance, step_toward
+from affray.kernel.state import CombatantState
 from affray.npc.fivestep import Advance, ArmOption, Borrow, Step, Strike, TurnView
+from affray.rules.fivestep.hitting import WEAPONRY_MIN_M
 from affray.rules.fivestep.sequence import ROUND_MS, TurnAP, borrow, sub_turns, time_for_ap
 
 if TYPE_CHECKING:
-    from affray.handlers.fivestep.battle import Fighter, FivestepBattle
+    from affray.handlers.fivestep.battle import Arm, Fighter, FivestepBattle
 
 Process = Generator[Any, Any, None]
-PIECE_RANK = 100_000
+PIECE_RANK = 1_000_000
 """Pieces begin after every action that ends at the same instant (ranks of actions are smaller)."""
+LAST_RANK = 2 * PIECE_RANK
+"""The time limit comes after every action and piece due at its instant."""
 
 
 def _rank(side_place: int, fighter: Fighter) -> int:
@@ -33,22 +38,40 @@ def _rank(side_place: int, fighter: Fighter) -> int:
     return side_place * 1000 + fighter.rank
 
 
+def _uses_left(me: CombatantState, arm: Arm) -> int | None:
+    """Shots or grenades left (None when not counted); 0 when it cannot be used at all."""
+    spec = arm.spec
+    if _unusable(me, arm, counting=False):
+        return 0
+    if spec.combat == "grenade":
+        return spec.count - me.used.get(spec.name, 0)
+    if spec.combat == "weaponry" and spec.ammunition is not None:
+        return spec.ammunition - me.used.get(spec.name, 0)
+    return None
+
+
+def _unusable(me: CombatantState, arm: Arm, *, counting: bool = True) -> str:
+    """Why the weapon cannot be used now ("" when it can): destroyed (S3), an injury forbidding melee (S4),
+    or (``counting``) no ammunition or grenades left (ruling 49)."""
+    spec = arm.spec
+    if spec.name in me.destroyed_weapons:
+        return f"its {spec.name} was destroyed"
+    if spec.combat == "hand_to_hand" and any(injury.no_melee for injury in me.injuries):
+        return "an injury: no melee"
+    if counting:
+        left = _uses_left(me, arm)
+        if left is not None and left <= 0:
+            return f"no {spec.name} shots or throws left"
+    return ""
+
+
 def arm_options(encounter: Encounter, fighter: Fighter) -> tuple[ArmOption, ...]:
     """The character's weapons as its controller sees them, with what is left of each."""
     me = encounter.state.combatants[fighter.id]
-    used = me.used
-    no_melee = any(injury.no_melee for injury in me.injuries)
     options = []
     for arm in fighter.arms:
         spec = arm.spec
-        if spec.name in me.destroyed_weapons or (no_melee and spec.combat == "hand_to_hand"):
-            left: int | None = 0
-        elif spec.combat == "grenade":
-            left = spec.count - used.get(spec.name, 0)
-        elif spec.combat == "weaponry" and spec.ammunition is not None:
-            left = spec.ammunition - used.get(spec.name, 0)
-        else:
-            left = None
+        left = _uses_left(me, arm)
         options.append(
             ArmOption(
                 index=arm.index,
@@ -58,6 +81,7 @@ def arm_options(encounter: Encounter, fighter: Fighter) -> tuple[ArmOption, ...]
                 reach_m=arm.reach_m,
                 uses_left=left,
                 blast_m=Decimal(str(spec.blast_m)),
+                min_m=WEAPONRY_MIN_M if spec.combat == "weaponry" else Decimal(0),
             )
         )
     return tuple(options)
@@ -103,13 +127,17 @@ def turn(
             return
         spent = 0
         steps = _declare(encounter, battle, fighter)
+        redeclared = False
         while steps:
             step = steps.pop(0)
             if not isinstance(step, Borrow) and state.combatants[step.target].incapacitated(
                 int(encounter.now)
             ):
-                steps = _declare(encounter, battle, fighter)
+                if redeclared:
+                    break  # a controller that keeps naming the fallen has nothing more to do
+                steps, redeclared = _declare(encounter, battle, fighter), True
                 continue
+            redeclared = False
             if isinstance(step, Borrow):
                 assert me.turn is not None
                 after = borrow(
@@ -122,6 +150,7 @@ def turn(
                         points=step.points,
                         gained=after.available - me.turn.available,
                         next_turn_left=fighter.points - after.borrowed,
+                        reason=step.reason,
                     )
                 )
                 continue
@@ -135,7 +164,7 @@ def turn(
                 yield encounter.at_rank(due - int(encounter.now), rank)
             if state.ended or me.incapacitated(int(encounter.now)):
                 return
-            _act(encounter, battle, fighter, step, elapsed, me.turn.available - step.cost)
+            _act(encounter, battle, fighter, step, elapsed, me.turn.available - step.cost, start)
         carried = me.turn.available if me.turn is not None else 0
 
 
@@ -145,7 +174,8 @@ def _declare(encounter: Encounter, battle: FivestepBattle, fighter: Fighter) -> 
     me = encounter.state.combatants[fighter.id]
     assert me.turn is not None
     lend = 0
-    if battle.options.borrowing and fighter.spec.borrows:
+    # Borrowing only in a turn's last piece: earlier pieces' points still come (ruling 38).
+    if battle.options.borrowing and fighter.spec.borrows and me.turn.piece == me.turn.pieces:
         lend = fighter.points - me.turn.borrowed
     view = TurnView(
         me=me,
@@ -169,6 +199,7 @@ def _act(
     step: Advance | Strike,
     elapsed: int,
     left: int,
+    round_start: int,
 ) -> None:
     """Spend the step's points (``action_taken``) and do it: move, attack or throw. A robot's malfunction
     (rule S5) or an injury that forbids the action (S4) wastes the points."""
@@ -193,6 +224,8 @@ def _act(
             cost=step.cost,
             available=left,
             elapsed_ms=elapsed,
+            controller=battle.controllers[fighter.id].name,
+            reason=step.reason,
         )
     )
     problem = _forbidden(encounter, fighter, step)
@@ -213,7 +246,7 @@ def _act(
                 )
             )
         return
-    strike(encounter, battle, fighter, fighter.arms[step.arm], step.target)
+    strike(encounter, battle, fighter, fighter.arms[step.arm], step.target, round_start)
 
 
 def _forbidden(encounter: Encounter, fighter: Fighter, step: Advance | Strike) -> str:
@@ -222,16 +255,28 @@ def _forbidden(encounter: Encounter, fighter: Fighter, step: Advance | Strike) -
     me = encounter.state.combatants[fighter.id]
     if isinstance(step, Advance):
         return "an injury: it cannot move" if any(i.cannot_move for i in me.injuries) else ""
-    if encounter.state.combatants[step.target].incapacitated(int(encounter.now)):
+    target = encounter.state.combatants[step.target]
+    if target.incapacitated(int(encounter.now)):
         return f"{step.target} is already out"
     arm = fighter.arms[step.arm]
-    if arm.spec.name in me.destroyed_weapons:
-        return f"its {arm.spec.name} was destroyed"
-    if arm.spec.combat == "hand_to_hand" and any(i.no_melee for i in me.injuries):
-        return "an injury: no melee"
+    unusable = _unusable(me, arm)
+    if unusable:
+        return unusable
+    gap = distance(me.position, target.position)
+    if arm.spec.combat == "grenade" and gap > arm.reach_m:
+        return f"{step.target} is {gap} m away, beyond a throw of {arm.reach_m} m (Table 3-4.0)"
     malfunction = sum(i.malfunction_chance for i in me.injuries)
     if malfunction:
         check = encounter.dice.roll(fighter.id, "malfunction", "1d100")
+        encounter.emit(
+            CheckRolled(
+                combatant=fighter.id,
+                check="malfunction",
+                roll=check,
+                chance=Decimal(malfunction),
+                under=check.total <= malfunction,
+            )
+        )
         if check.total <= malfunction:
             return f"malfunction: {check.total} within {malfunction}%"
     return ""

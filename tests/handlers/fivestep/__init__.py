@@ -56,7 +56,8 @@ GRENADE = {
     "count": 3,
 }
 TABLES = {
-    name: f"tables/fivestep/{name}.toml" for name in ("3-1", "3-2", "3-3", "3-3.4", "3-6", "3-7.0", "3-8")
+    name: f"tables/fivestep/{name}.toml"
+    for name in ("3-1", "3-2", "3-3", "3-3.4", "3-6", "3-7.0", "3-7.1", "3-8")
 }
 
 

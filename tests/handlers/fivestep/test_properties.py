@@ -16,7 +16,7 @@ from affray.kernel.state import digest, fold
 from affray.replays.narrate import narrate
 from affray.replays.verify import verify
 from tests.handlers.fivestep import BODY, FIST, GRENADE, RIFLE, character, of_kind, scenario
-from tests.strategies import any_example, run_with_snapshots, seeds, with_seed
+from tests.strategies import any_example, rolls_made_and_logged, run_with_snapshots, seeds, with_seed
 
 ALL_TABLES = {
     name: f"tables/fivestep/{name}.toml"
@@ -59,7 +59,7 @@ def fivestep_scenarios(draw: st.DrawFn) -> FivestepScenario:
         "damage": draw(st.sampled_from([2, 3])),
     }
     options: dict[str, Any] = {
-        "sub_turns": draw(st.integers(min_value=1, max_value=6)),
+        "sub_turns": draw(st.integers(min_value=1, max_value=6)) if action == 2 else 1,
         "borrowing": action == 2 and draw(st.booleans()),
         "grazing": draw(st.booleans()),
         "need_under": draw(st.booleans()),
@@ -162,3 +162,10 @@ def test_every_event_is_told(built: FivestepScenario) -> None:
 def test_the_examples_fold_to_their_live_state_under_any_seed(seed: int) -> None:
     for name in ("bar-brawl", "firefight"):
         _fold_matches_live(with_seed(any_example(name), seed))
+
+
+@given(fivestep_scenarios())
+def test_every_die_rolled_is_in_the_log(built: FivestepScenario) -> None:
+    # the design: every roll is in the log, so a referee sees each die that decided something
+    made, logged = rolls_made_and_logged(built)
+    assert logged == made

@@ -6,7 +6,8 @@ from decimal import Decimal
 
 from affray.events.fivestep import PrimaryAttackRolled, RoundStarted, SurpriseChecked
 from affray.events.kinds import CombatantJoined
-from tests.handlers.fivestep import character, of_kind, run, scenario
+from affray.npc.fivestep import Strike
+from tests.handlers.fivestep import Scripted, character, of_kind, run, scenario
 
 FAR = {"position": [200, 0]}
 """Two hundred metres off: runners at 25 m a turn do not meet for rounds."""
@@ -184,5 +185,41 @@ def test_surprise_waits_for_sight_and_is_checked_when_the_sides_see_each_other()
         max_seconds=15,
     )
     checks = of_kind(run(built).log, SurpriseChecked)
-    assert checks[0].reason == "the sides see each other again"
+    assert checks[0].reason == "the sides come into sight"
     assert checks[0].round > 1
+
+
+def test_a_joiner_that_passes_acts_last_and_takes_no_sole_attack() -> None:
+    # rule F6 (rulings 13, 43): blue's 10 was 40 better than red's 50 (the sole attack of round 1 only);
+    # green joins at 5 s and rolls 5, first, and passes: blue, red, green, everyone acting
+    built = scenario(
+        character("a", "red"),
+        character("b", "blue", **FAR),
+        character("g", "green", position=[0, 200]),
+        sides=[{"id": "green", "joins_at": 5, "passes": True}],
+        options={"need_under": True},
+        rolls=[99, 99, 50, 10, 5],
+        max_seconds=10,
+    )
+    log = run(built).log
+    slotted = of_kind(log, PrimaryAttackRolled)[1]
+    assert (slotted.order, slotted.passed, slotted.sole_attack) == (("blue", "red", "green"), "green", False)
+    assert of_kind(log, RoundStarted)[1].acting == ("blue", "red", "green")
+
+
+def test_procedure_2_subtracts_half_the_damage_taken_in_the_round_before() -> None:
+    # rule F6 (procedure 2, every round by procedure 3): blue lost 7 of its 116 points in round 1, 6.034 %;
+    # its round-2 roll of 30 scores 30 - 6.034 / 2 = 26.983
+    built = scenario(
+        character("red", "red"),
+        character("blue", "blue", position=[2, 0]),
+        procedures={"primary_attack": 3, "primary_each_round": 2},
+        rolls=[1, 99, 10, 50, 39, 7, 20, 30],
+        max_seconds=6,
+    )
+    blow = Scripted([Strike(target="blue", arm=0, cost=8, reason="test")])
+    second = of_kind(run(built, red=blow, blue=Scripted()).log, PrimaryAttackRolled)[1]
+    blue = second.scores[1]
+    assert blue.damage_percent == Decimal(7) * 100 / 116
+    assert blue.score == 30 - Decimal(7) * 100 / 116 / 2
+    assert (second.procedure, second.each_round) == (3, 2)

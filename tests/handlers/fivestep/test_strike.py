@@ -16,9 +16,9 @@ from affray.events.fivestep import (
     PoisonResolved,
     ToHitResolved,
 )
-from affray.events.kinds import CombatantOut
+from affray.events.kinds import ActionRefused, CombatantOut
 from affray.handlers.fivestep.battle import FivestepBattle
-from affray.npc.fivestep import Strike
+from affray.npc.fivestep import Advance, Strike
 from affray.rules.fivestep.damage import description
 from affray.rules.fivestep.damage_tables import load_table
 from tests.handlers.fivestep import (
@@ -265,3 +265,77 @@ def test_every_part_of_table_3_3_4_must_be_a_part_of_every_body() -> None:
     built = scenario(character("red", "red"), character("blue", "blue"), body=short)
     with pytest.raises(TableError, match=r"part 'left leg' of Table 3-3\.4 is not a part of body 'human'"):
         FivestepBattle(built)
+
+
+def _moving_marksman(*plans: list[Any], rolls: list[int]) -> list[Any]:
+    built = scenario(
+        character("red", "red", weapons=[RIFLE]),
+        character("blue", "blue", position=[12, 0]),
+        procedures={"to_hit": 3},
+        options={"over_misses": True},
+        adversity={"attacker_moved": {"table": "3-7.1", "condition": "marksman moving"}},
+        rolls=rolls,
+        max_seconds=10,
+    )
+    return run(built, red=Scripted(*plans), blue=Scripted()).log
+
+
+def test_a_marksman_who_moved_this_round_shoots_under_adversity() -> None:
+    # rule F8 (procedure 3b): red runs 1 m (2 points, done at 200 ms) and fires: "marksman moving" applies
+    log = _moving_marksman(
+        [
+            Advance(target="blue", metres=Decimal(1), stop_m=Decimal(2), cost=2, reason="test"),
+            Strike(target="blue", arm=0, cost=13, reason="test"),
+        ],
+        rolls=[*FIRST, 99],
+    )
+    (shot,) = of_kind(log, ToHitResolved)
+    assert [a.condition for a in shot.adversity] == ["marksman moving"]
+
+
+def test_a_move_that_ended_the_last_round_is_not_this_rounds() -> None:
+    # rule F8 (procedure 3b): a move spending all 50 points ends at 5.000 s, the last instant of round 1; a
+    # shot in round 2 is not a moving marksman's
+    log = _moving_marksman(
+        [Advance(target="blue", metres=Decimal(1), stop_m=Decimal(2), cost=50, reason="test")],
+        [Strike(target="blue", arm=0, cost=13, reason="test")],
+        rolls=[*FIRST, 99],
+    )
+    (shot,) = of_kind(log, ToHitResolved)
+    assert shot.t > 5000
+    assert shot.adversity == ()
+
+
+def test_a_grenade_beyond_a_throw_is_not_thrown() -> None:
+    # rule F9: the example Table 3-4.0 lets strength 60 throw 0.5 kg 35 m; blue stands 50 m off
+    tables = {**TABLES, "3-4.0": "tables/fivestep/3-4.0.toml", "3-4.1": "tables/fivestep/3-4.1.toml"}
+    log = _attack(red={"weapons": [GRENADE]}, blue_at=50, tables=tables)
+    (refused,) = of_kind(log, ActionRefused)
+    assert refused.reason == "blue is 50.000 m away, beyond a throw of 35 m (Table 3-4.0)"
+    assert not of_kind(log, GrenadeThrown)
+
+
+def test_a_weapon_out_of_ammunition_fires_no_more() -> None:
+    # ruling 49: one round of ammunition: the second declared shot is refused
+    rifle = {**RIFLE, "ammunition": 1}
+    built = scenario(
+        character("red", "red", weapons=[rifle]),
+        character("blue", "blue", position=[2, 0]),
+        rolls=[*FIRST, 99],
+        max_seconds=5,
+    )
+    shots = [Strike(target="blue", arm=0, cost=13, reason="test")] * 2
+    log = run(built, red=Scripted(shots), blue=Scripted()).log
+    assert len(of_kind(log, ToHitResolved)) == 1
+    assert of_kind(log, ActionRefused)[0].reason == "no Rifle shots or throws left"
+
+
+def test_no_shot_is_declared_at_a_target_nearer_than_25_cm() -> None:
+    # rule F1: weaponry is used from 25 cm; a rifleman with nothing else does not shoot at 10 cm
+    built = scenario(
+        character("red", "red", weapons=[RIFLE]),
+        character("blue", "blue", position=[0.1, 0]),
+        rolls=FIRST,
+        max_seconds=5,
+    )
+    assert not of_kind(run(built, blue=Scripted()).log, ToHitResolved)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from affray.events.codec import read_bytes
 from affray.events.fivestep import ActionTaken, ApBorrowed, ToHitResolved, TurnStarted
 from affray.events.kinds import Moved
 from affray.npc.fivestep import Borrow
 from tests.handlers.fivestep import Scripted, character, of_kind, run, scenario
+from tests.strategies import example_log
 
 RED_SURPRISES = [1, 99, 10, 50]
 """Surprise rolls (red 1, blue 99: red has surprise) and primary attack rolls (red 10, blue 50)."""
@@ -101,7 +103,7 @@ def test_action_procedure_1_gives_each_allowed_action_an_equal_share_of_the_turn
         procedures={"action": 1},
         tables={},
         rolls=[*RED_SURPRISES, MISS, MISS],
-        max_seconds=6,
+        max_seconds=5,
     )
     taken = of_kind(run(built).log, ActionTaken)
     assert [(a.t, a.procedure, a.action, a.cost) for a in taken] == [
@@ -133,3 +135,28 @@ def test_a_character_out_of_reach_runs_in_before_it_strikes() -> None:
     (moved,) = of_kind(log, Moved)
     assert (moved.t, moved.end, moved.distance) == (1600, (8, 0), 8)
     assert [h.t for h in of_kind(log, ToHitResolved)] == [2400, 3200, 4000, 4800]
+
+
+def test_every_action_records_its_controllers_reason() -> None:
+    # controllers' choices are in the log: the nearest controller says why it runs or strikes
+    log = run(
+        scenario(character("red", "red"), character("blue", "blue", position=[10, 0]), max_seconds=5)
+    ).log
+    taken = of_kind(log, ActionTaken)
+    assert taken
+    assert all(a.controller == "nearest" and a.reason for a in taken)
+
+
+def test_borrowing_happens_only_in_a_turns_last_piece() -> None:
+    # ruling 38: with sub-turns the later pieces' points are still to come; only the last piece borrows
+    log = read_bytes(example_log("bar-brawl")).events
+    last_piece: dict[str, TurnStarted] = {}
+    borrowed = 0
+    for event in log:
+        if isinstance(event, TurnStarted):
+            last_piece[event.combatant] = event
+        elif isinstance(event, ApBorrowed):
+            borrowed += 1
+            piece = last_piece[event.combatant]
+            assert piece.piece == piece.pieces
+    assert borrowed
