@@ -86,7 +86,7 @@ class CombatantState(msgspec.Struct, kw_only=True):
     """When each parry device was last used, to parry or (a weapon) to attack: E5's one use per gap."""
     weapon_index: int = 0
     used: dict[str, int] = msgspec.field(default_factory=dict)
-    """Throws or shots spent, by carried weapon number (as a string, for JSON)."""
+    """Throws or shots spent: by carried weapon number as a string (Energion), by weapon name (fivestep)."""
     aim_target: str | None = None
     aim_since_ms: int | None = None
     velocity: Position = (_ZERO, _ZERO)

@@ -52,6 +52,8 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
     """Its place in file order: actions ending at the same instant go by side order, then rank."""
     points: int
     """Points per full turn: the Agility attribute (action procedure 2), or the actions allowed (1)."""
+    move_action: str
+    """What a move is called in the log: the Table 3-6 action (procedure 2), or "move" (procedure 1)."""
     move_cost: int
     step_m: Decimal
     parts: tuple[Part, ...]
@@ -308,6 +310,7 @@ class FivestepBattle:
             step_m = Decimal(1)
         else:
             points = self.options.discretion_actions
+            move_name = "move"
             move_cost = 1
             step_m = metres(self.options.discretion_move_m)
         arms = tuple(
@@ -315,7 +318,14 @@ class FivestepBattle:
             for number, weapon in enumerate(spec.weapons)
         )
         return Fighter(
-            spec=spec, rank=index, points=points, move_cost=move_cost, step_m=step_m, parts=parts, arms=arms
+            spec=spec,
+            rank=index,
+            points=points,
+            move_action=move_name,
+            move_cost=move_cost,
+            step_m=step_m,
+            parts=parts,
+            arms=arms,
         )
 
     def _cost(self, action: str, agility: int, where: str) -> int:

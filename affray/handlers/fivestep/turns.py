@@ -206,7 +206,7 @@ def _act(
     procedure = battle.procedures.action
     me = encounter.state.combatants[fighter.id]
     if isinstance(step, Advance):
-        name = (fighter.spec.move_action or battle.options.move_action) if procedure == 2 else "move"
+        name = fighter.move_action
         purpose: Literal["move", "attack", "throw"] = "move"
         times = step.cost // fighter.move_cost
     else:
