@@ -28,7 +28,7 @@ from affray.rules.special_damage.recovery import healing_time, repair_time
 from affray.scenario import SpecialDamageOptions
 
 if TYPE_CHECKING:
-    from affray.handlers.special import SpecialHost
+    from affray.handlers.special_host import SpecialHost
 
 DAY_MS = 86400 * MS_PER_SECOND
 UNIT_MS = {"minutes": 60 * MS_PER_SECOND, "hours": 3600 * MS_PER_SECOND, "days": DAY_MS}

@@ -12,17 +12,13 @@ explosions are events of their own. docs/rulesets/special_damage.md lists the ru
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import Any
 
-import msgspec
 from msgspec import UNSET
 
 from affray.events.base import Roll
-from affray.events.kinds import (
-    AttackResolved,
-)
 from affray.events.special import (
     BlastHit,
     CheckRolled,
@@ -38,7 +34,7 @@ from affray.events.special import (
     SpecialModifier,
 )
 from affray.handlers.attack import velocity_now
-from affray.handlers.loadout import Arm, Loadout
+from affray.handlers.special_host import SpecialHit, SpecialHost, SpecialProfile
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
@@ -54,116 +50,13 @@ from affray.rules.special_damage.tables import (
     load_robots,
     load_weapon_modifiers,
 )
-from affray.scenario import Ruling, SpecialDamageOptions, SpecialTraits
+from affray.scenario import Ruling, SpecialDamageOptions
 
 TYPE_DIE = "1d10"
 PERCENT_DIE = "1d100"
 UNIT_MS = {"minutes": 60 * MS_PER_SECOND, "hours": 3600 * MS_PER_SECOND, "days": 86400 * MS_PER_SECOND}
 TURN_MS = TURN_SECONDS * MS_PER_SECOND
-ENERGION_WEAPON_TYPES = {
-    1: "Short melee",
-    2: "Long melee",
-    3: "Long melee",
-    4: "Short melee",
-    5: "Long melee",
-    6: "Short melee",
-    7: "Long melee",
-    8: "Long melee",
-    9: "Long melee",
-    10: "Long melee",
-    11: "Long melee",
-    12: "Long melee",
-    13: "Bow or crossbow",
-    14: "Bow or crossbow",
-    15: "Other thrown weapon",
-    16: "Other thrown weapon",
-    17: "Fist",
-}
-"""Table 2's weapon type for each Energion weapon type (E11), unless a weapon names its own."""
-RANGE_MODIFIERS = {
-    "PTB": "Point blank range",
-    "SHT": "Short range",
-    "LNG": "Long range",
-    "EXT": "Extreme range",
-}
 SECURITY_PROGRAM = "computer security"
-
-
-class SpecialHit(msgspec.Struct, frozen=True, kw_only=True):
-    """A landed hit as the module reads it, whatever the host: the add-on's skill level (S1), its aim, the
-    to-hit roll and chance, the Table 2 weapon type, a Table 1 range modifier, and the part it struck."""
-
-    attacker: str
-    target: str
-    weapon: str
-    weapon_type: str
-    electrical: bool = False
-    level: int
-    aim_rounds: int = 0
-    hit_roll: int
-    hit_chance: Decimal
-    range_modifier: str | None = None
-    part: str | None = None
-    """The body part struck (fivestep): its Stamina damage goes there."""
-    target_aware: bool = True
-    """Whether the target knows it is in a fight (Energion: it has reacted; fivestep: it is not surprised),
-    so that it may make the RS check of Table 1."""
-
-
-class SpecialProfile(msgspec.Struct, frozen=True, kw_only=True):
-    """What the module reads of a combatant: its scenario traits, size, Reaction Speed and weapons."""
-
-    traits: SpecialTraits
-    size_m2: Decimal
-    reaction_speed: int
-    weapons: tuple[str, ...]
-
-
-class SpecialHost(Protocol):
-    """The battle the module rides on."""
-
-    @property
-    def controllers(self) -> Mapping[str, object]:
-        """Each combatant's controller (one may pick the equipment it gives up, S3)."""
-        ...
-
-    def profile(self, combatant: str) -> SpecialProfile:
-        """What the module reads of ``combatant``."""
-        ...
-
-    def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
-        """The target is out."""
-        ...
-
-    def after_damage(self, encounter: Encounter, target_id: str) -> None:
-        """What damage taken does under the host's rules (out at no points left, say)."""
-        ...
-
-    def check_end(self, encounter: Encounter) -> None:
-        """End the encounter when at most one side can fight."""
-        ...
-
-
-def energion_hit(
-    event: AttackResolved, attacker: Loadout, arm: Arm, level_divisor: int, target_reacted: bool
-) -> SpecialHit:
-    """An Energion attack as the module reads it: level = skill // level_divisor; aim beyond the weapon's
-    gap in 6 s rounds; the E8 range band as Table 1's range modifier; Table 2's type from the weapon type."""
-    shot = event.hit.ranged
-    aim_rounds = max(shot.aim_ms - shot.gap_ms, 0) // TURN_MS if shot and not shot.unaimed_penalty else 0
-    return SpecialHit(
-        attacker=attacker.id,
-        target=event.target,
-        weapon=arm.weapon.name,
-        weapon_type=arm.carried.special_type or ENERGION_WEAPON_TYPES[arm.weapon.type],
-        electrical=arm.carried.electrical,
-        level=attacker.spec.skill // level_divisor,
-        aim_rounds=aim_rounds,
-        hit_roll=event.hit.roll.total,
-        hit_chance=event.hit.hit_chance,
-        range_modifier=RANGE_MODIFIERS.get(shot.band) if shot is not None else None,
-        target_aware=target_reacted,
-    )
 
 
 class SpecialDamageModule:

@@ -9,15 +9,16 @@ from decimal import Decimal
 import msgspec
 
 from affray import __version__
-from affray.errors import AffrayError, ScenarioError, TableError
+from affray.errors import AffrayError, ScenarioError
 from affray.events.codec import CURRENT_VERSIONS, ENCODER, LogHeader
 from affray.events.kinds import BodyPart, CombatantJoined
 from affray.fivestep_scenario import Character, FivestepScenario, Part, TableFile, Weapon
 from affray.handlers.ending import check_end, put_out, time_limit
+from affray.handlers.fivestep.checks import check_special_types, check_tables
 from affray.handlers.fivestep.rounds import rounds
-from affray.handlers.fivestep.strike import special_type
 from affray.handlers.fivestep.turns import LAST_RANK
-from affray.handlers.special import SpecialDamageModule, SpecialProfile
+from affray.handlers.special import SpecialDamageModule
+from affray.handlers.special_host import SpecialProfile
 from affray.kernel.dice import DICE_ALGORITHM, Dice
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.space import metres
@@ -26,7 +27,7 @@ from affray.rules.fivestep.damage import DamageDieRoll, parse_damage_die_roll
 from affray.rules.fivestep.hitting import HAND_TO_HAND_REACH_M, WEAPONRY_MAX_M
 from affray.rules.fivestep.sequence import action_cost
 from affray.rules.fivestep.tableset import parse_table_set
-from affray.rules.fivestep.usertables import MissingTable, missing_table, require
+from affray.rules.fivestep.usertables import require
 
 RULESET = "fivestep"
 AVERAGE_SIZE_M2 = Decimal("0.75")
@@ -82,9 +83,7 @@ class FivestepBattle:
         self.procedures = scenario.procedures
         self.options = scenario.options
         self.tables = parse_table_set(_table_files(scenario.tables))
-        self._require_tables()
-        self._check_organ_rows()
-        self._check_poisons()
+        check_tables(scenario, self.tables)
         self.fighters: dict[str, Fighter] = {
             c.id: self._fighter(index, c) for index, c in enumerate(scenario.combatants)
         }
@@ -98,7 +97,7 @@ class FivestepBattle:
             else None
         )
         if self.special is not None:
-            self._check_special_types(self.special)
+            check_special_types(scenario, self.special)
 
     def header(self) -> LogHeader:
         """The log header: the scenario, with its procedures and the text of its tables."""
@@ -182,114 +181,6 @@ class FivestepBattle:
         """When ``side`` joins the fight (0 unless the scenario says)."""
         spec = self.sides.get(side)
         return 0 if spec is None else spec.joins_at * 1000
-
-    # --- checks at load ------------------------------------------------------------------------------
-
-    def _require(self, table: str, why: str, where: str) -> None:
-        try:
-            require(self.tables.user, table, why)
-        except MissingTable as exc:
-            raise MissingTable(f"{where}: {exc}") from None
-
-    def _require_tables(self) -> None:
-        """Every table the chosen procedures and options read must be supplied: a missing one is an error
-        now, naming the table, not in the middle of a fight."""
-        to_hit, damage = self.procedures.to_hit, self.procedures.damage
-        if to_hit >= 2:
-            self._require("3-1", f"procedure {to_hit} to hit", "$.procedures.to_hit")
-        if to_hit == 3:
-            self._require("3-2", "procedure 3 to hit", "$.procedures.to_hit")
-            self._require("3-3.4", "procedure 3 to hit (random hits)", "$.procedures.to_hit")
-            adversity = self.scenario.adversity
-            conditions = {f"$.adversity.always[{n}]": c for n, c in enumerate(adversity.always)}
-            for field in ("attacker_moved", "target_moved"):
-                moved = getattr(adversity, field)
-                if moved is not None:
-                    conditions[f"$.adversity.{field}"] = moved
-            for where, condition in conditions.items():
-                self._require(condition.table, "an adversity condition", where)
-                try:
-                    require(self.tables.user, condition.table, "").named(condition.condition)
-                except AffrayError as exc:
-                    raise ScenarioError(f"{where}: {exc}") from None
-        exoskeletons = [c.id for c in self.scenario.combatants if c.exoskeleton]
-        if exoskeletons:
-            for table in self.tables.damage.descriptions:
-                if table.bone_layer is None:
-                    raise TableError(
-                        f"{table.source}: Table {table.table} names no bone_layer, which {exoskeletons[0]} "
-                        "(an exoskeleton) needs to read bone first (rule F11) - at `$.bone_layer`"
-                    )
-        if self.options.locate_hits == "random":
-            self._require("3-3.4", "options.locate_hits = random", "$.options.locate_hits")
-        if self.procedures.action == 2:
-            self._require("3-6", "procedure 2 for action", "$.procedures.action")
-        if damage == 3 and self.tables.damage.wep_mod_table is None:
-            raise missing_table("3-3", "$.procedures.damage: procedure 3 for damage")
-        grenades = [
-            f"$.combatants[{i}].weapons[{n}]"
-            for i, c in enumerate(self.scenario.combatants)
-            for n, w in enumerate(c.weapons)
-            if w.combat == "grenade"
-        ]
-        if grenades:
-            for name in ("3-4.0", "3-4.1", "3-3.4"):
-                self._require(name, "a grenade", grenades[0])
-        if "3-3.4" in self.tables.user:
-            location = require(self.tables.user, "3-3.4", "")
-            for body, parts in self.scenario.bodies.items():
-                names = {p.name.casefold() for p in parts}
-                for row in location.row:
-                    if row.part.casefold() not in names:
-                        raise TableError(
-                            f"{location.source}: part {row.part!r} of Table 3-3.4 is not a part of body "
-                            f"{body!r} ($.bodies.{body})"
-                        )
-
-    def _check_poisons(self) -> None:
-        """Rule F12: a poison needs Table 3-3 for its WEP MOD, Table 3-3.1 and the organ table of every
-        system it affects."""
-        damage = self.tables.damage
-        for i, c in enumerate(self.scenario.combatants):
-            for n, weapon in enumerate(c.weapons):
-                if weapon.poison is None:
-                    continue
-                where = f"$.combatants[{i}].weapons[{n}].poison"
-                try:
-                    damage.wep_mod().row(weapon.poison.wep_mod)
-                    damage.factors()
-                    for system in weapon.poison.systems:
-                        damage.organ(system)
-                except AffrayError as exc:
-                    raise TableError(f"{where}: {exc}") from None
-
-    def _check_special_types(self, special: SpecialDamageModule) -> None:
-        """Every weapon has a Table 2 weapon type for the special_damage module (rule S9)."""
-        for i, c in enumerate(self.scenario.combatants):
-            for n, weapon in enumerate(c.weapons):
-                where = f"$.combatants[{i}].weapons[{n}].special_type"
-                kind = special_type(weapon)
-                if kind is None:
-                    raise ScenarioError(
-                        f"{where}: the special_damage module needs this weapon's Table 2 type "
-                        '(such as "Projectile rifle" or "Beam rifle or pistol")'
-                    )
-                try:
-                    special.weapons.named(kind)
-                except AffrayError as exc:
-                    raise ScenarioError(f"{where}: {exc}") from None
-
-    def _check_organ_rows(self) -> None:
-        """Rule F12: with organ tables supplied, every body part must have its row on Table 3-3.1."""
-        damage = self.tables.damage
-        if damage.factor_table is None or not damage.organ_tables:
-            return
-        for body, parts in self.scenario.bodies.items():
-            for number, part in enumerate(parts):
-                try:
-                    damage.factor_table.row(part.organ_row or part.name)
-                except TableError as exc:
-                    raise TableError(f"$.bodies.{body}[{number}]: {exc} (set its organ_row)") from None
 
     def _fighter(self, index: int, spec: Character) -> Fighter:
         where = f"$.combatants[{index}]"
