@@ -57,7 +57,7 @@ def _joined(e: CombatantJoined, s: EncounterState) -> str:
     if e.parts:
         body = ", ".join(f"{p.name} {p.points}" for p in e.parts)
         return (
-            f"{e.combatant} ({e.name}) joins side {e.side}: {e.weapon}; body {body} "
+            f"{e.combatant} ({e.name}) joins side {e.side}: {e.weapon or 'unarmed'}; body {body} "
             f"({number(e.damage_points)} points), at {at(e.position)}"
         )
     shield = f", shield {e.shield}" if e.shield else ""

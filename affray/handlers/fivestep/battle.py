@@ -133,7 +133,7 @@ class FivestepBattle:
                     side=spec.side,
                     damage_points=Decimal(sum(p.points for p in fighter.parts)),
                     position=(metres(spec.position[0]), metres(spec.position[1])),
-                    weapon=spec.weapons[0].name,
+                    weapon=spec.weapons[0].name if spec.weapons else "",
                     armor="",
                     parts=tuple(BodyPart(name=p.name, points=p.points) for p in fighter.parts),
                     body=spec.kind,

@@ -221,6 +221,15 @@ class RoundKeeper:
     def start_round(self, round_number: int) -> tuple[str, ...]:
         """Rules F4-F6: join, check surprise when due, roll or keep the order; the sides acting."""
         joiners = self.join_due()
+        pieces = self.battle.options.sub_turns
+        present = tuple(side for side in self.joined if self.members(side))
+        if len(present) < 2:
+            # The other sides have only computers (or the fallen) left: nobody to surprise or to order.
+            reason = f"only side {present[0]} has anyone to act" if present else "nobody can act"
+            self.encounter.emit(
+                RoundStarted(round=round_number, acting=present, reason=reason, pieces=pieces)
+            )
+            return present
         sight_before, self.in_sight = self.in_sight, self.sight()
         winner = None
         if self.in_sight and round_number == 1:
@@ -247,7 +256,6 @@ class RoundKeeper:
             reason = f"side {acting[0]} has the sole attack"
         else:
             reason = "every side, in the order of primary attack"
-        pieces = self.battle.options.sub_turns
         self.encounter.emit(RoundStarted(round=round_number, acting=acting, reason=reason, pieces=pieces))
         return acting
 

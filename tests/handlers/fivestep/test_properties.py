@@ -100,7 +100,10 @@ def fivestep_scenarios(draw: st.DrawFn) -> FivestepScenario:
     late = draw(st.sampled_from([0, 0, 5, 12])) if len(sides) == 3 else 0
     special = draw(st.booleans())
     if special:
-        characters[-1]["kind"] = draw(st.sampled_from(["living", "robot"]))
+        kind = draw(st.sampled_from(["living", "robot", "computer"]))
+        characters[-1]["kind"] = kind
+        if kind == "computer":
+            characters[-1]["programs"] = [{"name": "Computer Security", "level": 2, "alarms": ["bell"]}]
     return scenario(
         *characters,
         procedures=procedures,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from affray.errors import ScenarioError
-from affray.events.fivestep import DamageResolved, ToHitResolved, TurnStarted
+from affray.events.fivestep import DamageResolved, RoundStarted, ToHitResolved, TurnStarted
 from affray.events.kinds import EncounterEnded
 from affray.events.special import ConditionStarted, SpecialDamage
 from affray.handlers.fivestep.battle import FivestepBattle
@@ -82,3 +82,25 @@ def test_a_robot_needs_the_module() -> None:
     # rule S5: robots are the special_damage module's
     with pytest.raises(ScenarioError, match=r"\$\.combatants\[1\]\.kind: a robot target needs"):
         scenario(character("red", "red"), character("bot", "blue", kind="robot"))
+
+
+def test_a_side_of_a_computer_alone_is_attacked_but_never_acts() -> None:
+    # rule S6 over fivestep: a computer takes no turn; with nobody else to act on its side there is no
+    # surprise and no order to roll, and red acts alone until the computer is wrecked
+    built = scenario(
+        character("red", "red", aim=90, weapons=[RIFLE]),
+        character(
+            "vault",
+            "vault",
+            position=[10, 0],
+            kind="computer",
+            weapons=[],
+            programs=[{"name": "Analysis", "level": 2}],
+        ),
+        procedures={"to_hit": 1},
+        modules=["special_damage"],
+    )
+    log = run(built).log
+    assert {r.acting for r in of_kind(log, RoundStarted)} == {("red",)}
+    assert not [t for t in of_kind(log, TurnStarted) if t.combatant == "vault"]
+    assert of_kind(log, EncounterEnded)[0].winner == "red"
