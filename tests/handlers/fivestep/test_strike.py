@@ -339,3 +339,39 @@ def test_no_shot_is_declared_at_a_target_nearer_than_25_cm() -> None:
         max_seconds=5,
     )
     assert not of_kind(run(built, blue=Scripted()).log, ToHitResolved)
+
+
+def test_an_exoskeleton_reads_the_bone_descriptions_first() -> None:
+    # rule F11: an Aracnian's wound of 70 % (category 14) reads the 14th row of the bone-first order
+    table = load_table(EXAMPLES / "tables/fivestep/3-8.toml")
+    built = scenario(
+        character("red", "red", weapons=[KNIFE]),
+        character("blue", "blue", position=[2, 0], exoskeleton=True),
+        rolls=[*FIRST, 39, 7],
+        max_seconds=5,
+    )
+    (damage,) = of_kind(
+        run(built, red=Scripted([Strike(target="blue", arm=0, cost=8, reason="test")]), blue=Scripted()).log,
+        DamageResolved,
+    )
+    assert damage.description == description(table, 14, exoskeleton=True).text  # type: ignore[arg-type]
+    assert damage.description != description(table, 14).text  # type: ignore[arg-type]
+
+
+def test_a_decentralized_system_takes_the_mean_factor_of_its_column() -> None:
+    # rule F12 (ruling 16): an Eebek's circulatory system spreads over the body: the head's 70 % is read at
+    # the mean circulatory factor of the example Table 3-3.1, not the head's 0.5
+    body = [{**part, "organ_row": part["name"].split()[-1]} for part in BODY]
+    built = scenario(
+        character("red", "red"),
+        character("blue", "blue", position=[2, 0], decentralized=["circulatory"]),
+        tables=_organ_tables(),
+        body=body,
+        rolls=[*FIRST, 39, 7],
+        max_seconds=5,
+    )
+    log = run(built, red=Scripted([Strike(target="blue", arm=0, cost=8, reason="test")]), blue=Scripted()).log
+    (organ,) = of_kind(log, DamageResolved)[0].organs
+    factors = load_table(EXAMPLES / "tables/fivestep/3-3.1.toml")
+    assert organ.factor == factors.mean_factor("circulatory") != Decimal("0.5")  # type: ignore[union-attr]
+    assert organ.value == 70 * organ.factor
