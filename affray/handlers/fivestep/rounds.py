@@ -248,7 +248,8 @@ class RoundKeeper:
         else:
             assert self.order is not None
             for side in joiners:
-                self.order = self.settle_order(round_number, joiner=side)
+                if self.members(side):  # a side of computers alone never acts, so it takes no place
+                    self.order = self.settle_order(round_number, joiner=side)
         acting = sides_acting(self.order, surprise_winner=winner, sole_attack=rolled)
         if winner is not None:
             reason = f"side {winner} has surprise"
