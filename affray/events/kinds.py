@@ -70,18 +70,23 @@ class CombatantJoined(Event, frozen=True, kw_only=True, tag="combatant_joined", 
     """What special damage does to it (its scenario ``kind``): a living being, a robot or a computer."""
     parts: tuple[BodyPart, ...] = ()
     """Fivestep (rule F11): its body parts and their damage points; ``damage_points`` is their sum."""
+    perception_roll: Roll | None = None
+    """Energion (rule E1): the roll of its perception time, made as the encounter begins."""
 
 
-class Perceived(Event, frozen=True, kw_only=True, tag="perceived"):
-    """A combatant spots the other party (rule E1); the clock starts at the first of these."""
+class Perceived(Event, frozen=True, kw_only=True, tag="perceived", omit_defaults=True):
+    """A combatant spots the other party (rule E1); the clock starts at the first of these. ``reaction_roll``
+    is the roll of its reaction time, made now. Older logs kept the perception roll in ``roll`` (now in
+    ``combatant_joined``) and the reaction roll in ``reacted``."""
 
     combatant: str
     after_ms: int
     roll: Roll | None = None
+    reaction_roll: Roll | None = None
 
 
 class Reacted(Event, frozen=True, kw_only=True, tag="reacted"):
-    """A combatant's reaction time has run after its perception (rule E1)."""
+    """A combatant's reaction time has run after its perception (rule E1); older logs hold its roll here."""
 
     combatant: str
     reaction_ms: int

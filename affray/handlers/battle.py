@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
 import msgspec
@@ -125,24 +125,26 @@ class Battle:
         """Simulate the encounter to its end and return it, its state and its log."""
         encounter = Encounter(Dice(self.scenario.dice.source_for(self.scenario.seed)), trace=trace)
         encounter.sinks.extend(sinks)
-        self.join(encounter)
         perceptions = {
             me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
             for me in self.loadouts.values()
             if me.spec.kind != "computer"
         }
+        self.join(encounter, {combatant: roll for combatant, (_, roll) in perceptions.items()})
         first = min(ms for ms, _ in perceptions.values())
         for me in self.loadouts.values():
             if me.spec.kind == "computer":
                 continue  # a computer is a target: it does not fight
-            ms, roll = perceptions[me.id]
-            self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first, roll))
+            ms, _ = perceptions[me.id]
+            self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first))
         encounter.process(time_limit(encounter, self.scenario.max_seconds))
         encounter.run(until=encounter.finished)
         return encounter
 
-    def join(self, encounter: Encounter) -> None:
-        """Every combatant enters the encounter (``combatant_joined``), in file order."""
+    def join(self, encounter: Encounter, perception_rolls: Mapping[str, Roll | None] | None = None) -> None:
+        """Every combatant enters the encounter (``combatant_joined``), in file order, with the roll of its
+        perception time when one was rolled: a roll is logged when it is made."""
+        rolls = perception_rolls or {}
         for me in self.loadouts.values():
             spec = me.spec
             encounter.emit(
@@ -157,6 +159,7 @@ class Battle:
                     shield=me.shield.name if me.shield else None,
                     cover=spec.cover,
                     body=spec.kind,
+                    perception_roll=rolls.get(me.id),
                 )
             )
 

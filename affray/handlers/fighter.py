@@ -11,7 +11,6 @@ from collections.abc import Generator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from affray.events.base import Roll
 from affray.events.kinds import (
     ActionRefused,
     AimStarted,
@@ -59,10 +58,9 @@ STAND_UP_MS = MS_PER_SECOND
 MARTIAL_GAP_MS = MS_PER_SECOND // close_combat.MAX_ATTACKS_PER_SECOND
 
 
-def fighter(
-    encounter: Encounter, battle: Battle, me: Loadout, perceive_after_ms: int, roll: Roll | None
-) -> Process:
-    """Run one combatant from its perception to the end of the encounter or of itself."""
+def fighter(encounter: Encounter, battle: Battle, me: Loadout, perceive_after_ms: int) -> Process:
+    """Run one combatant from its perception to the end of the encounter or of itself. Its perception
+    roll is in its ``combatant_joined``, its reaction roll in its ``perceived``: logged when rolled."""
     state = encounter.state
     mine = state.combatants[me.id]
 
@@ -72,18 +70,16 @@ def fighter(
     yield encounter.timeout(perceive_after_ms)
     if stopped():
         return
-    encounter.emit(Perceived(combatant=me.id, after_ms=perceive_after_ms, roll=roll))
-
     if me.spec.prepared:
         reaction_ms, reaction_roll = 0, None
     else:
         reaction_ms, reaction_roll = battle.duration(encounter, me.id, "reaction", me.spec.reaction)
+    encounter.emit(Perceived(combatant=me.id, after_ms=perceive_after_ms, reaction_roll=reaction_roll))
+    if not me.spec.prepared:
         yield encounter.timeout(reaction_ms)
         if stopped():
             return
-    encounter.emit(
-        Reacted(combatant=me.id, reaction_ms=reaction_ms, prepared=me.spec.prepared, roll=reaction_roll)
-    )
+    encounter.emit(Reacted(combatant=me.id, reaction_ms=reaction_ms, prepared=me.spec.prepared))
 
     first = me.arms[0]
     yield encounter.timeout(first.readiness_ms)

@@ -61,15 +61,17 @@ def _joined(e: CombatantJoined, s: EncounterState) -> str:
             f"({number(e.damage_points)} points), at {at(e.position)}"
         )
     shield = f", shield {e.shield}" if e.shield else ""
+    perceives = f"; its perception time: {rolled(e.perception_roll, ' s')}" if e.perception_roll else ""
     return (
         f"{e.combatant} ({e.name}) joins side {e.side}: {number(e.damage_points)} DP, {e.weapon}, "
-        f"{e.armor}{shield}, at {at(e.position)}"
+        f"{e.armor}{shield}, at {at(e.position)}{perceives}"
     )
 
 
 def _perceived(e: Perceived, s: EncounterState) -> str:
     how = f" (perception {rolled(e.roll, ' s')})" if e.roll else ""
-    return f"{e.combatant} perceives the other party{how}"
+    reaction = f"; its reaction time: {rolled(e.reaction_roll, ' s')}" if e.reaction_roll else ""
+    return f"{e.combatant} perceives the other party{how}{reaction}"
 
 
 def _reacted(e: Reacted, s: EncounterState) -> str:

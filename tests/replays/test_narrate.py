@@ -632,3 +632,17 @@ def test_the_healed_robots_log_narrates_each_special_kind(kind: type[Event], pat
     lines = [line for event, line in ROBOTS_LINES.items() if isinstance(event, kind)]
     assert lines
     assert all(re.search(pattern, line) for line in lines), lines
+
+
+def test_a_perception_roll_is_told_when_the_combatant_joins() -> None:
+    # rule E1: the perception time is rolled as the encounter begins and logged with the joining
+    event = msgspec.structs.replace(joined("a", 1), perception_roll=roll(8, expr="1d10"))
+    (text,) = [line.split("#1    ")[1] for line in narrate([event])]
+    assert text.endswith("; its perception time: 1d10=8 s")
+
+
+def test_a_reaction_roll_is_told_when_the_combatant_perceives() -> None:
+    # rule E1: the reaction time is rolled on perceiving and logged there
+    event = Perceived(seq=2, t=0, combatant="a", after_ms=0, reaction_roll=roll(3, expr="1d4"))
+    told = list(narrate([joined("a", 1), event]))[-1]
+    assert told.endswith("a perceives the other party; its reaction time: 1d4=3 s")
