@@ -6,14 +6,13 @@ battle, so a new ruleset is added in one place.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from affray.errors import ScenarioError, read_user_file
 from affray.fivestep_scenario import FivestepScenario, convert_fivestep, embed_tables
 from affray.handlers.battle import Battle
 from affray.handlers.fivestep.battle import FivestepBattle
-from affray.scenario import Scenario, convert_scenario
+from affray.scenario import Scenario, convert_scenario, parse_toml
 
 AnyScenario = Scenario | FivestepScenario
 RULESETS = ("energion", "fivestep")
@@ -33,13 +32,7 @@ def convert_any(raw: object, source: str) -> AnyScenario:
 
 def load_any(path: Path) -> AnyScenario:
     """Read the scenario file at ``path``; a fivestep scenario's table files are read with it."""
-    data = read_user_file(path, ScenarioError, "a scenario file")
-    try:
-        raw = tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: invalid TOML: {exc}") from None
+    raw = parse_toml(read_user_file(path, ScenarioError, "a scenario file"), str(path))
     scenario = convert_any(raw, str(path))
     if isinstance(scenario, FivestepScenario):
         return embed_tables(scenario, path.parent, str(path))

@@ -209,14 +209,21 @@ class Scenario(Section, frozen=True, kw_only=True):
     combatants: Annotated[list[Combatant], msgspec.Meta(min_length=2)]
 
 
-def decode_scenario(data: bytes | str, source: str) -> Scenario:
-    """Decode TOML text into a Scenario; errors name ``source`` and the line or field path."""
-    text = data.decode() if isinstance(data, bytes) else data
+def parse_toml(data: bytes | str, source: str) -> dict[str, object]:
+    """A scenario file's TOML as a mapping, for any ruleset; errors name ``source`` and the line."""
     try:
-        raw = tomllib.loads(text)
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: invalid TOML: {exc}") from None
-    return convert_scenario(raw, source)
+
+
+def decode_scenario(data: bytes | str, source: str) -> Scenario:
+    """Decode TOML text into a Scenario; errors name ``source`` and the line or field path."""
+    return convert_scenario(parse_toml(data, source), source)
 
 
 def convert_scenario(raw: object, source: str) -> Scenario:
@@ -311,8 +318,4 @@ def check_dice(dice: Dice, source: str) -> None:
 
 def load_scenario(path: Path) -> Scenario:
     """Read and decode the scenario at ``path``."""
-    data = read_user_file(path, ScenarioError, "a scenario file")
-    try:
-        return decode_scenario(data.decode("utf-8"), str(path))
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return decode_scenario(read_user_file(path, ScenarioError, "a scenario file"), str(path))

@@ -16,7 +16,7 @@ from affray.events.kinds import (
     CombatantJoined,
     LocationDisabled,
 )
-from affray.handlers.ending import check_end, put_out, time_limit
+from affray.handlers.ending import Ending, time_limit
 from affray.handlers.fighter import fighter
 from affray.handlers.loadout import Arm, Loadout, build_loadouts
 from affray.handlers.special import TURN_MS, SpecialDamageModule
@@ -89,7 +89,7 @@ def energion_hit(
     )
 
 
-class Battle:
+class Battle(Ending):
     """An Energion encounter built from a scenario; ``run`` simulates it into an Encounter."""
 
     def __init__(self, scenario: Scenario, tables: EnergionTables | None = None) -> None:
@@ -229,11 +229,3 @@ class Battle:
                 self.processes[target_id].interrupt(f"took damage while casting {target.casting}")
             return
         self.put_out(encounter, target_id, f"damage points at {tidy(target.damage_left)}")
-
-    def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
-        """The target is out; the encounter ends when at most one side stands."""
-        put_out(encounter, target_id, reason)
-
-    def check_end(self, encounter: Encounter) -> None:
-        """End the encounter when at most one side has anyone able to fight."""
-        check_end(encounter)

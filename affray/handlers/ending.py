@@ -32,6 +32,18 @@ def check_end(encounter: Encounter) -> None:
         encounter.finish()
 
 
+class Ending:
+    """The calls every ruleset's battle offers its handlers (and the special_damage module) to end things."""
+
+    def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
+        """The target is out; the encounter ends when at most one side stands."""
+        put_out(encounter, target_id, reason)
+
+    def check_end(self, encounter: Encounter) -> None:
+        """End the encounter when at most one side has anyone able to fight."""
+        check_end(encounter)
+
+
 def time_limit(encounter: Encounter, max_seconds: int, rank: int | None = None) -> Generator[Any, Any, None]:
     """A process that ends the encounter after ``max_seconds`` of game time; with ``rank``, only after the
     ranked events due at that instant (the actions ending at the last millisecond)."""

@@ -13,7 +13,7 @@ from affray.errors import AffrayError, ScenarioError
 from affray.events.codec import CURRENT_VERSIONS, ENCODER, LogHeader
 from affray.events.kinds import BodyPart, CombatantJoined
 from affray.fivestep_scenario import Character, FivestepScenario, Part, TableFile, Weapon
-from affray.handlers.ending import check_end, put_out, time_limit
+from affray.handlers.ending import Ending, time_limit
 from affray.handlers.fivestep.checks import check_special_types, check_tables
 from affray.handlers.fivestep.rounds import rounds
 from affray.handlers.fivestep.turns import LAST_RANK
@@ -75,7 +75,7 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
         return next(p for p in self.parts if p.vital)
 
 
-class FivestepBattle:
+class FivestepBattle(Ending):
     """A fivestep encounter built from a scenario; ``run`` simulates it into an Encounter."""
 
     def __init__(self, scenario: FivestepScenario) -> None:
@@ -141,14 +141,6 @@ class FivestepBattle:
             )
 
     # --- what a fight's damage does, and what the special_damage module reads --------------------------
-
-    def put_out(self, encounter: Encounter, target_id: str, reason: str) -> None:
-        """The target is out; the encounter ends when at most one side stands."""
-        put_out(encounter, target_id, reason)
-
-    def check_end(self, encounter: Encounter) -> None:
-        """End the encounter when at most one side has anyone able to fight."""
-        check_end(encounter)
 
     def after_damage(self, encounter: Encounter, target_id: str) -> None:
         """A vital part without function puts the character out (ruling 45), and so does losing every point

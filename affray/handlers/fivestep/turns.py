@@ -38,10 +38,21 @@ def _rank(side_place: int, fighter: Fighter) -> int:
     return side_place * 1000 + fighter.rank
 
 
-def _uses_left(me: CombatantState, arm: Arm) -> int | None:
-    """Shots or grenades left (None when not counted); 0 when it cannot be used at all."""
+def _barred(me: CombatantState, arm: Arm) -> str:
+    """Why the weapon cannot be used at all ("" when it can): destroyed (S3), or an injury forbidding
+    melee (S4)."""
     spec = arm.spec
-    if _unusable(me, arm, counting=False):
+    if spec.name in me.destroyed_weapons:
+        return f"its {spec.name} was destroyed"
+    if spec.combat == "hand_to_hand" and any(injury.no_melee for injury in me.injuries):
+        return "an injury: no melee"
+    return ""
+
+
+def _uses_left(me: CombatantState, arm: Arm) -> int | None:
+    """Shots or grenades left (None when not counted, ruling 49); 0 when it is barred."""
+    spec = arm.spec
+    if _barred(me, arm):
         return 0
     if spec.combat == "grenade":
         return spec.count - me.used.get(spec.name, 0)
@@ -50,19 +61,12 @@ def _uses_left(me: CombatantState, arm: Arm) -> int | None:
     return None
 
 
-def _unusable(me: CombatantState, arm: Arm, *, counting: bool = True) -> str:
-    """Why the weapon cannot be used now ("" when it can): destroyed (S3), an injury forbidding melee (S4),
-    or (``counting``) no ammunition or grenades left (ruling 49)."""
-    spec = arm.spec
-    if spec.name in me.destroyed_weapons:
-        return f"its {spec.name} was destroyed"
-    if spec.combat == "hand_to_hand" and any(injury.no_melee for injury in me.injuries):
-        return "an injury: no melee"
-    if counting:
-        left = _uses_left(me, arm)
-        if left is not None and left <= 0:
-            return f"no {spec.name} shots or throws left"
-    return ""
+def _unusable(me: CombatantState, arm: Arm) -> str:
+    """Why the weapon cannot be used now ("" when it can): barred, or nothing left to shoot or throw."""
+    left = _uses_left(me, arm)
+    if left is None or left > 0:
+        return ""
+    return _barred(me, arm) or f"no {arm.spec.name} shots or throws left"
 
 
 def arm_options(encounter: Encounter, fighter: Fighter) -> tuple[ArmOption, ...]:
