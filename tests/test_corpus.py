@@ -1,0 +1,63 @@
+"""Old logs are read forever: every log of tests/corpus replays, gives its state, chains and verifies.
+
+See tests/corpus/README.md for what each folder holds and how it differs from today's logs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from affray.cli import main
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+LOGS = sorted(CORPUS.glob("*/*.jsonl"))
+
+
+def _affray(*args: str | Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main([os.fspath(a) for a in args])
+        except SystemExit as exc:
+            return (exc.code if isinstance(exc.code, int) else 1), out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
+
+
+def _name(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def test_the_corpus_holds_a_log_of_every_example() -> None:
+    examples = {p.stem for p in (CORPUS.parent.parent / "examples").glob("*.toml")}
+    assert examples <= {p.stem for p in CORPUS.glob("format-1/*.jsonl")}
+
+
+@pytest.mark.parametrize("log", LOGS, ids=_name)
+def test_an_old_log_replays_every_event(log: Path) -> None:
+    code, out, err = _affray("replay", log)
+    assert code == 0, err
+    assert not err
+    events = len(log.read_bytes().splitlines()) - 2
+    assert len(out.splitlines()) == events + 1
+
+
+@pytest.mark.parametrize("log", LOGS, ids=_name)
+def test_an_old_log_gives_its_final_state(log: Path) -> None:
+    code, out, err = _affray("state", log, "--json")
+    assert code == 0, err
+    state = json.loads(out)
+    assert state["ended"] is True
+    assert state["seq"] == len(log.read_bytes().splitlines()) - 2
+
+
+@pytest.mark.parametrize("log", LOGS, ids=_name)
+def test_an_old_log_chains_and_re_simulates_identically(log: Path) -> None:
+    code, out, _ = _affray("verify", log)
+    assert code == 0, out
+    assert out.startswith("ok: ")
