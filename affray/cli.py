@@ -11,24 +11,18 @@ from pathlib import Path
 import click
 import structlog
 
-from affray import __version__
+from affray import __version__, rulesets
 from affray.errors import AffrayError, LogError
 from affray.events.codec import LogFile, LogWriter, read_log
-from affray.events.special import (
-    AftermathStarted,
-    Healed,
-    HealingScheduled,
-)
-from affray.handlers.aftermath import run_aftermath
-from affray.handlers.fivestep.battle import FivestepBattle
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.dice import ManualDice
-from affray.kernel.state import CombatantState, EncounterState, digest, encode_state, fold
+from affray.kernel.fold import encode_state, fold
+from affray.kernel.ruleset import Recorded
 from affray.replays.narrate import narrate
 from affray.replays.rebuild import state_at_seq, state_at_time
+from affray.replays.show import show_state
 from affray.replays.telling import number
-from affray.replays.verify import first_difference, scenario_of, verify
-from affray.rulesets import battle_for, load_any
+from affray.replays.verify import first_difference, verify
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
@@ -58,8 +52,16 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     ctx.obj = {"verbose": verbose}
 
 
+def _read(path: Path) -> LogFile:
+    return read_log(path, rulesets.vocabulary_for)
+
+
+def _recorded(log: LogFile, path: Path) -> Recorded:
+    return rulesets.recorded(log.header, str(path))
+
+
 def _load(path: Path) -> LogFile:
-    log = read_log(path)
+    log = _read(path)
     if log.problem is not None:
         p = log.problem
         if "cut short" in p.message:
@@ -70,7 +72,7 @@ def _load(path: Path) -> LogFile:
         else:
             raise AffrayError(f"{path}: {p.where()}: {p.message} (affray verify tells more)")
     try:
-        fold(log.events)
+        fold(log.events, log.vocabulary)
     except LogError as exc:
         raise LogError(f"{path}: {exc}") from None
     return log
@@ -83,12 +85,12 @@ def _load(path: Path) -> LogFile:
 @click.pass_context
 def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT."""
-    spec = load_any(scenario)
+    ruleset, spec = rulesets.load_scenario(scenario)
     try:
-        battle = battle_for(spec)
+        battle = ruleset.battle(spec)
     except AffrayError as exc:
         raise AffrayError(f"{scenario}: {exc}") from None
-    writer = LogWriter.create(output, battle.header(), replace=force)
+    writer = LogWriter.create(output, ruleset.header(spec), replace=force)
     try:
         encounter = battle.run(sinks=[writer.write], trace=ctx.obj["verbose"])
     except AffrayError as exc:
@@ -99,18 +101,14 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
         raise
     writer.close()
     source = encounter.dice.source
-    if isinstance(battle, FivestepBattle) and battle.tables.examples:
-        click.echo(
-            f"note: {scenario}: Tables {', '.join(battle.tables.examples)} are invented example data "
-            "(example = true), not the rules",
-            err=True,
-        )
+    for notice in battle.notices():
+        click.echo(f"note: {scenario}: {notice}", err=True)
     if isinstance(source, ManualDice) and source.unused:
         click.echo(
             f"warning: {scenario}: {source.unused} of the manual rolls ($.dice.rolls) were not used", err=True
         )
     state = encounter.state
-    name = battle.scenario.name or scenario.stem
+    name = spec.name or scenario.stem
     winner = f"side {state.winner} wins" if state.winner else "no winner"
     click.echo(
         f"{name}: {winner} at {seconds(state.t)} s ({state.end_reason}); "
@@ -134,7 +132,7 @@ def replay(log: Path) -> None:
         f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}, "
         f"{len(loaded.events)} events"
     )
-    for line in narrate(loaded.events):
+    for line in narrate(loaded.events, loaded.vocabulary, _recorded(loaded, log).tellers()):
         click.echo(line)
 
 
@@ -153,16 +151,17 @@ def state(log: Path, at_seconds: str | None, seq: int | None, as_json: bool) -> 
     if seq is not None:
         if seq > len(events):
             raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {len(events)}")
-        current = state_at_seq(events, seq)
+        current = state_at_seq(events, seq, loaded.vocabulary)
     elif at_seconds is not None:
         moment = _milliseconds(at_seconds)
-        current = state_at_time(events, moment)
+        current = state_at_time(events, moment, loaded.vocabulary)
     else:
-        current = state_at_seq(events, len(events))
+        current = state_at_seq(events, len(events), loaded.vocabulary)
     if as_json:
         click.echo(encode_state(current).decode())
         return
-    _print_state(current, moment)
+    for line in show_state(current, moment, _recorded(loaded, log)):
+        click.echo(line)
 
 
 def _milliseconds(text: str) -> int:
@@ -174,90 +173,6 @@ def _milliseconds(text: str) -> int:
     if not moment.is_finite() or not 0 <= moment <= MAX_SECONDS:
         raise AffrayError(f"--at {text!r}: expected a time from 0 to {MAX_SECONDS} seconds")
     return to_ms(moment)
-
-
-def _print_state(s: EncounterState, moment: int | None) -> None:
-    over = f"; ended: {s.end_reason}" if s.ended else ""
-    if moment is None:
-        when = f"after seq {s.seq}, at {seconds(s.t)} s"
-    else:
-        when = f"at {seconds(moment)} s (the last event before it: seq {s.seq} at {seconds(s.t)} s)"
-    click.echo(f"{when}{over}; state digest {digest(s)}")
-    if s.fivestep is not None and s.fivestep.round:
-        order = f"; order {', '.join(s.fivestep.order)}" if s.fivestep.order else ""
-        click.echo(f"  round {s.fivestep.round}: acting {', '.join(s.fivestep.acting) or 'nobody'}{order}")
-    click.echo(f"  {'id':<12} {'side':<10} {'DP left':>12} {'position':>18}  {'status':<30} target")
-    now = moment if moment is not None else s.t
-    for c in s.combatants.values():
-        if c.out:
-            status = f"out: {c.out_reason}"
-        elif c.deactivated:
-            status = "deactivated"
-        elif c.unconscious_until_ms is not None and now < c.unconscious_until_ms:
-            status = f"unconscious until {seconds(c.unconscious_until_ms)} s"
-        elif c.stunned_until_ms is not None and now < c.stunned_until_ms:
-            status = f"stunned until {seconds(c.stunned_until_ms)} s"
-        elif c.held_by is not None:
-            status = f"held by {c.held_by} ({c.hold})"
-        elif c.holding is not None:
-            status = f"holding {c.holding} ({c.hold})"
-        elif c.turn is not None:
-            t = c.turn
-            piece = f", sub-turn {t.piece}/{t.pieces}" if t.pieces > 1 else ""
-            status = "no-move turn" if t.no_move else f"{t.available} AP left (round {t.round}{piece})"
-        elif c.parts:
-            status = "waiting for its turn"
-        elif c.casting is not None:
-            status = f"casting {c.casting}"
-        elif c.weapon_ready:
-            status = f"fighting with {c.weapon}"
-        elif c.reacted:
-            status = "readying weapon"
-        elif c.perceived:
-            status = "reacting"
-        else:
-            status = "unaware"
-        where = f"({number(c.position[0])}, {number(c.position[1])})"
-        left = f"{number(c.damage_left)}/{number(c.damage_points)}"
-        click.echo(f"  {c.id:<12} {c.side:<10} {left:>12} {where:>18}  {status:<30} {c.target or '-'}")
-        for line in _afflictions(c):
-            click.echo(f"  {'':<12} {line}")
-
-
-def _afflictions(c: CombatantState) -> list[str]:
-    """What special damage, disabled locations and lost equipment leave on a combatant, one line each."""
-    if c.parts:
-        wounds = [
-            f"{part} {number(taken)}/{c.parts[part]}" + (" (no function)" if taken >= c.parts[part] else "")
-            for part, taken in c.location_damage.items()
-        ]
-        lines = [f"wounds: {', '.join(wounds)}"] if wounds else []
-    else:
-        lines = [f"disabled: {part}" for part in c.disabled]
-    for injury in c.injuries:
-        effects = [
-            f"{injury.to_hit:+d} to hit" if injury.to_hit else "",
-            f"{number(injury.movement)} m/s" if injury.movement else "",
-            f"at most {number(injury.movement_max)} m/s" if injury.movement_max is not None else "",
-            "cannot move" if injury.cannot_move else "",
-            f"{injury.skills:+d}% skills" if injury.skills else "",
-            f"{injury.int_log:+d} INT/LOG" if injury.int_log else "",
-            f"{injury.dex_rs:+d} DEX/RS" if injury.dex_rs else "",
-            f"{injury.carry_kg:+d} kg carried" if injury.carry_kg else "",
-            f"{injury.malfunction_chance}% malfunction" if injury.malfunction_chance else "",
-            f"{injury.repair_penalty:+d}% to repair" if injury.repair_penalty else "",
-        ]
-        listed = ", ".join(e for e in effects if e)
-        lines.append(f"injury: {injury.name}" + (f" ({listed})" if listed else ""))
-    if c.lost:
-        lines.append("lost: " + ", ".join(f"{units} {name}" for name, units in c.lost.items()))
-    if c.destroyed_weapons:
-        lines.append("weapons destroyed: " + ", ".join(c.destroyed_weapons))
-    if c.programs_lost:
-        lines.append("programs lost: " + ", ".join(c.programs_lost))
-    if c.alarms:
-        lines.append("alarms raised: " + ", ".join(c.alarms))
-    return lines
 
 
 @cli.command()
@@ -275,11 +190,16 @@ def heal(log: Path, days: int, output: Path, force: bool) -> None:
     loaded = _load(log)
     if not loaded.ended:
         raise AffrayError(f"{log}: the log is cut short; heal needs a whole log")
-    if any(isinstance(event, AftermathStarted) for event in loaded.events):
+    recorded = _recorded(loaded, log)
+    aftermath = next((m.aftermath for m in recorded.modules if m.aftermath is not None), None)
+    if aftermath is None:
+        healing = [name for name in recorded.ruleset.modules if rulesets.module(name).aftermath is not None]
+        listed = ", ".join(f'"{name}"' for name in healing)
+        wanted = f"modules = [{listed}]" if healing else "a module with an aftermath"
+        raise AffrayError(f"{log}: nothing heals: the scenario does not use {wanted}")
+    if any(aftermath.started_by(event) is not None for event in loaded.events):
         raise AffrayError(f"{log}: the log already holds an aftermath")
-    battle = battle_for(scenario_of(loaded, str(log)))
-    if battle.special is None:
-        raise AffrayError(f'{log}: nothing heals: the scenario does not use modules = ["special_damage"]')
+    battle = recorded.battle()
     encounter = battle.run()
     difference = first_difference(loaded.header_line, loaded.events, encounter.log)
     if difference is not None:
@@ -287,19 +207,13 @@ def heal(log: Path, days: int, output: Path, force: bool) -> None:
             f"{log}: seq {difference[0]} does not re-simulate ({difference[1]}); affray verify tells more"
         )
     start = len(encounter.log)
-    run_aftermath(encounter, battle, battle.scenario.special_damage, days)
+    aftermath.run(encounter, battle, days)
     writer = LogWriter.create(output, loaded.header, replace=force)
     for event in encounter.log:
         writer.write(event)
     writer.close()
-    added = encounter.log[start:]
-    healed = sum(isinstance(e, Healed) for e in added)
-    scheduled = [e for e in added if isinstance(e, HealingScheduled)]
-    cost = sum(e.cost for e in scheduled)
-    click.echo(
-        f"{log}: {days} days later, {healed} of {len(scheduled)} injuries healed or repaired"
-        f"{f', {cost} Cr in fees' if cost else ''}; {len(encounter.log)} events -> {output}"
-    )
+    done = aftermath.summary(encounter.log[start:])
+    click.echo(f"{log}: {days} days later, {done}; {len(encounter.log)} events -> {output}")
 
 
 @cli.command(name="verify")
@@ -309,7 +223,8 @@ def verify_command(log: Path) -> None:
 
     Exit 0 when everything holds, 1 naming the first seq that breaks or differs.
     """
-    verdict = verify(read_log(log), str(log))
+    loaded = _read(log)
+    verdict = verify(loaded, lambda: _recorded(loaded, log))
     if verdict.ok:
         click.echo(
             f"ok: {log}: {verdict.events} events chain, fold and re-simulate identically "

@@ -1,9 +1,9 @@
 """Kernel speed: events per wall-clock second of a 20-combatant melee, against bare SimPy in the same process.
 
-affray side: ``Battle(scenario).run()`` on the melee of ``melee.py`` (10 v 10, Energion, mixed chart weapons),
-cut by its time limit near ``--events`` events. Each event is a SimPy step plus the handler's dice, rules,
-controller and ``emit`` (stamp, apply, append). The garbage collector's share of the best run is timed
-through ``gc.callbacks``.
+affray side: ``ruleset.battle(scenario).run()`` on the melee of ``melee.py`` (10 v 10, Energion, mixed
+chart weapons), cut by its time limit near ``--events`` events. Each event is a SimPy step plus the
+handler's dice, rules, controller and ``emit`` (stamp, apply, append). The garbage collector's share of the
+best run is timed through ``gc.callbacks``.
 
 SimPy side: a bare ``simpy.Environment`` with 20 processes, each looping ``yield env.timeout(gap)`` with its
 combatant's attack gap in milliseconds, for as many timeouts in all as affray emitted events.
@@ -25,22 +25,22 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 import simpy
-from melee import CollectorClock, environment, melee_scenario, rate, seconds_for_events, timed
+from melee import ENERGION, CollectorClock, environment, melee_scenario, rate, seconds_for_events, timed
 
 from affray.events.codec import LogWriter
-from affray.handlers.battle import Battle
 from affray.kernel.encounter import Encounter
-from affray.kernel.state import digest
+from affray.kernel.fold import digest
+from affray.kernel.ruleset import Battle
 
 TARGET_RATIO = 1 / 3
 PROCESSES = 20
 
 
-def run_affray(battle: Battle, write_log: bool) -> Encounter:
+def run_affray(battle: Battle, write_log: bool) -> Encounter[Any]:
     """One whole run of the melee; with ``write_log`` the log is also written, into memory."""
     if not write_log:
         return battle.run()
-    writer = LogWriter(io.BytesIO(), battle.header())
+    writer = LogWriter(io.BytesIO(), ENERGION.header(battle.scenario))
     return battle.run(sinks=[writer.write])
 
 
@@ -62,7 +62,7 @@ def run_simpy(total: int, gaps: Sequence[int]) -> int:
 def measure(events: int, repeat: int, write_log: bool) -> dict[str, Any]:
     """Time both sides ``repeat`` times, alternating, and keep the best of each."""
     scenario = melee_scenario(seconds_for_events(events))
-    battle = Battle(scenario)
+    battle: Any = ENERGION.battle(scenario)
     gaps = [loadout.arms[0].speed_ms for loadout in battle.loadouts.values()]
     assert len(gaps) == PROCESSES
     best_affray = best_simpy = float("inf")

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import affray
-from affray.scenario import Scenario, convert_scenario
+from affray import rulesets
+
+ENERGION = rulesets.ruleset("energion")
 
 T = TypeVar("T")
 
@@ -103,7 +105,7 @@ def _combatant(index: int, side: str, y: int) -> dict[str, Any]:
     return spec
 
 
-def melee_scenario(max_seconds: int = WHOLE_FIGHT_SECONDS, seed: int = SEED) -> Scenario:
+def melee_scenario(max_seconds: int = WHOLE_FIGHT_SECONDS, seed: int = SEED) -> Any:
     """The 10 v 10 melee, cut at ``max_seconds`` of game time."""
     raw = {
         "ruleset": "energion",
@@ -113,7 +115,7 @@ def melee_scenario(max_seconds: int = WHOLE_FIGHT_SECONDS, seed: int = SEED) -> 
         "combatants": [_combatant(i, "watch", 0) for i in range(10)]
         + [_combatant(i, "raiders", 3) for i in range(10)],
     }
-    return convert_scenario(raw, "benchmarks/melee.py")
+    return ENERGION.load(raw, "benchmarks/melee.py", None)
 
 
 def seconds_for_events(events: int) -> int:

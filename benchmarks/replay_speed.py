@@ -4,10 +4,10 @@ The log is the melee of ``melee.py`` run to about ``--events`` events (200k by d
 fight), written with ``encode_log`` to a temporary file and read back into memory once; or an existing log
 given with ``--log``. Then, best of ``--repeat`` runs each, wall clock (``time.perf_counter``), gc on:
 
-- replay: ``fold(read_bytes(data).events)``: split the lines, check every line's hash chain, seq and time,
-  decode every event into its Struct, fold them into an EncounterState;
-- raw msgspec: ``msgspec.json.Decoder(AnyEvent).decode_lines`` over the same event lines, with no chain and
-  no fold;
+- replay: ``fold(read_bytes(data, rulesets.vocabulary_for).events, vocabulary)``: split the lines, check
+  every line's hash chain, seq and time, decode every event into its Struct, fold them into the state;
+- raw msgspec: ``msgspec.json.Decoder(vocabulary.union).decode_lines`` over the same event lines, with no
+  chain and no fold;
 - the split of the replay: the same steps timed alone with gc off (splitting, hashing, decoding, folding);
   the rest (``_Chain``'s suffix, seq and time checks and calls: the replay with gc off minus those steps);
   and the garbage collector's share (the replay with gc on minus the replay with gc off).
@@ -29,25 +29,34 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from melee import WHOLE_FIGHT_SECONDS, best_of, environment, melee_scenario, rate, seconds_for_events, timed
+from melee import (
+    ENERGION,
+    WHOLE_FIGHT_SECONDS,
+    best_of,
+    environment,
+    melee_scenario,
+    rate,
+    seconds_for_events,
+    timed,
+)
 
-from affray.events.codec import AnyEvent, LogFile, encode_log, line_hash, read_bytes
-from affray.handlers.battle import Battle
-from affray.kernel.state import EncounterState, digest, fold
+from affray import rulesets
+from affray.events.codec import LogFile, encode_log, line_hash, read_bytes
+from affray.kernel.fold import digest, fold
 
 TARGET = 1_000_000
 _END_PREFIX = b'{"end":'
 
 
-def replay(data: bytes) -> tuple[LogFile, EncounterState]:
+def replay(data: bytes) -> tuple[LogFile, Any]:
     """What a replay does: read the whole log (chain, seq, time, decode) and fold its events.
 
     The log is returned too, so that freeing its events is not timed.
     """
-    log = read_bytes(data)
+    log = read_bytes(data, rulesets.vocabulary_for)
     if log.problem is not None:
         raise SystemExit(f"error: the log does not read cleanly: {log.problem}")
-    return log, fold(log.events)
+    return log, fold(log.events, log.vocabulary)
 
 
 def without_gc(work: Callable[[], Any]) -> Callable[[], Any]:
@@ -68,10 +77,11 @@ def make_log(events: int, folder: Path) -> tuple[bytes, str, float]:
 
     ``events`` 0 runs the whole melee, to the end of one side.
     """
-    battle = Battle(melee_scenario(seconds_for_events(events) if events else WHOLE_FIGHT_SECONDS))
+    scenario = melee_scenario(seconds_for_events(events) if events else WHOLE_FIGHT_SECONDS)
+    battle = ENERGION.battle(scenario)
     seconds, encounter = timed(battle.run)
     path = folder / "melee.jsonl"
-    path.write_bytes(encode_log(battle.header(), encounter.log))
+    path.write_bytes(encode_log(ENERGION.header(scenario), encounter.log))
     return path.read_bytes(), digest(encounter.state), seconds
 
 
@@ -91,7 +101,8 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
     lines = event_lines(data)
     count = len(lines)
     block = b"\n".join(lines)
-    decoder = msgspec.json.Decoder(AnyEvent)
+    vocabulary = replay(data)[0].vocabulary
+    decoder = msgspec.json.Decoder(vocabulary.union)
     decode = decoder.decode
 
     replay_s, (_, state) = best_of(repeat, lambda: replay(data))
@@ -109,7 +120,7 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
         "hash_lines": max(alone(lambda: [line_hash(line) for line in data.split(b"\n")]) - split_s, 0.0),
         "decode_events": alone(lambda: [decode(line) for line in lines]),
     }
-    split["fold"] = _fold_alone(decoder.decode_lines(block), repeat)
+    split["fold"] = _fold_alone(decoder.decode_lines(block), vocabulary, repeat)
     split["chain_checks_and_calls"] = max(replay_no_gc_s - sum(split.values()), 0.0)
     split["garbage_collector"] = max(replay_s - replay_no_gc_s, 0.0)
     return {
@@ -131,8 +142,8 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
     }
 
 
-def _fold_alone(events: list[Any], repeat: int) -> float:
-    return best_of(repeat, without_gc(lambda: fold(events)))[0]
+def _fold_alone(events: list[Any], vocabulary: Any, repeat: int) -> float:
+    return best_of(repeat, without_gc(lambda: fold(events, vocabulary)))[0]
 
 
 def report(r: dict[str, Any], generated: str) -> str:
@@ -145,7 +156,7 @@ def report(r: dict[str, Any], generated: str) -> str:
         f"msgspec {r['msgspec']}",
         f"  replay  read_bytes + fold            {r['replay_seconds']:8.3f} s  "
         f"{rate(count, r['replay_seconds']):>20}   (target {TARGET:,}/s: {verdict})",
-        f"  raw     Decoder(AnyEvent).decode_lines {r['raw_msgspec_seconds']:6.3f} s  "
+        f"  raw     Decoder(union).decode_lines  {r['raw_msgspec_seconds']:6.3f} s  "
         f"{rate(count, r['raw_msgspec_seconds']):>20}",
         f"  ratio   replay / raw msgspec = {r['ratio']:.3f}",
         "  where the replay's time goes (each step timed alone, best of each):",

@@ -11,26 +11,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import msgspec
 import pytest
 from hypothesis import strategies as st
 
+from affray import rulesets
 from affray.events.base import Event, Roll
-from affray.events.codec import encode_log
-from affray.events.kinds import (
-    ActionRefused,
+from affray.events.codec import LogFile, encode_log, iter_events, read_bytes, read_log
+from affray.events.energion.kinds import (
     AimStarted,
     AttackResolved,
     CombatantJoined,
-    CombatantOut,
     DamageDerivation,
-    EncounterEnded,
     HitDerivation,
-    Moved,
     ParryAttempt,
     Perceived,
     RangedDerivation,
@@ -43,15 +41,18 @@ from affray.events.kinds import (
     WeaponChanged,
     WeaponReadied,
 )
-from affray.handlers import battle as battle_module
-from affray.handlers.aftermath import run_aftermath
-from affray.handlers.battle import Battle
+from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Moved
+from affray.handlers.energion import battle as battle_module
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario, decode_scenario
 from affray.handlers.fivestep import battle as fivestep_battle_module
+from affray.handlers.special_damage.aftermath import run_aftermath
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter
-from affray.kernel.state import digest
-from affray.rulesets import AnyScenario, battle_for, load_any
-from affray.scenario import Scenario, decode_scenario
+from affray.kernel.fold import digest
+from affray.kernel.ruleset import Battle, Recorded
+from affray.replays.narrate import narrate
+from affray.replays.verify import Verdict, verify
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -205,7 +206,7 @@ def scenario_tomls(draw: st.DrawFn, *, seed: st.SearchStrategy[int] = seeds) -> 
     return "\n".join(head) + "\n\n" + "\n\n".join(blocks) + "\n"
 
 
-def scenarios(*, seed: st.SearchStrategy[int] = seeds) -> st.SearchStrategy[Scenario]:
+def scenarios(*, seed: st.SearchStrategy[int] = seeds) -> st.SearchStrategy[EnergionScenario]:
     """Small valid Energion scenarios, decoded from TOML text as a user's file would be."""
     return scenario_tomls(seed=seed).map(lambda text: decode_scenario(text, "<generated>"))
 
@@ -376,7 +377,7 @@ def example_text(name: str) -> str:
     return (EXAMPLES / f"{name}.toml").read_text()
 
 
-def example(name: str) -> Scenario:
+def example(name: str) -> EnergionScenario:
     """The scenario ``examples/<name>.toml``."""
     return decode_scenario(example_text(name), f"examples/{name}.toml")
 
@@ -409,7 +410,7 @@ weapons = [{ name = "Sword, Long" }]
 cover (rule E16) until he steps out of it to close in."""
 
 
-def refusal_scenario() -> Scenario:
+def refusal_scenario() -> EnergionScenario:
     """The scenario of :data:`REFUSAL_TOML`."""
     return decode_scenario(REFUSAL_TOML, "refusal.toml")
 
@@ -454,17 +455,47 @@ fight ends at its 10 s time limit, and the aftermath's head wound heals in 1d10+
 round at 60 s."""
 
 
-def condition_scenario() -> Scenario:
+def condition_scenario() -> EnergionScenario:
     """The scenario of :data:`CONDITION_TOML`."""
     return decode_scenario(CONDITION_TOML, "condition.toml")
 
 
-def healed_events(scenario: Scenario, days: int) -> list[Event]:
+def healed_events(scenario: EnergionScenario, days: int) -> list[Event]:
     """Run ``scenario``, then its aftermath of ``days`` (rules S7, S8); the whole log's events."""
-    battle = Battle(scenario)
+    battle = EnergionBattle(scenario)
     encounter = battle.run()
-    run_aftermath(encounter, battle, battle.scenario.special_damage, days)
+    run_aftermath(encounter, battle, days)
     return encounter.log
+
+
+AnyScenario = Any
+"""A loaded scenario of any ruleset."""
+
+
+def battle_for(scenario: AnyScenario) -> Battle:
+    """The battle of ``scenario`` under its ruleset, as the ``affray`` command makes it."""
+    return rulesets.ruleset(scenario.ruleset).battle(scenario)
+
+
+def header_for(scenario: AnyScenario) -> Any:
+    """The log header of ``scenario`` under its ruleset."""
+    return rulesets.ruleset(scenario.ruleset).header(scenario)
+
+
+def recorded_for(scenario: AnyScenario) -> Recorded:
+    """What a log of ``scenario`` records it was made with."""
+    ruleset = rulesets.ruleset(scenario.ruleset)
+    return Recorded(ruleset=ruleset, scenario=scenario, modules=tuple(rulesets.modules_of(scenario)))
+
+
+def read(data: bytes, source: str = "<log>") -> LogFile:
+    """A log read back as ``affray`` reads it, with the registry's vocabularies."""
+    return read_bytes(data, rulesets.vocabulary_for, source)
+
+
+def vocabulary_of(scenario: AnyScenario) -> Any:
+    """The vocabulary of ``scenario``'s ruleset and modules."""
+    return rulesets.ruleset(scenario.ruleset).vocabulary(scenario.modules)
 
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -477,13 +508,12 @@ def with_seed(scenario: S, seed: int) -> S:
 
 def log_bytes(scenario: AnyScenario) -> bytes:
     """Run ``scenario`` (of any ruleset) and return its whole log as bytes."""
-    battle = battle_for(scenario)
-    return encode_log(battle.header(), battle.run().log)
+    return encode_log(header_for(scenario), battle_for(scenario).run().log)
 
 
 def any_example(name: str) -> AnyScenario:
     """The scenario ``examples/<name>.toml`` of any ruleset, its tables read as ``affray run`` reads them."""
-    return load_any(EXAMPLES / f"{name}.toml")
+    return rulesets.load_scenario(EXAMPLES / f"{name}.toml")[1]
 
 
 @cache
@@ -492,7 +522,7 @@ def example_log(name: str) -> bytes:
     return log_bytes(any_example(name))
 
 
-class SnapshotEncounter(Encounter):
+class SnapshotEncounter(Encounter[Any]):
     """An Encounter whose first sink records ``digest(self.state)`` as each event is handed out.
 
     A sink receives each event right after ``apply``, so ``snapshots[k - 1]`` is the live state at seq k.
@@ -582,3 +612,36 @@ def rechain(lines: list[bytes]) -> bytes:
         out.append(line)
     out.append(b'{"end":%d,"prev":"%s"}' % (len(out) - 1, prev.encode()))
     return join_lines(out)
+
+
+def all_kinds() -> set[type[Event]]:
+    """Every kind of every built-in ruleset's vocabulary, with all its modules."""
+    kinds: set[type[Event]] = set()
+    for name in rulesets.BUILT_IN_RULESETS:
+        ruleset = rulesets.ruleset(name)
+        kinds |= set(ruleset.vocabulary(ruleset.modules).kinds)
+    return kinds
+
+
+def read_path(path: Path) -> LogFile:
+    """The log at ``path`` read back as ``affray`` reads it."""
+    return read_log(path, rulesets.vocabulary_for)
+
+
+def stream_events(stream: IO[bytes], source: str = "<log>") -> Iterator[Event]:
+    """The events of a log streamed line by line, with the registry's vocabularies."""
+    return iter_events(stream, rulesets.vocabulary_for, source)
+
+
+def tell(
+    events: list[Event], ruleset: str = "energion", modules: tuple[str, ...] = ("special_damage",)
+) -> list[str]:
+    """``affray replay``'s lines for ``events`` of ``ruleset`` with ``modules``."""
+    found = rulesets.ruleset(ruleset)
+    recorded = Recorded(ruleset=found, scenario=None, modules=tuple(rulesets.module(m) for m in modules))
+    return list(narrate(events, found.vocabulary(modules), recorded.tellers()))
+
+
+def verdict(log: LogFile, source: str = "<log>") -> Verdict:
+    """``affray verify``'s verdict on a log read back, re-simulating what its header records."""
+    return verify(log, lambda: rulesets.recorded(log.header, source))

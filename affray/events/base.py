@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import ClassVar, Literal
 
 import msgspec
+
+Position = tuple[Decimal, Decimal]
+"""A point on the plane in metres, to the millimetre."""
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False):
@@ -17,6 +21,10 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=Fals
     """
 
     VERSION: ClassVar[int] = 1
+    MOVES_THE_FIELD: ClassVar[bool] = False
+    """Whether this kind changes who stands where: a join, a move, a fall, a condition. The fold counts
+    such events (``EncounterState.field_version``) so that controllers' views of the field are rebuilt
+    only when it changed; a kind that changes a position, ``out`` or ``conditions`` must say so."""
 
     seq: int = 0
     t: int = 0

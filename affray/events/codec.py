@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -25,13 +26,10 @@ import msgspec
 
 from affray.errors import LogError, read_user_file
 from affray.events.base import Event
-from affray.events.kinds import EVENT_KINDS, AnyEvent, kind_of
 from affray.events.upcast import missing_steps, upcast
+from affray.events.vocabulary import Vocabulary
 
 FORMAT_VERSION = 1
-
-CURRENT_VERSIONS: dict[str, int] = {kind_of(k): k.VERSION for k in EVENT_KINDS}
-_TYPES_BY_KIND: dict[str, type[Event]] = {kind_of(k): k for k in EVENT_KINDS}
 
 
 class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,6 +46,11 @@ class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
     scenario: msgspec.Raw
 
 
+Resolver = Callable[[LogHeader, str], Vocabulary[Any]]
+"""``resolve(header, source)``: the vocabulary of the log's ruleset and modules, or LogError naming
+``source`` (an unknown ruleset, say). ``affray.rulesets.vocabulary_for`` resolves with the registry."""
+
+
 class LogEnd(msgspec.Struct, frozen=True, kw_only=True):
     """The last line: how many events the log holds, chained to the last of them."""
 
@@ -56,12 +59,12 @@ class LogEnd(msgspec.Struct, frozen=True, kw_only=True):
 
 
 ENCODER = msgspec.json.Encoder(decimal_format="number", order="deterministic")
-_EVENT_DECODER = msgspec.json.Decoder(AnyEvent)
 _HEADER_DECODER = msgspec.json.Decoder(LogHeader)
 _END_DECODER = msgspec.json.Decoder(LogEnd)
 _RECORD_DECODER = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
 _PREV_KEY = b',"prev":"'
 _END_PREFIX = b'{"end":'
+_UNKNOWN_KIND = re.compile(r"Invalid value '(.*)' - at `\$\.kind`")
 
 
 def line_hash(line: bytes) -> str:
@@ -149,16 +152,23 @@ class LogProblem(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class LogFile(msgspec.Struct, kw_only=True):
-    """A log as read: its header, every event up to the first problem, and that problem if any."""
+    """A log as read: its header, the vocabulary it was read with, every event up to the first problem,
+    and that problem if any."""
 
     header: LogHeader
     header_line: bytes
+    vocabulary: Vocabulary[Any]
     events: list[Event]
     ended: bool
     problem: LogProblem | None = None
 
 
-def _header(line: bytes, source: str) -> LogHeader:
+def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Vocabulary[Any]]:
+    """The header and the vocabulary to read the events with; LogError when this affray cannot read them.
+
+    ``event_versions`` is checked for the kinds of the vocabulary; other kinds it lists are ignored
+    (logs of format 1 written by affray 0.1 list the kinds of every ruleset).
+    """
     try:
         header = _HEADER_DECODER.decode(line)
     except msgspec.DecodeError as exc:
@@ -168,32 +178,35 @@ def _header(line: bytes, source: str) -> LogHeader:
             f"{source}: log format version {header.format_version} is newer than this affray reads "
             f"({FORMAT_VERSION})"
         )
+    vocabulary = resolve(header, source)
     for kind, version in header.event_versions.items():
-        current = CURRENT_VERSIONS.get(kind)
+        current = vocabulary.versions.get(kind)
         if current is None:
-            raise LogError(f"{source}: line 1: unknown event kind {kind!r} in event_versions")
+            continue
         if version > current:
             raise LogError(
                 f"{source}: line 1: {kind} version {version} is newer than this affray ({current})"
             )
-        if missing_steps(kind, version, current):
+        if missing_steps(vocabulary.upcasters, kind, version, current):
             raise LogError(f"{source}: line 1: no upcaster brings {kind} from version {version} to {current}")
-    return header
+    return header, vocabulary
 
 
-def _decoder_for(header: LogHeader) -> Any:
+def _decoder_for(header: LogHeader, vocabulary: Vocabulary[Any]) -> Callable[[bytes], Event]:
     """A function bytes -> Event that upcasts kinds recorded under older versions."""
-    old = {k: v for k, v in header.event_versions.items() if v < CURRENT_VERSIONS[k]}
+    current = vocabulary.versions
+    old = {k: v for k, v in header.event_versions.items() if k in current and v < current[k]}
     if not old:
-        return _EVENT_DECODER.decode
+        return vocabulary.decoder.decode
 
     def decode(line: bytes) -> Event:
         record = _RECORD_DECODER.decode(line)
-        recorded = old.get(str(record.get("kind")))
+        kind = str(record.get("kind"))
+        recorded = old.get(kind)
         if recorded is not None:
-            record = upcast(record, recorded, CURRENT_VERSIONS[record["kind"]])
+            record = upcast(vocabulary.upcasters, record, recorded, current[kind])
         record.pop("prev", None)
-        event: Event = msgspec.convert(record, AnyEvent)
+        event: Event = msgspec.convert(record, vocabulary.union)
         return event
 
     return decode
@@ -214,12 +227,19 @@ def _at(seq: int, message: str) -> _Broken:
 class _Chain:
     """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them."""
 
-    def __init__(self, header_line: bytes, header: LogHeader) -> None:
-        self._decode = _decoder_for(header)
+    def __init__(self, header_line: bytes, header: LogHeader, vocabulary: Vocabulary[Any]) -> None:
+        self._decode = _decoder_for(header, vocabulary)
+        self._vocabulary = vocabulary
         self._prev = line_hash(header_line)
         self._suffix = b'%s%s"}' % (_PREV_KEY, self._prev.encode())
         self.count = 0
         self._t = 0
+
+    def _invalid(self, message: str) -> str:
+        unknown = _UNKNOWN_KIND.fullmatch(message)
+        if unknown:
+            return f"unknown event kind {unknown.group(1)!r} (not a kind of {self._vocabulary.name})"
+        return f"not a valid event ({message})"
 
     def _previous_changed(self) -> _Broken:
         """The line before no longer hashes to the ``prev`` that the current line records."""
@@ -243,7 +263,9 @@ class _Chain:
         seq = self.count + 1
         try:
             event: Event = self._decode(line)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except msgspec.ValidationError as exc:
+            raise _at(seq, self._invalid(str(exc))) from None
+        except msgspec.DecodeError as exc:
             raise _at(seq, f"not a valid event ({exc})") from None
         if event.seq != seq:
             raise _at(seq, f"holds seq {event.seq} (a line was inserted, removed, duplicated or moved here)")
@@ -277,13 +299,13 @@ class _Chain:
         return _at(self.count + 1, f"the log is cut short: {what} after seq {self.count}")
 
 
-def _open_header(first: bytes, source: str) -> LogHeader:
+def _open_header(first: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Vocabulary[Any]]:
     if not first.startswith(b"{"):
         raise LogError(f"{source}: line 1 is not an affray log header")
-    return _header(first, source)
+    return _header(first, source, resolve)
 
 
-def read_bytes(data: bytes, source: str = "<log>") -> LogFile:
+def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>") -> LogFile:
     """Read a whole log held in memory: every event up to the first problem, which it records."""
     if not data:
         raise LogError(f"{source}: the file is empty, not an affray log")
@@ -291,9 +313,9 @@ def read_bytes(data: bytes, source: str = "<log>") -> LogFile:
     partial = lines.pop() != b""
     if not lines:
         raise LogError(f"{source}: line 1 is not an affray log header")
-    header = _open_header(lines[0], source)
-    log = LogFile(header=header, header_line=lines[0], events=[], ended=False)
-    chain = _Chain(lines[0], header)
+    header, vocabulary = _open_header(lines[0], source, resolve)
+    log = LogFile(header=header, header_line=lines[0], vocabulary=vocabulary, events=[], ended=False)
+    chain = _Chain(lines[0], header, vocabulary)
     append = log.events.append
     try:
         for index in range(1, len(lines)):
@@ -311,12 +333,12 @@ def read_bytes(data: bytes, source: str = "<log>") -> LogFile:
     return log
 
 
-def read_log(path: Path) -> LogFile:
+def read_log(path: Path, resolve: Resolver) -> LogFile:
     """Read the log at ``path``; an unreadable file or a missing header raises LogError."""
-    return read_bytes(read_user_file(path, LogError, "a log"), str(path))
+    return read_bytes(read_user_file(path, LogError, "a log"), resolve, str(path))
 
 
-def iter_events(stream: IO[bytes], source: str = "<log>") -> Iterator[Event]:
+def iter_events(stream: IO[bytes], resolve: Resolver, source: str = "<log>") -> Iterator[Event]:
     """Stream the events of a log line by line, checking the chain, for logs too big to hold.
 
     An event is yielded once the next line has confirmed its hash (the last one at a cut, as
@@ -326,8 +348,8 @@ def iter_events(stream: IO[bytes], source: str = "<log>") -> Iterator[Event]:
     first = stream.readline()
     if not first.endswith(b"\n"):
         raise LogError(f"{source}: line 1 is not an affray log header")
-    header = _open_header(first[:-1], source)
-    chain = _Chain(first[:-1], header)
+    header, vocabulary = _open_header(first[:-1], source, resolve)
+    chain = _Chain(first[:-1], header, vocabulary)
     pending: Event | None = None
     try:
         for raw in stream:

@@ -2,38 +2,30 @@
 
 A log's header names the version of every kind it was written with. When that version is older than the
 kind's ``VERSION``, each line of that kind is decoded to a plain mapping, passed through the upcasters for
-``(kind, version)``, ``(kind, version + 1)``, ... and only then converted to the current Struct.
+``(kind, version)``, ``(kind, version + 1)``, ... and only then converted to the current Struct. A ruleset
+or module gives the upcasters of its kinds in its vocabulary part (``Part.upcasters``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
-
-UPCASTERS: dict[tuple[str, int], Upcaster] = {}
-"""``(kind, from_version) -> function`` turning a record of ``from_version`` into ``from_version + 1``."""
+from affray.events.vocabulary import Upcaster
 
 
-def upcaster(kind: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-    """Register the function that upgrades ``kind`` records from ``from_version`` to the next."""
-
-    def register(function: Upcaster) -> Upcaster:
-        UPCASTERS[(kind, from_version)] = function
-        return function
-
-    return register
-
-
-def missing_steps(kind: str, recorded: int, current: int) -> list[int]:
+def missing_steps(
+    upcasters: Mapping[tuple[str, int], Upcaster], kind: str, recorded: int, current: int
+) -> list[int]:
     """The versions between ``recorded`` and ``current`` that have no upcaster."""
-    return [v for v in range(recorded, current) if (kind, v) not in UPCASTERS]
+    return [v for v in range(recorded, current) if (kind, v) not in upcasters]
 
 
-def upcast(record: dict[str, Any], recorded: int, current: int) -> dict[str, Any]:
+def upcast(
+    upcasters: Mapping[tuple[str, int], Upcaster], record: dict[str, Any], recorded: int, current: int
+) -> dict[str, Any]:
     """Apply the upcasters for ``record['kind']`` from ``recorded`` up to ``current``."""
     kind = record["kind"]
     for version in range(recorded, current):
-        record = UPCASTERS[(kind, version)](record)
+        record = upcasters[(kind, version)](record)
     return record

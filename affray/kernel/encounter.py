@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from logging import DEBUG
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 import msgspec
 import simpy
@@ -12,11 +12,13 @@ import structlog
 from simpy.events import NORMAL, EventPriority
 
 from affray.events.base import Event
+from affray.events.shared import kind_of
+from affray.events.vocabulary import Folded, Vocabulary
 from affray.kernel.dice import Dice
-from affray.kernel.state import EncounterState, apply
 
 EventSink = Callable[[Event], None]
 E = TypeVar("E", bound=Event)
+S = TypeVar("S", bound=Folded)
 
 _log = structlog.get_logger("affray.kernel")
 
@@ -37,20 +39,22 @@ class RankedTimeout(simpy.Event):
         env.schedule(self, EventPriority(NORMAL + 1 + rank), delay)
 
 
-class Encounter(simpy.Environment):
+class Encounter(simpy.Environment, Generic[S]):
     """A SimPy environment whose ``now`` is game time in integer milliseconds.
 
     Handlers run as processes on it, roll through ``dice`` and call ``emit``; ``emit`` stamps the event's
-    ``seq`` and ``t``, applies it to ``state`` with the same ``apply`` that replays use, appends it to
-    ``log`` and hands it to every sink (a log writer, say). With ``trace`` every emit is also logged
-    through structlog at debug level, with ``seq`` and ``t`` bound; without it the hot path never
-    touches the logger.
+    ``seq`` and ``t``, applies it to ``state`` with the ``vocabulary``'s ``apply``, the same that replays
+    use, appends it to ``log`` and hands it to every sink (a log writer, say). With ``trace`` every emit
+    is also logged through structlog at debug level, with ``seq`` and ``t`` bound; without it the hot
+    path never touches the logger.
     """
 
-    def __init__(self, dice: Dice, *, trace: bool = False) -> None:
+    def __init__(self, dice: Dice, vocabulary: Vocabulary[S], *, trace: bool = False) -> None:
         super().__init__(initial_time=0)
         self.dice = dice
-        self.state = EncounterState()
+        self.vocabulary = vocabulary
+        self.state: S = vocabulary.new_state()
+        self._apply = vocabulary.apply
         self.log: list[Event] = []
         self.sinks: list[EventSink] = []
         self.finished = self.event()
@@ -59,12 +63,12 @@ class Encounter(simpy.Environment):
     def emit(self, event: E) -> E:
         """Stamp, apply and record ``event``; return the stamped event."""
         stamped = msgspec.structs.replace(event, seq=len(self.log) + 1, t=int(self.now))
-        apply(self.state, stamped)
+        self._apply(self.state, stamped)
         self.log.append(stamped)
         for sink in self.sinks:
             sink(stamped)
         if self._trace:
-            _log.debug("emit", seq=stamped.seq, t=stamped.t, kind=type(stamped).__struct_config__.tag)
+            _log.debug("emit", seq=stamped.seq, t=stamped.t, kind=kind_of(type(stamped)))
         return stamped
 
     def at_rank(self, delay: int, rank: int) -> RankedTimeout:

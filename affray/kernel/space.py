@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
 from functools import lru_cache
 
-from affray.events.kinds import Position
+from affray.events.base import Position
 
 MILLIMETRE = Decimal("0.001")
 

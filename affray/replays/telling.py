@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.base import Roll
-from affray.events.kinds import Position
+from affray.events.base import Position, Roll
 
 
 def number(value: Decimal | int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -9,12 +10,9 @@ import msgspec
 from affray.errors import AffrayError, LogError
 from affray.events.base import Event
 from affray.events.codec import LogFile, LogHeader, LogProblem, encode_event, line_hash
-from affray.events.special import (
-    AftermathStarted,
-)
-from affray.handlers.aftermath import run_aftermath
-from affray.kernel.state import EncounterState, apply_checked, digest
-from affray.rulesets import AnyScenario, battle_for, convert_any
+from affray.kernel.encounter import Encounter
+from affray.kernel.fold import apply_checked, digest
+from affray.kernel.ruleset import Recorded
 
 
 class Verdict(msgspec.Struct, kw_only=True):
@@ -28,41 +26,46 @@ class Verdict(msgspec.Struct, kw_only=True):
     final_digest: str | None = None
 
 
-def scenario_of(log: LogFile, source: str) -> AnyScenario:
-    """The scenario embedded in a log's header, checked as a scenario file would be."""
-    try:
-        raw = msgspec.json.decode(log.header.scenario)
-    except msgspec.DecodeError as exc:
-        raise LogError(f"{source}: line 1 (header): the scenario is damaged ({exc})") from None
-    return convert_any(raw, f"{source}: line 1 (header) scenario")
+def resimulate(recorded: Recorded, events: list[Event]) -> Encounter[Any]:
+    """Simulate the recorded scenario again, and the aftermath of a module that the recorded events go on
+    into (healing after the fight, say)."""
+    battle = recorded.battle()
+    replay = battle.run()
+    if len(events) <= len(replay.log):
+        return replay
+    follows = events[len(replay.log)]
+    for aftermath in (m.aftermath for m in recorded.modules if m.aftermath is not None):
+        days = aftermath.started_by(follows)
+        if days is not None:
+            aftermath.run(replay, battle, days)
+            break
+    return replay
 
 
-def verify(log: LogFile, source: str) -> Verdict:
-    """Check the chain (as read), fold every event, re-simulate and compare line by line.
+def verify(log: LogFile, recorded: Callable[[], Recorded]) -> Verdict:
+    """Check the chain (as read), fold every event, re-simulate and compare line by line. ``recorded``
+    gives what the header says was simulated (it may raise AffrayError: a damaged scenario, say).
 
     The first bad seq is the earliest of: where the log as read breaks, where the fold fails, and where
     the events differ from the re-simulation.
     """
     count = len(log.events)
     problem = log.problem
-    state = EncounterState()
+    vocabulary = log.vocabulary
+    state = vocabulary.new_state()
     for event in log.events:
         try:
-            apply_checked(state, event)
+            apply_checked(vocabulary, state, event)
         except LogError as exc:
             return Verdict(ok=False, events=count, seq=event.seq, message=f"cannot be folded: {exc}")
     try:
-        battle = battle_for(scenario_of(log, source))
-        replay = battle.run()
-        if battle.special is not None and len(log.events) > len(replay.log):
-            follows = log.events[len(replay.log)]
-            if isinstance(follows, AftermathStarted):
-                run_aftermath(replay, battle, battle.scenario.special_damage, follows.days)
+        what = recorded()
+        replay = resimulate(what, log.events)
     except AffrayError as exc:
         if problem is not None:
             return _broken(problem, count)
         return Verdict(ok=False, events=count, message=f"re-simulation failed: {exc}")
-    header_difference = _header_difference(log.header, battle.header())
+    header_difference = _header_difference(log.header, what.ruleset.header(what.scenario))
     if header_difference:
         return Verdict(ok=False, events=count, seq=0, where="line 1 (header)", message=header_difference)
     difference = first_difference(log.header_line, log.events, replay.log[:count] if problem else replay.log)

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from affray.cli import main
-from affray.events.codec import LogFile, encode_end, line_hash, read_log
+from affray.events.codec import LogFile, encode_end, line_hash
+from tests.strategies import read_path
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -124,7 +125,7 @@ def duel_log(tmp_path: Path, duel_bytes: bytes) -> Path:
 @pytest.fixture
 def duel_read(duel_log: Path) -> LogFile:
     """The duel's log, read back."""
-    return read_log(duel_log)
+    return read_path(duel_log)
 
 
 def rechain(lines: list[bytes]) -> bytes:

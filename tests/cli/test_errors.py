@@ -15,9 +15,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from affray.events.codec import read_log
 from tests.cli.conftest import DUEL, Affray, assert_user_error, rechain, run_process
 from tests.handlers import fighter, scenario_toml
+from tests.strategies import read_path
 
 DUEL_TEXT = DUEL.read_text()
 
@@ -156,7 +156,7 @@ def test_manual_dice_running_out_keeps_the_partial_log_readable(tmp_path: Path) 
     out = tmp_path / "o.jsonl"
     result = run_process("run", scenario, "-o", out)
     assert f"the log so far is kept in {out}" in result.err
-    log = read_log(out)
+    log = read_path(out)
     assert log.events, "the events before the missing roll are kept"
     assert not log.ended
     assert log.problem is not None
@@ -356,7 +356,7 @@ def test_verbose_run_logs_each_kernel_step_with_seq_and_t(tmp_path: Path) -> Non
     out = tmp_path / "duel.jsonl"
     result = run_process("--verbose", "run", DUEL, "-o", out)
     assert result.code == 0, result
-    events = read_log(out).events
+    events = read_path(out).events
     steps = [line for line in result.err_lines if "emit" in line]
     assert len(steps) == len(events)
     for line, event in zip(steps, events, strict=True):
@@ -460,7 +460,7 @@ def test_manual_rolls_left_over_are_reported_as_a_warning(affray: Affray, tmp_pa
     out = tmp_path / "manual.jsonl"
     result = affray("run", scenario, "-o", out)
     assert result.code == 0, result
-    used = sum(len(_faces(event)) for event in read_log(out).events)
+    used = sum(len(_faces(event)) for event in read_path(out).events)
     assert 0 < used < 40
     assert (
         result.err.strip()

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from affray.events.codec import encode_log, read_log
+from affray.events.codec import encode_log
 from affray.handlers.fivestep.battle import FivestepBattle
 from tests.cli.conftest import EXAMPLES, Affray, assert_user_error
 from tests.handlers.fivestep import RIFLE, character, scenario
+from tests.strategies import header_for, read_path
 
 FIREFIGHT = EXAMPLES / "firefight.toml"
 FIREFIGHT_TEXT = FIREFIGHT.read_text()
@@ -37,7 +38,7 @@ def _mutated(path: Path, old: str, new: str) -> Path:
 def test_the_header_records_the_procedure_chosen_for_each_step(affray: Affray, firefight: Path) -> None:
     # rule F4: the scenario picks one procedure per step, and the log's header keeps the choice
     assert affray("run", firefight, "-o", firefight.with_suffix(".jsonl")).code == 0
-    header = read_log(firefight.with_suffix(".jsonl")).header
+    header = read_path(firefight.with_suffix(".jsonl")).header
     scenario = json.loads(bytes(header.scenario))
     assert header.ruleset == "fivestep"
     assert scenario["procedures"] == {
@@ -103,7 +104,7 @@ def test_a_fivestep_fight_with_special_damage_heals_and_still_verifies(
     )
     battle = FivestepBattle(built)
     fought, healed = tmp_path / "fought.jsonl", tmp_path / "healed.jsonl"
-    fought.write_bytes(encode_log(battle.header(), battle.run().log))
+    fought.write_bytes(encode_log(header_for(battle.scenario), battle.run().log))
     result = affray("heal", fought, "--days", "30", "-o", healed)
     assert result.code == 0, result
     assert "injuries healed or repaired" in result.out

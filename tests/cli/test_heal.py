@@ -7,14 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from affray.events.codec import read_log
-from affray.events.special import (
-    AftermathEnded,
-    AftermathStarted,
-    Healed,
-    HealingScheduled,
-)
+from affray.events.special_damage.kinds import AftermathEnded, AftermathStarted, Healed, HealingScheduled
 from tests.cli.conftest import EXAMPLES, Affray, assert_user_error
+from tests.strategies import read_path
 
 ROBOTS = EXAMPLES / "robots.toml"
 
@@ -33,7 +28,7 @@ def test_heal_writes_a_healed_log_and_a_summary_line(
     out = tmp_path / "healed.jsonl"
     result = affray("heal", robots_log, "--days", "30", "-o", out)
     assert result.code == 0, result
-    events = read_log(out).events
+    events = read_path(out).events
     scheduled = [e for e in events if isinstance(e, HealingScheduled)]
     healed = [e for e in events if isinstance(e, Healed)]
     fees = sum(e.cost for e in scheduled)
@@ -58,8 +53,8 @@ def test_the_healed_log_verifies(affray: Affray, robots_log: Path, tmp_path: Pat
 def test_the_healed_log_keeps_the_fight_unchanged(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
     out = tmp_path / "healed.jsonl"
     assert affray("heal", robots_log, "--days", "30", "-o", out).code == 0
-    fight = read_log(robots_log).events
-    assert read_log(out).events[: len(fight)] == fight
+    fight = read_path(robots_log).events
+    assert read_path(out).events[: len(fight)] == fight
 
 
 def test_heal_refuses_a_cut_log(affray: Affray, robots_log: Path, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from affray.events.codec import LogFile
-from affray.events.kinds import AttackResolved
+from affray.events.energion.kinds import AttackResolved
 from affray.kernel.clock import seconds
 from tests.cli.conftest import Affray
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from affray.events.codec import read_log
+from affray.events.energion.state import vocabulary
 from affray.kernel.clock import seconds
 from affray.replays.rebuild import state_at_seq
 from affray.replays.telling import number
 from tests.cli.conftest import DUEL, Affray, assert_user_error
+from tests.strategies import read_path
+
+ENERGION = vocabulary()
 
 MINUTE_MS = 60_000
 
@@ -18,7 +21,7 @@ def test_run_writes_a_complete_log(affray: Affray, tmp_path: Path) -> None:
     out = tmp_path / "duel.jsonl"
     result = affray("run", DUEL, "-o", out)
     assert result.code == 0, result
-    log = read_log(out)
+    log = read_path(out)
     assert log.problem is None
     assert log.ended
     assert log.header.ruleset == "energion"
@@ -28,8 +31,8 @@ def test_run_writes_a_complete_log(affray: Affray, tmp_path: Path) -> None:
 def test_run_prints_the_winner_and_when(affray: Affray, tmp_path: Path) -> None:
     out = tmp_path / "duel.jsonl"
     result = affray("run", DUEL, "-o", out)
-    events = read_log(out).events
-    final = state_at_seq(events, len(events))
+    events = read_path(out).events
+    final = state_at_seq(events, len(events), ENERGION)
     assert final.winner is not None
     first = result.out.splitlines()[0]
     assert f"side {final.winner} wins at {seconds(final.t)} s" in first
@@ -39,8 +42,8 @@ def test_run_prints_the_winner_and_when(affray: Affray, tmp_path: Path) -> None:
 def test_run_prints_the_damage_each_combatant_dealt(affray: Affray, tmp_path: Path) -> None:
     out = tmp_path / "duel.jsonl"
     result = affray("run", DUEL, "-o", out)
-    events = read_log(out).events
-    final = state_at_seq(events, len(events))
+    events = read_path(out).events
+    final = state_at_seq(events, len(events), ENERGION)
     rows = {line.split()[0]: re.sub(r"\s+", " ", line) for line in result.out.splitlines()[1:]}
     assert set(rows) == set(final.combatants)
     for cid, c in final.combatants.items():
@@ -75,8 +78,8 @@ def test_two_runs_write_byte_identical_logs(affray: Affray, tmp_path: Path) -> N
 def test_duel_ends_with_a_winner_in_under_a_minute_of_game_time(affray: Affray, tmp_path: Path) -> None:
     out = tmp_path / "duel.jsonl"
     assert affray("run", DUEL, "-o", out).code == 0
-    events = read_log(out).events
-    final = state_at_seq(events, len(events))
+    events = read_path(out).events
+    final = state_at_seq(events, len(events), ENERGION)
     assert final.ended
     assert final.winner is not None
     assert final.t < MINUTE_MS

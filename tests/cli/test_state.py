@@ -11,11 +11,13 @@ import pytest
 
 from affray.events.base import Event
 from affray.events.codec import LogFile
+from affray.events.energion.state import EnergionState, vocabulary
 from affray.kernel.clock import seconds
-from affray.kernel.state import EncounterState
 from affray.replays.rebuild import state_at_seq, state_at_time
 from tests.cli.conftest import EXAMPLES, Affray, assert_user_error, run_process
 from tests.strategies import CONDITION_TOML
+
+ENERGION = vocabulary()
 
 AT_SECONDS = "9"
 AT_MS = 9000
@@ -30,7 +32,7 @@ def _rows(out: str) -> dict[str, str]:
 def test_state_at_seconds_shows_every_combatant(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
     result = affray("state", duel_log, "--at", AT_SECONDS)
     assert result.code == 0, result
-    expected = state_at_time(duel_read.events, AT_MS)
+    expected = state_at_time(duel_read.events, AT_MS, ENERGION)
     assert result.out.startswith(
         f"at {seconds(AT_MS)} s (the last event before it: seq {expected.seq} at {seconds(expected.t)} s)"
     )
@@ -40,7 +42,7 @@ def test_state_at_seconds_shows_every_combatant(affray: Affray, duel_log: Path, 
 def test_state_at_seq_shows_every_combatant(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
     result = affray("state", duel_log, "--seq", str(AT_SEQ))
     assert result.code == 0, result
-    expected = state_at_seq(duel_read.events, AT_SEQ)
+    expected = state_at_seq(duel_read.events, AT_SEQ, ENERGION)
     assert result.out.startswith(f"after seq {AT_SEQ}, at {seconds(expected.t)} s")
     assert set(_rows(result.out)) == set(expected.combatants)
 
@@ -70,13 +72,13 @@ def test_state_json_is_valid_json(affray: Affray, duel_log: Path, moment: list[s
     assert set(decoded) >= {"seq", "t", "combatants"}
 
 
-def _expected(events: list[Event], moment: list[str]) -> EncounterState:
+def _expected(events: list[Event], moment: list[str]) -> EnergionState:
     """The state a moment given on the command line names, folded directly from the events."""
     if moment[:1] == ["--at"]:
-        return state_at_time(events, AT_MS)
+        return state_at_time(events, AT_MS, ENERGION)
     if moment[:1] == ["--seq"]:
-        return state_at_seq(events, AT_SEQ)
-    return state_at_seq(events, len(events))
+        return state_at_seq(events, AT_SEQ, ENERGION)
+    return state_at_seq(events, len(events), ENERGION)
 
 
 @pytest.mark.parametrize(
@@ -92,12 +94,12 @@ def test_state_json_decodes_to_the_folded_state(
 ) -> None:
     result = affray("state", duel_log, *moment, "--json")
     assert result.code == 0, result
-    assert msgspec.json.decode(result.out, type=EncounterState) == _expected(duel_read.events, moment)
+    assert msgspec.json.decode(result.out, type=EnergionState) == _expected(duel_read.events, moment)
 
 
 def test_state_json_and_text_agree_on_damage_left(affray: Affray, duel_log: Path) -> None:
     text = _rows(affray("state", duel_log).out)
-    state = msgspec.json.decode(affray("state", duel_log, "--json").out, type=EncounterState)
+    state = msgspec.json.decode(affray("state", duel_log, "--json").out, type=EnergionState)
     for cid, c in state.combatants.items():
         left = c.damage_points - c.damage_taken
         shown_left, shown_points = text[cid].split()[2].split("/")

@@ -10,17 +10,15 @@ import msgspec
 import pytest
 
 from affray.events.base import Event, Roll
-from affray.events.kinds import (
-    EVENT_KINDS,
-    AnyEvent,
-    AttackResolved,
-    CombatantJoined,
-    CombatantOut,
-    Perceived,
-    kind_of,
-)
+from affray.events.energion.kinds import AttackResolved, CombatantJoined, Perceived
+from affray.events.energion.state import vocabulary
+from affray.events.shared import CombatantOut, kind_of
+from tests.strategies import all_kinds
 
-KINDS = pytest.mark.parametrize("kind", EVENT_KINDS, ids=kind_of)
+EVENT_KINDS = sorted(all_kinds(), key=lambda kind: f"{kind.__module__}.{kind.__name__}")
+KINDS = pytest.mark.parametrize(
+    "kind", EVENT_KINDS, ids=lambda kind: f"{kind.__module__.split('.')[2]}.{kind_of(kind)}"
+)
 
 
 @KINDS
@@ -28,8 +26,9 @@ def test_every_kind_is_tagged_with_a_snake_case_name(kind: type[Event]) -> None:
     assert re.fullmatch(r"[a-z]+(_[a-z]+)*", kind_of(kind))
 
 
-def test_kind_tags_are_unique() -> None:
-    tags = [kind_of(kind) for kind in EVENT_KINDS]
+def test_kind_tags_are_unique_within_each_vocabulary() -> None:
+    kinds = vocabulary(["special_damage"]).kinds
+    tags = [kind_of(kind) for kind in kinds]
     assert len(tags) == len(set(tags))
 
 
@@ -37,8 +36,9 @@ def test_kind_of_gives_the_tag_written_in_the_log() -> None:
     assert kind_of(AttackResolved) == "attack_resolved"
 
 
-def test_the_tagged_union_lists_exactly_the_event_kinds() -> None:
-    assert set(typing.get_args(AnyEvent)) == set(EVENT_KINDS)
+def test_the_tagged_union_lists_exactly_the_vocabularys_kinds() -> None:
+    energion = vocabulary(["special_damage"])
+    assert set(typing.get_args(energion.union)) == set(energion.kinds)
 
 
 @KINDS
@@ -97,6 +97,6 @@ def test_a_decimal_field_decodes_to_the_exact_decimal_written() -> None:
         b'{"kind":"combatant_joined","seq":1,"t":0,"combatant":"a","name":"A","side":"x",'
         b'"damage_points":18.750,"position":[0.000,1.5],"weapon":"Staff","armor":"Cloth","shield":null}'
     )
-    event = msgspec.json.decode(line, type=AnyEvent)
+    event = msgspec.json.decode(line, type=vocabulary().union)
     assert isinstance(event, CombatantJoined)
     assert (str(event.damage_points), str(event.position[0])) == ("18.750", "0.000")

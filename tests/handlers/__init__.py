@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from affray.events.base import Event
-from affray.handlers.battle import Battle
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario, decode_scenario
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Intent, View
-from affray.scenario import Scenario, decode_scenario
+from affray.npc.energion.intents import Intent
+from affray.npc.energion.view import View
 
 TomlValue = str | int | float | bool | Sequence["TomlValue"] | Mapping[str, "TomlValue"]
 
@@ -68,7 +69,7 @@ def scenario(
     rolls: Sequence[int] | None = None,
     max_seconds: int = 60,
     options: Mapping[str, TomlValue] | None = None,
-) -> Scenario:
+) -> EnergionScenario:
     """A scenario decoded from :func:`scenario_toml`'s text."""
     text = scenario_toml(*combatants, rolls=rolls, max_seconds=max_seconds, options=options)
     return decode_scenario(text, "test.toml")
@@ -97,9 +98,9 @@ def of_kind(encounter: Encounter, kind: type[E]) -> list[E]:
     return [event for event in encounter.log if isinstance(event, kind)]
 
 
-def run(built: Scenario, **scripts: list[Intent]) -> tuple[Encounter, dict[str, Script]]:
+def run(built: EnergionScenario, **scripts: list[Intent]) -> tuple[Encounter, dict[str, Script]]:
     """Run ``built`` with each combatant named in ``scripts`` following its intents; the rest stand idle."""
-    battle = Battle(built)
+    battle = EnergionBattle(built)
     controllers = {key: Script(*scripts.get(key, [])) for key in battle.controllers}
     battle.controllers = dict(controllers)
     return battle.run(), controllers

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.special import (
+from affray.events.special_damage.kinds import (
     AftermathEnded,
     AftermathStarted,
     ConditionEnded,
@@ -12,10 +12,10 @@ from affray.events.special import (
     HealingScheduled,
     NotHealed,
 )
-from affray.handlers.aftermath import run_aftermath
-from affray.handlers.battle import Battle
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.special_damage.aftermath import run_aftermath
 from affray.kernel.encounter import Encounter
-from affray.kernel.state import fold
+from affray.kernel.fold import fold
 from tests.handlers import TomlValue, fighter, of_kind
 from tests.handlers.test_special_damage import a, b, special
 from tests.strategies import condition_scenario
@@ -39,9 +39,9 @@ def healed(
         level_divisor=level_divisor,
         limbs_set_in_time=limbs_set_in_time,
     )
-    battle = Battle(built)
+    battle = EnergionBattle(built)
     encounter = battle.run()
-    run_aftermath(encounter, battle, battle.scenario.special_damage, days)
+    run_aftermath(encounter, battle, days)
     return encounter
 
 
@@ -57,7 +57,7 @@ def test_a_wound_heals_in_1d10_plus_1_hours_at_no_cost() -> None:
     )
     (done,) = of_kind(encounter, Healed)
     assert (done.injury, done.t) == ("Leg wound", 5000 + 5 * HOUR_MS)
-    assert encounter.state.combatants["b"].injuries == []
+    assert encounter.state.combatants["b"].special.injuries == []
 
 
 def test_a_broken_limb_set_in_time_heals_in_3d10_plus_1_days() -> None:
@@ -80,7 +80,7 @@ def test_an_injury_not_healed_within_the_days_keeps_its_penalties() -> None:
     # S7: 16 days to heal, 3 days given: no healed event; the injury stays
     encounter = healed([3, 7, 5, 5, 5], 3)
     assert of_kind(encounter, Healed) == []
-    assert [i.name for i in encounter.state.combatants["b"].injuries] == ["Leg broken"]
+    assert [i.name for i in encounter.state.combatants["b"].special.injuries] == ["Leg broken"]
     assert of_kind(encounter, AftermathEnded)[0].t == 5000 + 3 * DAY_MS
 
 
@@ -116,17 +116,17 @@ def test_a_combatant_killed_by_special_damage_does_not_heal() -> None:
 
 def test_an_unconscious_combatant_comes_round_during_the_aftermath() -> None:
     # S4: knocked out at 0 s for 1 minute; the fight ends at 10 s; condition_ended at 60 s
-    battle = Battle(condition_scenario())
+    battle = EnergionBattle(condition_scenario())
     encounter = battle.run()
-    run_aftermath(encounter, battle, battle.scenario.special_damage, 1)
+    run_aftermath(encounter, battle, 1)
     (ended,) = of_kind(encounter, ConditionEnded)
     assert (ended.combatant, ended.condition, ended.t) == ("b", "unconscious", 60000)
-    assert encounter.state.combatants["b"].unconscious_until_ms is None
+    assert "unconscious" not in encounter.state.combatants["b"].conditions
 
 
 def test_the_aftermath_folds_to_the_live_state() -> None:
-    battle = Battle(condition_scenario())
+    battle = EnergionBattle(condition_scenario())
     encounter = battle.run()
-    run_aftermath(encounter, battle, battle.scenario.special_damage, 1)
-    assert fold(encounter.log) == encounter.state
+    run_aftermath(encounter, battle, 1)
+    assert fold(encounter.log, encounter.vocabulary) == encounter.state
     assert encounter.state.combatants["b"].damage_taken > Decimal(0)

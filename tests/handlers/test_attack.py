@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import AttackResolved, CombatantOut, Reacted, WeaponReadied
-from affray.handlers.attack import resolve_attack
-from affray.handlers.battle import Battle
+from affray.events.energion.kinds import AttackResolved, Reacted, WeaponReadied
+from affray.events.energion.state import vocabulary
+from affray.events.shared import CombatantOut
+from affray.handlers.energion.attack import resolve_attack
+from affray.handlers.energion.battle import EnergionBattle
 from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
 from tests.handlers import TomlValue, fighter, scenario
@@ -20,16 +22,16 @@ ATTACKER: dict[str, TomlValue] = {"skill": 60, "stats": {"ST": 130, "CO": 102}}
 
 
 class Bout:
-    """An encounter holding an attacker and a defender, joined the way ``Battle.run`` joins them."""
+    """An encounter holding an attacker and a defender, joined the way ``EnergionBattle.run`` joins them."""
 
     def __init__(
         self, rolls: list[int], attacker: dict[str, TomlValue] | None = None, **defender: TomlValue
     ) -> None:
         defender = {"armor": "Leather Suit", "damage_points": 40, "position": [1, 0], **defender}
-        self.battle = Battle(
+        self.battle = EnergionBattle(
             scenario(fighter("att", "ford", **(attacker or ATTACKER)), fighter("def", "raiders", **defender))
         )
-        self.encounter = Encounter(Dice(ManualDice(rolls)))
+        self.encounter = Encounter(Dice(ManualDice(rolls)), vocabulary())
         self.battle.join(self.encounter)
 
     def react(self) -> None:

@@ -1,4 +1,4 @@
-"""Whole encounters run by Battle: the clock, the end, movement, determinism (rules E1, E3; rulings 13-17)."""
+"""Whole Energion encounters: the clock, the end, movement, determinism (rules E1, E3; rulings 13-17)."""
 
 from __future__ import annotations
 
@@ -10,27 +10,20 @@ import pytest
 
 from affray.errors import DiceExhausted
 from affray.events.codec import ENCODER
-from affray.events.kinds import (
-    AttackResolved,
-    CombatantOut,
-    EncounterEnded,
-    Moved,
-    Perceived,
-    Reacted,
-    TargetChosen,
-)
-from affray.handlers.battle import Battle
+from affray.events.energion.kinds import AttackResolved, Perceived, Reacted, TargetChosen
+from affray.events.shared import CombatantOut, EncounterEnded, Moved
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario, load_scenario
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
-from affray.scenario import Scenario, load_scenario
 from tests.handlers import fighter, of_kind, scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FAR = [100, 0]
 
 
-def run(built: Scenario) -> Encounter:
-    return Battle(built).run()
+def run(built: EnergionScenario) -> Encounter:
+    return EnergionBattle(built).run()
 
 
 def test_encounter_ends_when_one_side_is_left() -> None:

@@ -10,22 +10,23 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import ActionRefused, AttackResolved, RangedDerivation
-from affray.handlers.battle import Battle
+from affray.events.energion.kinds import AttackResolved, RangedDerivation
+from affray.events.shared import ActionRefused
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Aim, Approach, Attack, Flee, Intent, Wait
-from affray.replays.narrate import narrate
-from affray.scenario import Scenario
+from affray.npc.energion.intents import Aim, Approach, Attack, Flee, Intent, Wait
 from tests.handlers import Script, TomlValue, fighter, of_kind, scenario
+from tests.strategies import tell
 
 CROSSBOW: list[TomlValue] = [{"name": "Crossbow, Light", "ammunition": 10}]
 SHOOTER: dict[str, TomlValue] = {"skill": 65, "stats": {"CO": 130}, "weapons": CROSSBOW, "prepared": True}
 GAP_S = 7
 
 
-def run(built: Scenario, **scripts: Script) -> Encounter:
+def run(built: EnergionScenario, **scripts: Script) -> Encounter:
     """Run ``built`` with each named combatant following its script and the others standing idle."""
-    battle = Battle(built)
+    battle = EnergionBattle(built)
     battle.controllers = {key: scripts.get(key, Script()) for key in battle.controllers}
     return battle.run()
 
@@ -122,7 +123,7 @@ def test_random_cover_with_hit_locations_lands_the_shot_on_the_presented_part() 
 
 def test_random_cover_is_narrated_with_the_part_presented() -> None:
     encounter = aimed_shot({"position": [0, 8], "random_cover": True}, [20, 99])
-    (line,) = [text for text in narrate(encounter.log) if "shoots at" in text]
+    (line,) = [text for text in tell(encounter.log) if "shoots at" in text]
     assert "0.128 m2 visible, random cover presents the chest (20)" in line
 
 
@@ -200,7 +201,7 @@ def test_a_target_in_full_cover_is_hidden_again_a_second_after_its_shot() -> Non
 
 def test_shot_at_a_target_firing_from_cover_is_narrated() -> None:
     encounter = hidden_duel(Aim(target="b", seconds=GAP_S, reason="r"), Attack(target="b", reason="r"))
-    (line,) = [text for text in narrate(encounter.log) if text.split()[3:5] == ["a", "shoots"]]
+    (line,) = [text for text in tell(encounter.log) if text.split()[3:5] == ["a", "shoots"]]
     assert "(0.338 m2 visible, 50% covered while it shoots from full cover)" in line
 
 
@@ -266,7 +267,7 @@ def test_a_flight_more_than_a_second_old_is_no_longer_maneuvering() -> None:
 
 
 def test_a_shot_at_a_maneuvering_target_is_narrated() -> None:
-    (line,) = [text for text in narrate(fleeing_target(124).log) if "shoots at" in text]
+    (line,) = [text for text in tell(fleeing_target(124).log) if "shoots at" in text]
     assert "- speed 9 (3 m/s, maneuvering)" in line
 
 
@@ -336,7 +337,7 @@ def test_weapon_proficiency_adds_to_the_hit_chance() -> None:
 
 
 def test_the_proficiency_plus_is_narrated_beside_the_skill() -> None:
-    lines = [text for text in narrate(proficient_blow(25, [83]).log) if "a attacks b" in text]
+    lines = [text for text in tell(proficient_blow(25, [83]).log) if "a attacks b" in text]
     assert "85% (skill 60 + proficiency 25 melee +0)" in lines[0]
 
 

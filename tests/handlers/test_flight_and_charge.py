@@ -9,23 +9,26 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import AttackResolved, CombatantOut, EncounterEnded, Moved, TargetChosen
-from affray.handlers.battle import Battle
+from affray.events.energion.kinds import AttackResolved, TargetChosen
+from affray.events.shared import CombatantOut, EncounterEnded, Moved
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Approach, Attack, Charge, Flee, Wait
-from affray.replays.narrate import narrate
-from affray.scenario import Scenario
+from affray.npc.energion.intents import Approach, Attack, Charge, Flee, Wait
 from tests.handlers import Script, TomlValue, fighter, of_kind, scenario
+from tests.strategies import tell
 
 
-def run(built: Scenario, **scripts: Script) -> Encounter:
+def run(built: EnergionScenario, **scripts: Script) -> Encounter:
     """Run ``built`` with each named combatant following its script and the others standing idle."""
-    battle = Battle(built)
+    battle = EnergionBattle(built)
     battle.controllers = {key: scripts.get(key, Script()) for key in battle.controllers}
     return battle.run()
 
 
-def pair(a: dict[str, TomlValue], b: dict[str, TomlValue], rolls: list[int] | None = None) -> Scenario:
+def pair(
+    a: dict[str, TomlValue], b: dict[str, TomlValue], rolls: list[int] | None = None
+) -> EnergionScenario:
     return scenario(
         fighter("a", "ford", prepared=True, **a),
         fighter("b", "raiders", prepared=True, **b),
@@ -110,7 +113,7 @@ def test_a_fleer_far_from_its_target_but_near_another_enemy_stays_in() -> None:
 
 def test_flight_is_narrated_as_running_away_from_the_target() -> None:
     encounter = run(pair({}, {"position": [10, 0]}), a=Script(Flee(target="b", reason="r")))
-    assert any(line.endswith("a flees 3 m away from b, (0, 0) -> (-3, 0)") for line in narrate(encounter.log))
+    assert any(line.endswith("a flees 3 m away from b, (0, 0) -> (-3, 0)") for line in tell(encounter.log))
 
 
 # --- charging (E21, ruling 28) -------------------------------------------------------------------------
@@ -208,7 +211,7 @@ def test_an_ordinary_blow_has_no_charge_figures() -> None:
 
 
 def test_a_charge_is_narrated_with_its_multiple_and_speed() -> None:
-    lines = list(narrate(charge({"move_rate": 8}, [9, 0], [10]).log))
+    lines = list(tell(charge({"move_rate": 8}, [9, 0], [10]).log))
     assert any(
         "x0.5 of 18 (base 18 + ST 0 + weapon 0 + skill 0) x2 for the charge at 8 m/s = 18 damage" in line
         for line in lines
@@ -216,7 +219,7 @@ def test_a_charge_is_narrated_with_its_multiple_and_speed() -> None:
 
 
 def test_a_slow_charge_is_narrated_as_no_bonus() -> None:
-    lines = list(narrate(charge({}, [4, 0], [10]).log))
+    lines = list(tell(charge({}, [4, 0], [10]).log))
     assert any(", charging at 3 m/s (x1: no bonus) = 9 damage" in line for line in lines)
 
 

@@ -11,19 +11,18 @@ from __future__ import annotations
 import itertools
 from decimal import Decimal
 
-from affray.events.codec import read_bytes
-from affray.events.kinds import (
-    ActionRefused,
+from affray.events.energion.kinds import (
     AttackResolved,
     GrappleResolved,
     HoldDamage,
     HoldEscapeRolled,
     StoodUp,
 )
-from affray.npc.intents import Attack, BreakHold, Grapple, Intent
-from affray.scenario import Scenario
+from affray.events.shared import ActionRefused
+from affray.handlers.energion.scenario import EnergionScenario
+from affray.npc.energion.intents import Attack, BreakHold, Grapple, Intent
 from tests.handlers import TomlValue, fighter, of_kind, run, scenario
-from tests.strategies import example_log
+from tests.strategies import example_log, read
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
 KICKER: dict[str, TomlValue] = {
@@ -55,7 +54,7 @@ def victim(id: str = "b", **fields: TomlValue) -> dict[str, TomlValue]:
 
 def brawl(
     *rolls: int, a: dict[str, TomlValue] | None = None, b: dict[str, TomlValue] | None = None
-) -> Scenario:
+) -> EnergionScenario:
     return scenario(a or grappler(), b or victim(), rolls=list(rolls), max_seconds=6)
 
 
@@ -323,7 +322,7 @@ def test_a_knocked_down_combatant_cannot_parry() -> None:
 
 
 def test_in_the_brawl_each_held_combatant_rolls_once_a_second_while_a_hold_lasts() -> None:
-    events = read_bytes(example_log("brawl")).events
+    events = read(example_log("brawl")).events
     runs: list[list[int]] = []
     holding: dict[str, str] = {}
     for event in events:

@@ -8,9 +8,9 @@ import msgspec
 import pytest
 
 from affray.errors import ScenarioError
-from affray.handlers.loadout import Arm, Loadout, build_loadouts
+from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts
+from affray.handlers.energion.scenario import EnergionScenario
 from affray.rules.energion.tables import EnergionTables, load_tables
-from affray.scenario import Scenario
 from tests.handlers import TomlValue, fighter, scenario
 
 FOE = fighter("foe", "raiders")
@@ -31,7 +31,7 @@ def arm(
     return loadout(tables, options, **fields).arms[0]
 
 
-def loadout_error(built: Scenario) -> str:
+def loadout_error(built: EnergionScenario) -> str:
     with pytest.raises(ScenarioError) as caught:
         build_loadouts(built, load_tables())
     return str(caught.value)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import ActionRefused, AttackResolved, CombatantOut, LocationDisabled, Moved
+from affray.events.energion.kinds import AttackResolved, LocationDisabled
+from affray.events.shared import ActionRefused, CombatantOut, Moved
+from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Approach, Attack, ChangeWeapon, Intent, Wait
-from affray.scenario import Scenario
+from affray.npc.energion.intents import Approach, Attack, ChangeWeapon, Intent, Wait
 from tests.handlers import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
@@ -31,7 +32,7 @@ def target(**fields: TomlValue) -> dict[str, TomlValue]:
     return fighter("b", "raiders", **spec)
 
 
-def fight(*rolls: int, b: dict[str, TomlValue] | None = None, seconds: int = 4) -> Scenario:
+def fight(*rolls: int, b: dict[str, TomlValue] | None = None, seconds: int = 4) -> EnergionScenario:
     a = fighter("a", "ford", prepared=True, weapons=HAND)
     return scenario(a, b or target(), rolls=list(rolls), max_seconds=seconds, options=LOCATIONS)
 

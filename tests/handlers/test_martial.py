@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import ActionRefused, AttackResolved
-from affray.handlers.battle import Battle
-from affray.npc.intents import Attack
-from affray.scenario import Scenario
+from affray.events.energion.kinds import AttackResolved
+from affray.events.shared import ActionRefused
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario
+from affray.npc.energion.intents import Attack
 from tests.handlers import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
@@ -40,7 +41,7 @@ def plain(id: str = "b", side: str = "raiders", **fields: TomlValue) -> dict[str
 
 def bout(
     *rolls: int, a: dict[str, TomlValue] | None = None, b: dict[str, TomlValue] | None = None
-) -> Scenario:
+) -> EnergionScenario:
     return scenario(a or artist(), b or plain(), rolls=list(rolls), max_seconds=4)
 
 
@@ -57,20 +58,20 @@ def punch(target: str = "b") -> Attack:
 
 def test_a_martial_artists_speed_may_fall_to_zero_and_its_initiative_stays_at_one_second() -> None:
     # rule E13: Foot SP 1 - 4 = -3 -> 0 s (minimum 0); IN 1 - 4/2 = -1 -> 1 s (minimum 1)
-    arm = Battle(bout()).loadouts["a"].arms[KICK]
+    arm = EnergionBattle(bout()).loadouts["a"].arms[KICK]
     assert (arm.speed_ms, arm.initiative_ms) == (0, 1000)
 
 
 def test_anyone_elses_hand_keeps_the_one_second_speed_and_zero_initiative_minimums() -> None:
     # rule E1: Hand SP 1 - 4 -> 1 s; IN 1 - 2 -> 0 s
-    arm = Battle(bout(a=plain("a", "ford", stats={"AG": 140}))).loadouts["a"].arms[0]
+    arm = EnergionBattle(bout(a=plain("a", "ford", stats={"AG": 140}))).loadouts["a"].arms[0]
     assert (arm.martial, arm.weapon_type, arm.speed_ms, arm.initiative_ms) == (None, 17, 1000, 0)
 
 
 def test_a_punch_gains_one_percent_a_level_and_a_point_per_five_full_levels() -> None:
     # rule E13: level 5: 60 + 5 = 65%, Hand 4 + 5 // 5 = 5; level 4: 64%, 4 + 0 = 4
-    five = Battle(bout()).loadouts["a"].arms[PUNCH]
-    four = Battle(bout(a=artist(level=4))).loadouts["a"].arms[PUNCH]
+    five = EnergionBattle(bout()).loadouts["a"].arms[PUNCH]
+    four = EnergionBattle(bout(a=artist(level=4))).loadouts["a"].arms[PUNCH]
     assert (five.hit_chance, five.damage_potential, five.weapon_type) == (Decimal(65), Decimal(5), 4)
     assert (four.hit_chance, four.damage_potential) == (Decimal(64), Decimal(4))
 

@@ -10,16 +10,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import (
-    AimStarted,
-    AttackResolved,
-    Moved,
-    RangedDerivation,
-    Reacted,
-    WeaponReadied,
-)
-from affray.handlers.attack import aim_shot, resolve_attack
-from affray.handlers.battle import Battle
+from affray.events.energion.kinds import AimStarted, AttackResolved, RangedDerivation, Reacted, WeaponReadied
+from affray.events.energion.state import vocabulary
+from affray.events.shared import Moved
+from affray.handlers.energion.attack import aim_shot, resolve_attack
+from affray.handlers.energion.battle import EnergionBattle
 from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance, metres
@@ -38,16 +33,16 @@ def at(x: str, y: str) -> tuple[Decimal, Decimal]:
 
 
 class Range:
-    """A shooter and a target joined the way ``Battle.run`` joins them, on a clock run by hand."""
+    """A shooter and a target joined the way ``EnergionBattle.run`` joins them, on a clock run by hand."""
 
     def __init__(
         self, rolls: list[int], shooter: dict[str, TomlValue] | None = None, **target: TomlValue
     ) -> None:
         target = {"armor": "Cloth", "damage_points": 40, "position": [0, 100], **target}
-        self.battle = Battle(
+        self.battle = EnergionBattle(
             scenario(fighter("att", "ford", **(shooter or SHOOTER)), fighter("def", "raiders", **target))
         )
-        self.encounter = Encounter(Dice(ManualDice(rolls)))
+        self.encounter = Encounter(Dice(ManualDice(rolls)), vocabulary())
         self.battle.join(self.encounter)
 
     def run(self, until_ms: int) -> None:

@@ -10,14 +10,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import (
-    ActionRefused,
-    AttackResolved,
-    CombatantOut,
-    EncounterEnded,
-    Moved,
-)
-from affray.events.special import (
+from affray.events.energion.kinds import AttackResolved
+from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Moved
+from affray.events.special_damage.kinds import (
     ConditionEnded,
     ConditionStarted,
     EquipmentLost,
@@ -28,11 +23,12 @@ from affray.events.special import (
     SpecialDamage,
     SpecialModifier,
 )
-from affray.handlers.battle import Battle
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario, decode_scenario
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Aim, Attack, Flee, Intent, View
-from affray.npc.tactician import Tactician
-from affray.scenario import Scenario, decode_scenario
+from affray.npc.energion.intents import Aim, Attack, Flee, Intent
+from affray.npc.energion.tactician import Tactician
+from affray.npc.energion.view import View
 from tests.handlers import TomlValue, fighter, of_kind, run, scenario_toml
 
 
@@ -43,7 +39,7 @@ def special(
     level_divisor: int = 100,
     extra: str = "",
     **options: TomlValue,
-) -> Scenario:
+) -> EnergionScenario:
     """A scenario with ``modules = ["special_damage"]`` and its ``[special_damage]`` options."""
     text = scenario_toml(*combatants, rolls=rolls, max_seconds=max_seconds)
     text = text.replace("seed = 1\n", 'seed = 1\nmodules = ["special_damage"]\n', 1)
@@ -65,8 +61,8 @@ def b(**fields: TomlValue) -> dict[str, TomlValue]:
     return fighter("b", "raiders", **spec)
 
 
-def fight(built: Scenario) -> Encounter:
-    return Battle(built).run()
+def fight(built: EnergionScenario) -> Encounter:
+    return EnergionBattle(built).run()
 
 
 def only_special(encounter: Encounter) -> SpecialDamage:
@@ -346,7 +342,7 @@ def test_a_robots_broken_brain_casing_deactivates_it_for_good() -> None:
     (started,) = of_kind(encounter, ConditionStarted)
     assert (started.condition, started.until_ms, started.chance_roll) == ("deactivated", None, None)
     assert [e.attacker for e in of_kind(encounter, AttackResolved)] == ["a"]
-    assert encounter.state.combatants["b"].deactivated
+    assert encounter.state.combatants["b"].conditions == {"deactivated": None}
 
 
 def test_a_damaged_robot_malfunctions_before_an_attack() -> None:
@@ -414,7 +410,7 @@ def test_the_victims_controller_picks_the_equipment_it_loses() -> None:
     # S3: "The victim's player can pick which piece of his equipment has been destroyed": b's controller
     # gives up the rope, though the default would take the ration listed last
     gear: list[TomlValue] = [{"name": "rope"}, {"name": "ration"}]
-    battle = Battle(special(a(), b(equipment=gear), rolls=[3, 2, 50]))
+    battle = EnergionBattle(special(a(), b(equipment=gear), rolls=[3, 2, 50]))
     battle.controllers["b"] = Picker()
     (lost,) = of_kind(battle.run(), EquipmentLost)
     assert lost.items == (LostItem("rope", 1),)
@@ -431,7 +427,7 @@ def test_an_equipment_roll_of_ten_destroys_the_last_carried_weapon_instead() -> 
     encounter = fight(special(a(), b(weapons=arms, equipment=[{"name": "rope"}]), rolls=[3, 2, 10]))
     (lost,) = of_kind(encounter, EquipmentLost)
     assert (lost.weapon, lost.items) == ("Dagger, Normal", ())
-    assert encounter.state.combatants["b"].destroyed_weapons == ["Dagger, Normal"]
+    assert encounter.state.combatants["b"].special.destroyed_weapons == ["Dagger, Normal"]
 
 
 # -- S6: computers -------------------------------------------------------------------------------------
@@ -442,7 +438,7 @@ PROGRAMS = (
 )
 
 
-def computer_scenario(rolls: list[int], level_divisor: int = 100, **fields: TomlValue) -> Scenario:
+def computer_scenario(rolls: list[int], level_divisor: int = 100, **fields: TomlValue) -> EnergionScenario:
     spec: dict[str, TomlValue] = {
         "id": "c",
         "name": "C",

@@ -10,23 +10,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.codec import encode_log, read_bytes
-from affray.events.kinds import (
-    ActionRefused,
-    AttackResolved,
-    CombatantOut,
-    EncounterEnded,
-    SpellCast,
-    SpellInterrupted,
-    SpellStarted,
-)
-from affray.handlers.battle import Battle
+from affray.events.codec import encode_log
+from affray.events.energion.kinds import AttackResolved, SpellCast, SpellInterrupted, SpellStarted
+from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded
+from affray.handlers.energion.battle import EnergionBattle
 from affray.kernel.encounter import Encounter
-from affray.npc.intents import Approach, Attack, Cast, Wait
-from affray.replays.narrate import narrate
-from affray.replays.verify import verify
+from affray.npc.energion.intents import Approach, Attack, Cast, Wait
 from tests.handlers import TomlValue, fighter, of_kind, run, scenario
-from tests.strategies import example
+from tests.strategies import example, header_for, read, tell, verdict
 
 BOLT: dict[str, TomlValue] = {
     "name": "Bolt",
@@ -414,15 +405,15 @@ def test_nothing_is_logged_after_a_blow_on_a_caster_ends_the_encounter() -> None
 # --- the mage-duel example -----------------------------------------------------------------------------
 
 
-def mage_duel() -> tuple[Battle, Encounter]:
-    battle = Battle(example("mage-duel"))
+def mage_duel() -> tuple[EnergionBattle, Encounter]:
+    battle = EnergionBattle(example("mage-duel"))
     return battle, battle.run()
 
 
 def test_mage_duel_example_verifies() -> None:
     battle, encounter = mage_duel()
-    verdict = verify(read_bytes(encode_log(battle.header(), encounter.log)), "mage-duel")
-    assert verdict.ok, verdict.message
+    found = verdict(read(encode_log(header_for(battle.scenario), encounter.log)))
+    assert found.ok, found.message
 
 
 def test_mage_duel_example_has_morcants_firebolt_interrupted_by_the_lance_of_frost() -> None:
@@ -438,7 +429,7 @@ def test_mage_duel_example_has_morcants_firebolt_interrupted_by_the_lance_of_fro
 
 def test_mage_duel_example_narrates_each_spell_event() -> None:
     _, encounter = mage_duel()
-    lines = list(narrate(encounter.log))
+    lines = list(tell(encounter.log))
     assert any(" begins Lance of Frost at morcant: " in line for line in lines)
     assert any(" casts Lance of Frost at morcant: 4d10=" in line for line in lines)
     assert any(" morcant loses Firebolt: took damage while casting Firebolt" in line for line in lines)

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import AttackResolved, CombatantOut, EncounterEnded
-from affray.npc.intents import Attack
-from affray.scenario import Scenario
+from affray.events.energion.kinds import AttackResolved
+from affray.events.shared import CombatantOut, EncounterEnded
+from affray.handlers.energion.scenario import EnergionScenario
+from affray.npc.energion.intents import Attack
 from tests.handlers import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
 
 
-def fight(*rolls: int, damage_points: int = 30, subdue: bool = False) -> Scenario:
+def fight(*rolls: int, damage_points: int = 30, subdue: bool = False) -> EnergionScenario:
     a = fighter("a", "ford", prepared=True, weapons=HAND, subdue=subdue)
     b = fighter("b", "raiders", prepared=True, weapons=HAND, position=[1, 0], damage_points=damage_points)
     return scenario(a, b, rolls=list(rolls), max_seconds=3)

@@ -10,18 +10,28 @@ import pytest
 from hypothesis import given
 
 from affray.events.base import Event
-from affray.events.codec import encode_log, read_bytes
-from affray.events.kinds import CombatantJoined, Perceived, Reacted
-from affray.handlers.battle import Battle
+from affray.events.codec import encode_log
+from affray.events.energion.kinds import CombatantJoined, Perceived, Reacted
+from affray.events.energion.state import vocabulary
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
-from affray.kernel.state import digest, encode_state, fold
-from affray.scenario import Scenario
-from tests.strategies import example, rolls_made_and_logged, run_with_snapshots, scenarios, seeds, with_seed
+from affray.kernel.fold import digest, encode_state, fold
+from tests.strategies import (
+    example,
+    header_for,
+    read,
+    rolls_made_and_logged,
+    run_with_snapshots,
+    scenarios,
+    seeds,
+    with_seed,
+)
 
 
-def encounter() -> Encounter:
-    return Encounter(Dice(ManualDice([])))
+def encounter() -> Encounter[Any]:
+    return Encounter(Dice(ManualDice([])), vocabulary())
 
 
 def joined(combatant: str) -> CombatantJoined:
@@ -116,48 +126,48 @@ def test_finish_stops_the_run() -> None:
 
 
 @given(scenarios())
-def test_a_battle_log_numbers_its_events_one_to_n(scenario: Scenario) -> None:
-    log = Battle(scenario).run().log
+def test_a_battle_log_numbers_its_events_one_to_n(scenario: EnergionScenario) -> None:
+    log = EnergionBattle(scenario).run().log
     assert [event.seq for event in log] == list(range(1, len(log) + 1))
 
 
 @given(scenarios())
-def test_a_battle_log_never_goes_back_in_time(scenario: Scenario) -> None:
-    times = [event.t for event in Battle(scenario).run().log]
+def test_a_battle_log_never_goes_back_in_time(scenario: EnergionScenario) -> None:
+    times = [event.t for event in EnergionBattle(scenario).run().log]
     assert times == sorted(times)
 
 
 @given(scenarios())
-def test_live_state_equals_the_fold_of_the_log_at_every_seq(scenario: Scenario) -> None:
+def test_live_state_equals_the_fold_of_the_log_at_every_seq(scenario: EnergionScenario) -> None:
     run = run_with_snapshots(scenario)
     assert len(run.snapshots) == len(run.log)
     for k in range(1, len(run.log) + 1):
-        assert digest(fold(run.log[:k])) == run.snapshots[k - 1], f"seq {k}"
+        assert digest(fold(run.log[:k], run.vocabulary)) == run.snapshots[k - 1], f"seq {k}"
 
 
 @given(seeds)
 def test_live_state_equals_the_fold_of_the_skirmish_log_at_every_seq_under_any_seed(seed: int) -> None:
     run = run_with_snapshots(with_seed(example("skirmish"), seed))
-    folded = [digest(fold(run.log[:k])) for k in range(1, len(run.log) + 1)]
+    folded = [digest(fold(run.log[:k], run.vocabulary)) for k in range(1, len(run.log) + 1)]
     assert folded == run.snapshots
 
 
 @given(scenarios())
-def test_live_state_equals_the_fold_of_the_log_read_back_from_bytes(scenario: Scenario) -> None:
-    battle = Battle(scenario)
+def test_live_state_equals_the_fold_of_the_log_read_back_from_bytes(scenario: EnergionScenario) -> None:
+    battle = EnergionBattle(scenario)
     run = battle.run()
-    events = read_bytes(encode_log(battle.header(), run.log)).events
-    assert encode_state(fold(events)) == encode_state(run.state)
+    events = read(encode_log(header_for(battle.scenario), run.log)).events
+    assert encode_state(fold(events, run.vocabulary)) == encode_state(run.state)
 
 
 @given(scenarios())
-def test_state_seq_and_t_follow_the_last_emitted_event(scenario: Scenario) -> None:
-    run = Battle(scenario).run()
+def test_state_seq_and_t_follow_the_last_emitted_event(scenario: EnergionScenario) -> None:
+    run = EnergionBattle(scenario).run()
     assert (run.state.seq, run.state.t) == (run.log[-1].seq, run.log[-1].t)
 
 
 @given(scenarios())
-def test_every_die_rolled_is_in_the_log(scenario: Scenario) -> None:
+def test_every_die_rolled_is_in_the_log(scenario: EnergionScenario) -> None:
     # the design: every roll is recorded when it is made, so a replay shows each die that decided something,
     # a perception or reaction time of a combatant that fell before it ran out included
     made, logged = rolls_made_and_logged(scenario)

@@ -7,7 +7,7 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from affray.events.kinds import Position
+from affray.events.base import Position
 from affray.kernel.space import approach, distance, metres, step_toward
 
 D = Decimal

@@ -6,15 +6,17 @@ from decimal import Decimal
 
 import msgspec
 
-from affray.kernel.state import CombatantState, EncounterState
-from affray.npc.intents import Approach, ArmView, Attack, BreakHold, Intent, View
-from affray.npc.nearest import NearestEnemy
+from affray.events.energion.state import EnergionCombatant, EnergionState
+from affray.npc.energion.intents import Approach, Attack, BreakHold, Intent
+from affray.npc.energion.nearest import NearestEnemy
+from affray.npc.energion.view import ArmView
+from tests.npc import view_of
 
 REACH = Decimal(1)
 
 
-def person(id: str, side: str, x: str, y: str = "0", *, out: bool = False) -> CombatantState:
-    return CombatantState(
+def person(id: str, side: str, x: str, y: str = "0", *, out: bool = False) -> EnergionCombatant:
+    return EnergionCombatant(
         id=id,
         name=id.title(),
         side=side,
@@ -41,11 +43,11 @@ def sword(reach: Decimal = REACH, uses_left: int | None = None) -> ArmView:
 
 
 def decide(
-    me: CombatantState, *others: CombatantState, reach: Decimal = REACH, arm: ArmView | None = None
+    me: EnergionCombatant, *others: EnergionCombatant, reach: Decimal = REACH, arm: ArmView | None = None
 ) -> Intent | None:
     """What ``me`` does among ``others`` (kept in the given order, as the scenario's file order)."""
-    state = EncounterState(combatants={c.id: c for c in (me, *others)})
-    return NearestEnemy().decide(View(me=me, arms=(arm or sword(reach),), state=state, now=0))
+    state = EnergionState(combatants={c.id: c for c in (me, *others)})
+    return NearestEnemy().decide(view_of(me, state, arms=(arm or sword(reach),), now=0))
 
 
 def test_nearest_standing_enemy_is_chosen() -> None:
@@ -119,10 +121,10 @@ def test_tries_to_break_a_hold_it_is_in() -> None:
 
 
 def decide_with_priority(
-    me: CombatantState, *others: CombatantState, priority: tuple[str, ...]
+    me: EnergionCombatant, *others: EnergionCombatant, priority: tuple[str, ...]
 ) -> Intent | None:
-    state = EncounterState(combatants={c.id: c for c in (me, *others)})
-    return NearestEnemy().decide(View(me=me, arms=(sword(),), state=state, now=0, priority=priority))
+    state = EnergionState(combatants={c.id: c for c in (me, *others)})
+    return NearestEnemy().decide(view_of(me, state, arms=(sword(),), now=0, priority=priority))
 
 
 def test_a_standing_priority_target_comes_before_the_nearest_enemy() -> None:
@@ -149,7 +151,7 @@ def test_a_fallen_priority_target_gives_way_to_the_nearest_enemy() -> None:
 
 def test_an_unconscious_enemy_is_passed_over() -> None:
     # S4: unconscious until 60 s: it neither acts nor is chosen while it lasts
-    sleeper = msgspec.structs.replace(person("sleeper", "raiders", "1"), unconscious_until_ms=60000)
+    sleeper = msgspec.structs.replace(person("sleeper", "raiders", "1"), conditions={"unconscious": 60000})
     intent = decide(person("me", "ford", "0"), sleeper, person("foe", "raiders", "4"))
     assert isinstance(intent, Approach)
     assert intent.target == "foe"

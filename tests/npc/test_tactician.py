@@ -7,27 +7,25 @@ from decimal import Decimal
 import msgspec
 import pytest
 
-from affray.kernel.state import CombatantState, EncounterState
-from affray.npc.intents import (
+from affray.events.energion.state import EnergionCombatant, EnergionState
+from affray.npc.energion.intents import (
     Aim,
     Approach,
-    ArmView,
     Attack,
     BreakHold,
     Cast,
     ChangeWeapon,
     Grapple,
     Intent,
-    SpellView,
-    View,
     Wait,
 )
-from affray.npc.tactician import Tactician
-from tests.npc import BOW, SWORD
+from affray.npc.energion.tactician import Tactician
+from affray.npc.energion.view import ArmView, SpellView
+from tests.npc import BOW, SWORD, view_of
 
 
-def person(id: str, side: str, y: str, **fields: object) -> CombatantState:
-    return CombatantState(
+def person(id: str, side: str, y: str, **fields: object) -> EnergionCombatant:
+    return EnergionCombatant(
         id=id,
         name=id.title(),
         side=side,
@@ -51,8 +49,8 @@ def decide(
     """What ``me`` at the origin does against one foe ``gap`` metres away."""
     me = person("me", "wall", "0", **me_fields)
     foe = person("foe", "raiders", gap)
-    state = EncounterState(combatants={"me": me, "foe": foe})
-    return Tactician().decide(View(me=me, arms=arms, state=state, now=now, spells=spells))
+    state = EnergionState(combatants={"me": me, "foe": foe})
+    return Tactician().decide(view_of(me, state, arms=arms, now=now, spells=spells))
 
 
 @pytest.mark.parametrize(
@@ -159,8 +157,8 @@ def test_strikes_with_melee_within_reach() -> None:
 
 def test_nothing_to_do_without_a_standing_enemy() -> None:
     me = person("me", "wall", "0")
-    state = EncounterState(combatants={"me": me})
-    assert Tactician().decide(View(me=me, arms=(BOW, SWORD), state=state, now=0)) is None
+    state = EnergionState(combatants={"me": me})
+    assert Tactician().decide(view_of(me, state, arms=(BOW, SWORD), now=0)) is None
 
 
 # -- spells (rule E23) -------------------------------------------------------------------------------
@@ -245,8 +243,8 @@ def close(
     """What ``me`` does against one foe at arm's length (1 m)."""
     me = person("me", "wall", "0", **me_fields)
     foe = person("foe", "raiders", "1", **(foe_fields or {}))
-    state = EncounterState(combatants={"me": me, "foe": foe})
-    return Tactician().decide(View(me=me, arms=arms, state=state, now=now, grapples=grapples))
+    state = EnergionState(combatants={"me": me, "foe": foe})
+    return Tactician().decide(view_of(me, state, arms=arms, now=now, grapples=grapples))
 
 
 def test_tries_to_break_a_hold_it_is_in() -> None:

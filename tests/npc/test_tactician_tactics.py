@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.kinds import AttackResolved, TargetChosen
-from affray.handlers.battle import Battle
-from affray.kernel.state import CombatantState, EncounterState
-from affray.npc.intents import Aim, Approach, Attack, Charge, Flee, Intent, View, Wait
-from affray.npc.tactician import Tactician
+from affray.events.energion.kinds import AttackResolved, TargetChosen
+from affray.events.energion.state import EnergionCombatant, EnergionState
+from affray.handlers.energion.battle import EnergionBattle
+from affray.npc.energion.intents import Aim, Approach, Attack, Charge, Flee, Intent, Wait
+from affray.npc.energion.tactician import Tactician
+from affray.npc.energion.view import View
 from tests.handlers import fighter, scenario
-from tests.npc import BOW, SWORD
+from tests.npc import BOW, SWORD, view_of
 
 WITH_SWORD = 1
 
@@ -28,10 +29,10 @@ class Idle:
 WITH_BOW = 0
 
 
-def person(id: str, side: str, y: str, **fields: object) -> CombatantState:
+def person(id: str, side: str, y: str, **fields: object) -> EnergionCombatant:
     """A 40 DP combatant at (0, ``y``) with its weapon ready."""
     values: dict[str, object] = {"weapon_ready": True, **fields}
-    return CombatantState(
+    return EnergionCombatant(
         id=id,
         name=id.title(),
         side=side,
@@ -59,11 +60,11 @@ def decide(
     """What ``me`` at the origin, having taken ``taken`` DP, does against ``foe`` ``gap`` metres away."""
     me = person("me", "wall", "0", damage_taken=Decimal(taken), weapon_index=weapon, **me_fields)
     other = person("foe", "raiders", gap, damage_taken=Decimal(foe_taken), **(foe or {}))
-    state = EncounterState(combatants={"me": me, "foe": other})
-    view = View(
-        me=me,
+    state = EnergionState(combatants={"me": me, "foe": other})
+    view = view_of(
+        me,
+        state,
         arms=(BOW, SWORD),
-        state=state,
         now=now,
         pace=Decimal(pace),
         parries=parries,
@@ -160,7 +161,7 @@ def test_charges_in_a_real_battle() -> None:
         rolls=[10],
         max_seconds=2,
     )
-    battle = Battle(built)
+    battle = EnergionBattle(built)
     battle.controllers["b"] = Idle()
     encounter = battle.run()
     chosen = [e for e in encounter.log if isinstance(e, TargetChosen) and e.combatant == "a"]

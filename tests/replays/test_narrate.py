@@ -10,14 +10,11 @@ import pytest
 from hypothesis import given
 
 from affray.events.base import Event, Roll
-from affray.events.codec import read_bytes
-from affray.events.kinds import (
-    ActionRefused,
+from affray.events.energion.kinds import (
     AimStarted,
     AttackResolved,
     CombatantJoined,
     DamageDerivation,
-    EncounterEnded,
     HitDerivation,
     ParryAttempt,
     Perceived,
@@ -30,7 +27,8 @@ from affray.events.kinds import (
     WeaponChanged,
     WeaponReadied,
 )
-from affray.events.special import (
+from affray.events.shared import ActionRefused, EncounterEnded
+from affray.events.special_damage.kinds import (
     ConditionStarted,
     EquipmentLost,
     Exploded,
@@ -40,21 +38,20 @@ from affray.events.special import (
     RefereeRuling,
     SpecialDamage,
 )
-from affray.handlers.battle import Battle
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.clock import seconds
-from affray.replays.narrate import narrate
-from affray.scenario import Scenario
-from tests.strategies import condition_scenario, example, example_log, healed_events, scenarios
+from tests.strategies import condition_scenario, example, example_log, healed_events, read, scenarios, tell
 
-DUEL = read_bytes(example_log("duel")).events
-SKIRMISH = read_bytes(example_log("skirmish")).events
+DUEL = read(example_log("duel")).events
+SKIRMISH = read(example_log("skirmish")).events
 LINE = re.compile(r"^ *(-?\d+\.\d{3}) s  #(\d+) +(.*)$")
 
 
 def told(events: list[Event]) -> dict[int, str]:
     """Each event's text (after the time and seq), by seq."""
     out = {}
-    for line in narrate(events):
+    for line in tell(events):
         match = LINE.match(line)
         assert match, line
         out[int(match.group(2))] = match.group(3)
@@ -128,22 +125,24 @@ def attack(**changes: object) -> AttackResolved:
 
 @pytest.mark.parametrize("events", [DUEL, SKIRMISH], ids=["duel", "skirmish"])
 def test_narrate_gives_one_line_per_event(events: list[Event]) -> None:
-    lines = list(narrate(events))
+    lines = list(tell(events))
     assert len(lines) == len(events)
     assert all("\n" not in line for line in lines)
 
 
 @given(scenarios())
-def test_each_line_starts_with_the_events_game_time_in_seconds_and_its_seq(scenario: Scenario) -> None:
-    log = Battle(scenario).run().log
-    for event, line in zip(log, narrate(log), strict=True):
+def test_each_line_starts_with_the_events_game_time_in_seconds_and_its_seq(
+    scenario: EnergionScenario,
+) -> None:
+    log = EnergionBattle(scenario).run().log
+    for event, line in zip(log, tell(log), strict=True):
         match = LINE.match(line)
         assert match, line
         assert (match.group(1), int(match.group(2))) == (seconds(event.t), event.seq)
 
 
 def test_the_time_column_is_right_aligned_in_seconds() -> None:
-    lines = list(narrate([joined("a", 1), Perceived(seq=2, t=12500, combatant="a", after_ms=12500)]))
+    lines = list(tell([joined("a", 1), Perceived(seq=2, t=12500, combatant="a", after_ms=12500)]))
     assert [line[:14] for line in lines] == ["    0.000 s  #", "   12.500 s  #"]
 
 
@@ -373,7 +372,7 @@ def test_an_aim_is_told() -> None:
 
 
 def test_every_shot_line_in_the_archers_example_carries_its_band_and_numbers() -> None:
-    events = read_bytes(example_log("archers")).events
+    events = read(example_log("archers")).events
     texts = told(events)
     shots = [e for e in events if isinstance(e, AttackResolved) and e.hit.ranged is not None]
     assert shots
@@ -447,7 +446,7 @@ def test_a_lost_spell_is_told_with_its_reason() -> None:
 
 
 def test_every_spell_line_in_the_mage_duel_names_caster_and_spell() -> None:
-    events = read_bytes(example_log("mage-duel")).events
+    events = read(example_log("mage-duel")).events
     texts = told(events)
     spells = [e for e in events if isinstance(e, SpellStarted | SpellCast | SpellInterrupted)]
     assert {type(e) for e in spells} == {SpellStarted, SpellCast, SpellInterrupted}
@@ -461,7 +460,7 @@ def test_every_spell_line_in_the_mage_duel_names_caster_and_spell() -> None:
 
 def grapple_lines(*rolls: int, procedure: str = "Hold Down", breaks: int = 0) -> dict[int, str]:
     """The lines of a run in which a (60%) tries ``procedure`` on b (AG 20, parry 50 with its buckler)."""
-    from affray.npc.intents import BreakHold
+    from affray.npc.energion.intents import BreakHold
     from tests.handlers.test_grapple import brawl, grab, grappler, victim
     from tests.handlers.test_spells import run
 
@@ -519,7 +518,7 @@ def test_getting_up_is_told_with_its_time() -> None:
 
 
 def test_a_disabled_location_is_told_with_its_damage_and_share() -> None:
-    from affray.events.kinds import LocationDisabled
+    from affray.events.energion.kinds import LocationDisabled
 
     event = LocationDisabled(
         seq=2,
@@ -534,7 +533,7 @@ def test_a_disabled_location_is_told_with_its_damage_and_share() -> None:
 
 
 def test_a_mortal_location_is_told_as_a_mortal_wound() -> None:
-    from affray.events.kinds import LocationDisabled
+    from affray.events.energion.kinds import LocationDisabled
 
     event = LocationDisabled(
         seq=2, t=0, combatant="a", location="head", effect="dead", damage=Decimal(3), share=Decimal("2.5")
@@ -543,7 +542,7 @@ def test_a_mortal_location_is_told_as_a_mortal_wound() -> None:
 
 
 def test_a_blow_struck_to_subdue_is_told_with_its_full_and_half_damage() -> None:
-    from affray.npc.intents import Attack
+    from affray.npc.energion.intents import Attack
     from tests.handlers.test_spells import run
     from tests.handlers.test_subdue import fight
 
@@ -555,9 +554,9 @@ def test_a_blow_struck_to_subdue_is_told_with_its_full_and_half_damage() -> None
 
 
 def test_every_grappling_line_in_the_brawl_names_its_combatant() -> None:
-    from affray.events.kinds import GrappleResolved, HoldDamage, HoldEscapeRolled, StoodUp
+    from affray.events.energion.kinds import GrappleResolved, HoldDamage, HoldEscapeRolled, StoodUp
 
-    events = read_bytes(example_log("brawl")).events
+    events = read(example_log("brawl")).events
     texts = told(events)
     starts = {
         GrappleResolved: "attacker",
@@ -574,9 +573,9 @@ def test_every_grappling_line_in_the_brawl_names_its_combatant() -> None:
 
 # -- the special_damage module's kinds (rules S1-S10) ----------------------------------------------------
 
-CONDITION_LINES = list(narrate(healed_events(condition_scenario(), 1)))
+CONDITION_LINES = list(tell(healed_events(condition_scenario(), 1)))
 ROBOTS_HEALED = healed_events(example("robots"), 30)
-ROBOTS_LINES = dict(zip(ROBOTS_HEALED, narrate(ROBOTS_HEALED), strict=True))
+ROBOTS_LINES = dict(zip(ROBOTS_HEALED, tell(ROBOTS_HEALED), strict=True))
 
 
 def test_special_damage_narrates_the_chance_the_type_roll_and_its_modifiers() -> None:
@@ -637,12 +636,12 @@ def test_the_healed_robots_log_narrates_each_special_kind(kind: type[Event], pat
 def test_a_perception_roll_is_told_when_the_combatant_joins() -> None:
     # rule E1: the perception time is rolled as the encounter begins and logged with the joining
     event = msgspec.structs.replace(joined("a", 1), perception_roll=roll(8, expr="1d10"))
-    (text,) = [line.split("#1    ")[1] for line in narrate([event])]
+    (text,) = [line.split("#1    ")[1] for line in tell([event])]
     assert text.endswith("; its perception time: 1d10=8 s")
 
 
 def test_a_reaction_roll_is_told_when_the_combatant_perceives() -> None:
     # rule E1: the reaction time is rolled on perceiving and logged there
     event = Perceived(seq=2, t=0, combatant="a", after_ms=0, reaction_roll=roll(3, expr="1d4"))
-    told = list(narrate([joined("a", 1), event]))[-1]
+    told = list(tell([joined("a", 1), event]))[-1]
     assert told.endswith("a perceives the other party; its reaction time: 1d4=3 s")

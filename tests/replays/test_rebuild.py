@@ -7,22 +7,31 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from affray.events.codec import read_bytes
-from affray.kernel.state import EncounterState, digest
-from affray.replays.rebuild import state_at_seq, state_at_time
-from affray.scenario import Scenario
-from tests.strategies import example, example_log, run_with_snapshots, scenarios
+from affray.events.base import Event
+from affray.events.energion.state import EnergionState, vocabulary
+from affray.handlers.energion.scenario import EnergionScenario
+from affray.kernel.fold import digest
+from affray.replays import rebuild
+from tests.strategies import example, example_log, read, run_with_snapshots, scenarios
 
-DUEL = read_bytes(example_log("duel")).events
+DUEL = read(example_log("duel")).events
 SKIRMISH = example("skirmish")
 
 
+def state_at_seq(events: list[Event], seq: int) -> EnergionState:
+    return rebuild.state_at_seq(events, seq, vocabulary(["special_damage"]))  # type: ignore[no-any-return]
+
+
+def state_at_time(events: list[Event], t_ms: int) -> EnergionState:
+    return rebuild.state_at_time(events, t_ms, vocabulary(["special_damage"]))  # type: ignore[no-any-return]
+
+
 def test_state_at_seq_zero_is_the_state_before_any_event() -> None:
-    assert state_at_seq(DUEL, 0) == EncounterState()
+    assert state_at_seq(DUEL, 0) == EnergionState()
 
 
 @given(scenarios())
-def test_state_at_seq_is_the_live_state_at_that_seq(scenario: Scenario) -> None:
+def test_state_at_seq_is_the_live_state_at_that_seq(scenario: EnergionScenario) -> None:
     run = run_with_snapshots(scenario)
     rebuilt = [digest(state_at_seq(run.log, k)) for k in range(1, len(run.log) + 1)]
     assert rebuilt == run.snapshots
@@ -50,7 +59,7 @@ def test_state_at_time_between_events_is_the_state_after_the_last_earlier_event(
 
 
 def test_state_at_time_before_the_clock_starts_is_the_initial_state() -> None:
-    assert state_at_time(DUEL, -1) == EncounterState()
+    assert state_at_time(DUEL, -1) == EnergionState()
 
 
 def test_state_at_time_zero_holds_everyone_who_joined() -> None:
@@ -67,5 +76,5 @@ def test_state_at_time_is_the_live_state_after_the_last_event_at_or_before_it(da
     run = run_with_snapshots(data.draw(scenarios(), label="scenario"))
     t = data.draw(st.integers(min_value=-1, max_value=run.log[-1].t + 1000), label="t")
     seq = max((e.seq for e in run.log if e.t <= t), default=0)
-    expected = run.snapshots[seq - 1] if seq else digest(EncounterState())
+    expected = run.snapshots[seq - 1] if seq else digest(EnergionState())
     assert digest(state_at_time(run.log, t)) == expected

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from affray.errors import LogError
 from affray.events.base import Event
-from affray.events.codec import encode_event, encode_header, encode_log, read_bytes
-from affray.events.kinds import AttackResolved, Perceived
-from affray.handlers.battle import Battle
-from affray.kernel.state import digest
-from affray.replays.verify import Verdict, first_difference, verify
-from affray.scenario import Scenario
+from affray.events.codec import encode_event, encode_header, encode_log
+from affray.events.energion.kinds import AttackResolved, Perceived
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario
+from affray.kernel.fold import digest
+from affray.replays.verify import Verdict, first_difference
 from tests.strategies import (
     chain_hash,
     example,
@@ -28,13 +28,15 @@ from tests.strategies import (
     join_lines,
     log_bytes,
     log_lines,
+    read,
     rechain,
     scenarios,
 )
+from tests.strategies import verdict as verdict_of
 
 DUEL = example_log("duel")
 LINES = log_lines(DUEL)  # LINES[k] holds seq k; LINES[0] is the header, LINES[-1] the end line
-EVENTS = read_bytes(DUEL).events
+EVENTS = read(DUEL).events
 N = len(EVENTS)
 
 
@@ -50,7 +52,7 @@ FIRST_HIT, FIRST_DAMAGE = first_hit()
 
 
 def verdict(data: bytes) -> Verdict:
-    return verify(read_bytes(data, "duel.jsonl"), "duel.jsonl")
+    return verdict_of(read(data, "duel.jsonl"), "duel.jsonl")
 
 
 def more_damage(event: AttackResolved) -> AttackResolved:
@@ -72,13 +74,13 @@ def test_verify_is_ok_on_a_fresh_log() -> None:
 
 
 def test_verify_reports_the_digest_of_the_live_final_state() -> None:
-    encounter = Battle(example("duel")).run()
+    encounter = EnergionBattle(example("duel")).run()
     assert verdict(DUEL).final_digest == digest(encounter.state)
 
 
 @given(scenarios())
-def test_verify_is_ok_on_the_fresh_log_of_any_scenario(scenario: Scenario) -> None:
-    assert verify(read_bytes(log_bytes(scenario)), "generated.jsonl").ok
+def test_verify_is_ok_on_the_fresh_log_of_any_scenario(scenario: EnergionScenario) -> None:
+    assert verdict_of(read(log_bytes(scenario))).ok
 
 
 # -- tampering the chain finds -----------------------------------------------------------------------
@@ -149,7 +151,7 @@ def test_a_log_missing_its_end_line_names_the_seq_after_the_last() -> None:
 
 
 def test_an_edited_header_is_named_as_the_header() -> None:
-    header = read_bytes(DUEL).header
+    header = read(DUEL).header
     lines = [encode_header(msgspec.structs.replace(header, affray_version="0.0.1")), *LINES[1:]]
     result = verdict(join_lines(lines))
     assert (result.ok, result.seq, result.where) == (False, 0, "line 1 (header)")
@@ -162,10 +164,10 @@ def test_a_single_byte_change_fails_verification_at_its_line_or_a_neighbour(data
     changed = DUEL[:position] + bytes([value]) + DUEL[position + 1 :]
     line_seq = DUEL[:position].count(b"\n")  # 0 for the header, N + 1 for the end line
     try:
-        log = read_bytes(changed)
+        log = read(changed)
     except LogError:
         return
-    result = verify(log, "changed.jsonl")
+    result = verdict_of(log, "changed.jsonl")
     assert not result.ok
     assert result.seq is not None
     assert abs(result.seq - line_seq) <= 1
@@ -175,8 +177,8 @@ def test_a_single_byte_change_fails_verification_at_its_line_or_a_neighbour(data
 
 
 def test_an_edit_hidden_by_a_recomputed_chain_is_named_by_the_re_simulation() -> None:
-    tampered = encode_log(read_bytes(DUEL).header, replaced(FIRST_HIT.seq, more_damage(FIRST_HIT)))
-    assert read_bytes(tampered).problem is None
+    tampered = encode_log(read(DUEL).header, replaced(FIRST_HIT.seq, more_damage(FIRST_HIT)))
+    assert read(tampered).problem is None
     result = verdict(tampered)
     assert (result.ok, result.seq) == (False, FIRST_HIT.seq)
     assert result.message.startswith("differs from the re-simulation: attack_resolved damage: recorded")
@@ -204,7 +206,7 @@ def test_a_header_scenario_edit_hidden_by_a_recomputed_chain_is_named_at_the_fir
 def test_an_event_the_fold_cannot_apply_is_named() -> None:
     event = next(e for e in EVENTS if isinstance(e, Perceived))
     stranger = msgspec.structs.replace(event, combatant="nobody")
-    result = verdict(encode_log(read_bytes(DUEL).header, replaced(event.seq, stranger)))
+    result = verdict(encode_log(read(DUEL).header, replaced(event.seq, stranger)))
     assert (result.ok, result.seq) == (False, event.seq)
     assert result.message.startswith("cannot be folded")
     assert "nobody" in result.message
@@ -212,13 +214,13 @@ def test_an_event_the_fold_cannot_apply_is_named() -> None:
 
 def test_an_event_appended_with_a_recomputed_chain_is_named() -> None:
     extra = msgspec.structs.replace(EVENTS[-1], seq=N + 1)
-    result = verdict(encode_log(read_bytes(DUEL).header, [*EVENTS, extra]))
+    result = verdict(encode_log(read(DUEL).header, [*EVENTS, extra]))
     assert (result.ok, result.seq) == (False, N + 1)
     assert result.message == f"the re-simulation ends at seq {N}; the log goes on"
 
 
 def test_a_log_shortened_with_a_recomputed_chain_is_named_at_the_first_missing_seq() -> None:
-    result = verdict(encode_log(read_bytes(DUEL).header, EVENTS[:20]))
+    result = verdict(encode_log(read(DUEL).header, EVENTS[:20]))
     assert (result.ok, result.seq) == (False, 21)
     assert result.message == f"the log stops at seq 20; the re-simulation goes on to seq {N}"
 

@@ -6,77 +6,37 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
-import msgspec
-
-from affray import __version__
 from affray.errors import AffrayError, ScenarioError
-from affray.events.codec import CURRENT_VERSIONS, ENCODER, LogHeader
-from affray.events.kinds import BodyPart, CombatantJoined
-from affray.fivestep_scenario import Character, FivestepScenario, Part, TableFile, Weapon
-from affray.handlers.ending import Ending, time_limit
+from affray.events.fivestep.kinds import BodyPart, CombatantJoined
+from affray.events.fivestep.state import vocabulary
 from affray.handlers.fivestep.checks import check_special_types, check_tables
+from affray.handlers.fivestep.fighters import Arm, Fighter
+from affray.handlers.fivestep.host import Arena
 from affray.handlers.fivestep.rounds import rounds
+from affray.handlers.fivestep.scenario import Character, FivestepScenario, TableFile, Weapon
 from affray.handlers.fivestep.turns import LAST_RANK
-from affray.handlers.special import SpecialDamageModule
-from affray.handlers.special_host import SpecialProfile
-from affray.kernel.dice import DICE_ALGORITHM, Dice
+from affray.handlers.shared import Ending, time_limit
+from affray.handlers.special_damage.host import SpecialProfile
+from affray.handlers.special_damage.module import SpecialDamageModule
+from affray.handlers.special_damage.scenario import MODULE, SpecialDamageOptions
+from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.space import metres
-from affray.npc.fivestep import FivestepController, NearestFirst
-from affray.rules.fivestep.damage import DamageDieRoll, parse_damage_die_roll
+from affray.npc.fivestep.controllers import FivestepController, NearestFirst
+from affray.rules.fivestep.damage import parse_damage_die_roll
 from affray.rules.fivestep.hitting import HAND_TO_HAND_REACH_M, WEAPONRY_MAX_M
 from affray.rules.fivestep.sequence import action_cost
 from affray.rules.fivestep.tableset import parse_table_set
 from affray.rules.fivestep.usertables import require
 
-RULESET = "fivestep"
 AVERAGE_SIZE_M2 = Decimal("0.75")
-RULESET_VERSION = "1"
 CONTROLLERS: dict[str, type[FivestepController]] = {"nearest": NearestFirst}
-
-
-class Arm(msgspec.Struct, frozen=True, kw_only=True):
-    """A weapon ready for the rules: its spec, its parsed damage die roll and its cost per use."""
-
-    index: int
-    spec: Weapon
-    die_roll: DamageDieRoll | None
-    cost: int
-    reach_m: Decimal
-
-
-class Fighter(msgspec.Struct, frozen=True, kw_only=True):
-    """A character ready for the rules: its points per turn, move cost, body and weapons."""
-
-    spec: Character
-    rank: int
-    """Its place in file order: actions ending at the same instant go by side order, then rank."""
-    points: int
-    """Points per full turn: the Agility attribute (action procedure 2), or the actions allowed (1)."""
-    move_action: str
-    """What a move is called in the log: the Table 3-6 action (procedure 2), or "move" (procedure 1)."""
-    move_cost: int
-    step_m: Decimal
-    parts: tuple[Part, ...]
-    arms: tuple[Arm, ...]
-
-    @property
-    def id(self) -> str:
-        """The character's id."""
-        return self.spec.id
-
-    def part(self, name: str) -> Part | None:
-        """Its body part called ``name`` (case ignored), if it has one."""
-        key = name.casefold()
-        return next((p for p in self.parts if p.name.casefold() == key), None)
-
-    def first_vital(self) -> Part:
-        """Its first vital part (every body has one)."""
-        return next(p for p in self.parts if p.vital)
 
 
 class FivestepBattle(Ending):
     """A fivestep encounter built from a scenario; ``run`` simulates it into an Encounter."""
+
+    scenario: FivestepScenario
 
     def __init__(self, scenario: FivestepScenario) -> None:
         self.scenario = scenario
@@ -93,34 +53,37 @@ class FivestepBattle(Ending):
         self.sides = {side.id: side for side in scenario.sides}
         self.special = (
             SpecialDamageModule(scenario.special_damage, scenario.rulings)
-            if "special_damage" in scenario.modules
+            if MODULE in scenario.modules
             else None
         )
         if self.special is not None:
             check_special_types(scenario, self.special)
+        self.vocabulary = vocabulary(scenario.modules)
 
-    def header(self) -> LogHeader:
-        """The log header: the scenario, with its procedures and the text of its tables."""
-        return LogHeader(
-            affray_version=__version__,
-            ruleset=RULESET,
-            ruleset_version=RULESET_VERSION,
-            dice=DICE_ALGORITHM,
-            seed=self.scenario.seed,
-            event_versions=dict(CURRENT_VERSIONS),
-            scenario=msgspec.Raw(ENCODER.encode(self.scenario)),
-        )
+    @property
+    def special_options(self) -> SpecialDamageOptions:
+        """How the special_damage module sits on this battle."""
+        return self.scenario.special_damage
 
-    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Encounter:
+    def notices(self) -> list[str]:
+        """Tables of invented example data, which a user should replace with the real ones."""
+        if not self.tables.examples:
+            return []
+        tables = ", ".join(self.tables.examples)
+        return [f"Tables {tables} are invented example data (example = true), not the rules"]
+
+    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Arena:
         """Simulate the encounter to its end and return it, its state and its log."""
-        encounter = Encounter(Dice(self.scenario.dice.source_for(self.scenario.seed)), trace=trace)
+        encounter: Arena = Encounter(
+            Dice(self.scenario.dice.source_for(self.scenario.seed)), self.vocabulary, trace=trace
+        )
         encounter.sinks.extend(sinks)
         encounter.process(rounds(encounter, self))
         encounter.process(time_limit(encounter, self.scenario.max_seconds, rank=LAST_RANK))
         encounter.run(until=encounter.finished)
         return encounter
 
-    def join(self, encounter: Encounter, side: str) -> None:
+    def join(self, encounter: Arena, side: str) -> None:
         """The characters of ``side`` enter the encounter (``combatant_joined``), in file order."""
         for fighter in self.fighters.values():
             spec = fighter.spec
@@ -142,7 +105,7 @@ class FivestepBattle(Ending):
 
     # --- what a fight's damage does, and what the special_damage module reads --------------------------
 
-    def after_damage(self, encounter: Encounter, target_id: str) -> None:
+    def after_damage(self, encounter: Arena, target_id: str) -> None:
         """A vital part without function puts the character out (ruling 45), and so does losing every point
         of its body (an explosion of the special_damage module strikes no part)."""
         target = encounter.state.combatants[target_id]

@@ -5,9 +5,9 @@ one error naming the table and the field."""
 from __future__ import annotations
 
 from affray.errors import AffrayError, ScenarioError, TableError
-from affray.fivestep_scenario import FivestepScenario
+from affray.handlers.fivestep.scenario import FivestepScenario
 from affray.handlers.fivestep.strike import special_type
-from affray.handlers.special import SpecialDamageModule
+from affray.handlers.special_damage.module import SpecialDamageModule
 from affray.rules.fivestep.tableset import TableSet
 from affray.rules.fivestep.usertables import MissingTable, missing_table, require
 
@@ -22,38 +22,59 @@ def _require(tables: TableSet, table: str, why: str, where: str) -> None:
 def check_tables(scenario: FivestepScenario, tables: TableSet) -> None:
     """Every table the chosen procedures and options read must be supplied, and hold what the scenario
     names: a missing or wrong one is an error now, naming the table and the field, not in a fight."""
-    to_hit, damage = scenario.procedures.to_hit, scenario.procedures.damage
-    if to_hit >= 2:
-        _require(tables, "3-1", f"procedure {to_hit} to hit", "$.procedures.to_hit")
-    if to_hit == 3:
-        _require(tables, "3-2", "procedure 3 to hit", "$.procedures.to_hit")
-        _require(tables, "3-3.4", "procedure 3 to hit (random hits)", "$.procedures.to_hit")
-        adversity = scenario.adversity
-        conditions = {f"$.adversity.always[{n}]": c for n, c in enumerate(adversity.always)}
-        for field in ("attacker_moved", "target_moved"):
-            moved = getattr(adversity, field)
-            if moved is not None:
-                conditions[f"$.adversity.{field}"] = moved
-        for where, condition in conditions.items():
-            _require(tables, condition.table, "an adversity condition", where)
-            try:
-                require(tables.user, condition.table, "").named(condition.condition)
-            except AffrayError as exc:
-                raise ScenarioError(f"{where}: {exc}") from None
-    exoskeletons = [c.id for c in scenario.combatants if c.exoskeleton]
-    if exoskeletons:
-        for table in tables.damage.descriptions:
-            if table.bone_layer is None:
-                raise TableError(
-                    f"{table.source}: Table {table.table} names no bone_layer, which {exoskeletons[0]} "
-                    "(an exoskeleton) needs to read bone first (rule F11) - at `$.bone_layer`"
-                )
+    _check_to_hit(scenario, tables)
+    _check_exoskeletons(scenario, tables)
     if scenario.options.locate_hits == "random":
         _require(tables, "3-3.4", "options.locate_hits = random", "$.options.locate_hits")
     if scenario.procedures.action == 2:
         _require(tables, "3-6", "procedure 2 for action", "$.procedures.action")
-    if damage == 3 and tables.damage.wep_mod_table is None:
+    if scenario.procedures.damage == 3 and tables.damage.wep_mod_table is None:
         raise missing_table("3-3", "$.procedures.damage: procedure 3 for damage")
+    _check_grenades(scenario, tables)
+    _check_random_hits(scenario, tables)
+    _check_organ_rows(scenario, tables)
+    _check_poisons(scenario, tables)
+
+
+def _check_to_hit(scenario: FivestepScenario, tables: TableSet) -> None:
+    """Rule F8: procedures 2 and 3 read Table 3-1; procedure 3 also Tables 3-2, 3-3.4 and the adversity
+    tables of the conditions named."""
+    to_hit = scenario.procedures.to_hit
+    if to_hit >= 2:
+        _require(tables, "3-1", f"procedure {to_hit} to hit", "$.procedures.to_hit")
+    if to_hit != 3:
+        return
+    _require(tables, "3-2", "procedure 3 to hit", "$.procedures.to_hit")
+    _require(tables, "3-3.4", "procedure 3 to hit (random hits)", "$.procedures.to_hit")
+    adversity = scenario.adversity
+    conditions = {f"$.adversity.always[{n}]": c for n, c in enumerate(adversity.always)}
+    for field in ("attacker_moved", "target_moved"):
+        moved = getattr(adversity, field)
+        if moved is not None:
+            conditions[f"$.adversity.{field}"] = moved
+    for where, condition in conditions.items():
+        _require(tables, condition.table, "an adversity condition", where)
+        try:
+            require(tables.user, condition.table, "").named(condition.condition)
+        except AffrayError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+
+
+def _check_exoskeletons(scenario: FivestepScenario, tables: TableSet) -> None:
+    """Rule F11: an exoskeleton reads bone first, so every description table must name its bone layer."""
+    exoskeletons = [c.id for c in scenario.combatants if c.exoskeleton]
+    if not exoskeletons:
+        return
+    for table in tables.damage.descriptions:
+        if table.bone_layer is None:
+            raise TableError(
+                f"{table.source}: Table {table.table} names no bone_layer, which {exoskeletons[0]} "
+                "(an exoskeleton) needs to read bone first (rule F11) - at `$.bone_layer`"
+            )
+
+
+def _check_grenades(scenario: FivestepScenario, tables: TableSet) -> None:
+    """Rule F9: a grenade reads Tables 3-4.0 (distance), 3-4.1 (bounce) and 3-3.4 (where the blast hits)."""
     grenades = [
         f"$.combatants[{i}].weapons[{n}]"
         for i, c in enumerate(scenario.combatants)
@@ -63,18 +84,21 @@ def check_tables(scenario: FivestepScenario, tables: TableSet) -> None:
     if grenades:
         for name in ("3-4.0", "3-4.1", "3-3.4"):
             _require(tables, name, "a grenade", grenades[0])
-    if "3-3.4" in tables.user:
-        location = require(tables.user, "3-3.4", "")
-        for body, parts in scenario.bodies.items():
-            names = {p.name.casefold() for p in parts}
-            for row in location.row:
-                if row.part.casefold() not in names:
-                    raise TableError(
-                        f"{location.source}: part {row.part!r} of Table 3-3.4 is not a part of body "
-                        f"{body!r} ($.bodies.{body})"
-                    )
-    _check_organ_rows(scenario, tables)
-    _check_poisons(scenario, tables)
+
+
+def _check_random_hits(scenario: FivestepScenario, tables: TableSet) -> None:
+    """Every part Table 3-3.4 can land on is a part of every body."""
+    if "3-3.4" not in tables.user:
+        return
+    location = require(tables.user, "3-3.4", "")
+    for body, parts in scenario.bodies.items():
+        names = {p.name.casefold() for p in parts}
+        for row in location.row:
+            if row.part.casefold() not in names:
+                raise TableError(
+                    f"{location.source}: part {row.part!r} of Table 3-3.4 is not a part of body "
+                    f"{body!r} ($.bodies.{body})"
+                )
 
 
 def _check_poisons(scenario: FivestepScenario, tables: TableSet) -> None:

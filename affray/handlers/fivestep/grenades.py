@@ -4,19 +4,15 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
-from affray.events.fivestep import GrenadeThrown
+from affray.events.fivestep.kinds import GrenadeThrown
+from affray.events.fivestep.state import FivestepCombatant
+from affray.handlers.fivestep.fighters import Arm, Fighter
+from affray.handlers.fivestep.host import Arena, FivestepHost
 from affray.handlers.fivestep.wounds import alert, hurt
-from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance, metres
-from affray.kernel.state import CombatantState
 from affray.rules.fivestep.dice import D10, D100
 from affray.rules.fivestep.hitting import GRENADE_BOUNCE_LIMIT, grenade, random_hit_location
-
-if TYPE_CHECKING:
-    from affray.handlers.fivestep.battle import Arm, Fighter, FivestepBattle
-
 
 _HALF = Decimal("0.7071")
 COMPASS: tuple[tuple[str, Decimal, Decimal], ...] = (
@@ -33,7 +29,7 @@ COMPASS: tuple[tuple[str, Decimal, Decimal], ...] = (
 
 
 def throw(
-    encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: Arm, target: CombatantState
+    encounter: Arena, battle: FivestepHost, fighter: Fighter, arm: Arm, target: FivestepCombatant
 ) -> None:
     """Rule F9: a grenade thrown at ``target``: under BRAWL it lands there; up to 20 over it bounces (Table
     3-4.1); more than 20 over it misses by 1d10 + 13 m. Everyone within its blast takes its damage."""

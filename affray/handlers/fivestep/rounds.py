@@ -5,15 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from affray.errors import AffrayError
-from affray.events.fivestep import PrimaryAttackRolled, RoundStarted, SideMargin, SideScore, SurpriseChecked
+from affray.events.fivestep.kinds import (
+    PrimaryAttackRolled,
+    RoundStarted,
+    SideMargin,
+    SideScore,
+    SurpriseChecked,
+)
+from affray.handlers.fivestep.host import Arena, FivestepHost
 from affray.handlers.fivestep.turns import turn
-from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
+from affray.npc.field import FieldWatch
 from affray.rules.fivestep.dice import D100
 from affray.rules.fivestep.sequence import (
     ROUND_MS,
@@ -31,9 +38,6 @@ from affray.rules.fivestep.sequence import (
     surprise_target,
 )
 
-if TYPE_CHECKING:
-    from affray.handlers.fivestep.battle import FivestepBattle
-
 Process = Generator[Any, Any, None]
 MAX_REROLLS = 100
 """Ties are rolled again; this many in a row means the dice cannot separate the sides (manual dice)."""
@@ -42,7 +46,7 @@ MAX_REROLLS = 100
 class RoundKeeper:
     """What the rounds remember between rounds: the order, quiet rounds, sight, and damage per round."""
 
-    def __init__(self, encounter: Encounter, battle: FivestepBattle) -> None:
+    def __init__(self, encounter: Arena, battle: FivestepHost) -> None:
         self.encounter = encounter
         self.battle = battle
         self.order: PrimaryOrder | None = None
@@ -51,6 +55,7 @@ class RoundKeeper:
         self.in_sight = True
         self.taken_before: dict[str, Decimal] = {}
         self.taken_last_round: dict[str, Decimal] = {}
+        self.watch = FieldWatch(encounter.state)
 
     # --- sides -------------------------------------------------------------------------------------
 
@@ -60,7 +65,7 @@ class RoundKeeper:
         return [
             c.id
             for c in self.encounter.state.combatants.values()
-            if c.side == side and c.kind != "computer" and not c.incapacitated(int(now))
+            if c.side == side and c.special.body != "computer" and not c.incapacitated(int(now))
         ]
 
     def join_due(self) -> list[str]:
@@ -99,7 +104,7 @@ class RoundKeeper:
     def _surprise_figure(self, side: str) -> tuple[Decimal, Decimal | None, Decimal]:
         """The side's average Perception, its alertness figure, and the target it rolls under (F2, F5)."""
         state = self.encounter.state
-        alert = state.fivestep.alertness if state.fivestep else {}
+        alert = state.rounds.alertness
         members = [self.battle.fighters[m].spec for m in self.members(side)]
         perception = side_average([m.perception for m in members])
         procedure = self.battle.procedures.surprise
@@ -166,7 +171,7 @@ class RoundKeeper:
         percents = [
             self.taken_last_round.get(c.id, Decimal(0)) * 100 / c.damage_points
             for c in state.combatants.values()
-            if c.side == side and c.kind != "computer"
+            if c.side == side and c.special.body != "computer"
         ]
         return side_average(percents)
 
@@ -271,7 +276,7 @@ def _undecided(what: str) -> Exception:
     return AffrayError(f"{what}: {MAX_REROLLS} ties in a row; the dice cannot separate the sides")
 
 
-def rounds(encounter: Encounter, battle: FivestepBattle) -> Process:
+def rounds(encounter: Arena, battle: FivestepHost) -> Process:
     """Rules F3-F7 on the clock: round after round of 5 s until the encounter ends."""
     keeper = RoundKeeper(encounter, battle)
     round_number = 0
@@ -282,7 +287,9 @@ def rounds(encounter: Encounter, battle: FivestepBattle) -> Process:
         attacks_before = sum(c.attacks for c in encounter.state.combatants.values())
         acting = keeper.start_round(round_number)
         turns = [
-            encounter.process(turn(encounter, battle, battle.fighters[member], round_number, start, place))
+            encounter.process(
+                turn(encounter, battle, battle.fighters[member], round_number, start, place, keeper.watch)
+            )
             for place, side in enumerate(acting)
             for member in keeper.members(side)
         ]

@@ -3,16 +3,18 @@ then what it does (:mod:`.wounds`), and the special_damage module's roll when it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from affray.events.base import Roll
-from affray.events.fivestep import AdversityApplied, ToHitResolved
+from affray.events.fivestep.kinds import AdversityApplied, ToHitResolved
+from affray.events.fivestep.state import FivestepCombatant
+from affray.handlers.fivestep.fighters import Arm, Fighter
 from affray.handlers.fivestep.grenades import throw
+from affray.handlers.fivestep.host import Arena, FivestepHost
+from affray.handlers.fivestep.scenario import Weapon
 from affray.handlers.fivestep.wounds import alert, hurt
-from affray.handlers.special_host import SpecialHit
-from affray.kernel.encounter import Encounter
+from affray.handlers.special_damage.host import SpecialHit
 from affray.kernel.space import distance
-from affray.kernel.state import CombatantState
 from affray.rules.fivestep.dice import D100
 from affray.rules.fivestep.hitting import (
     Adversity,
@@ -26,11 +28,6 @@ from affray.rules.fivestep.hitting import (
 )
 from affray.rules.fivestep.usertables import require
 
-if TYPE_CHECKING:
-    from affray.fivestep_scenario import Weapon
-    from affray.handlers.fivestep.battle import Arm, Fighter, FivestepBattle
-
-
 DEFAULT_SPECIAL_TYPES = {"hand_to_hand": "Short melee", "grenade": "Grenade"}
 """Table 2 weapon types (S9) for weapons that name none; weaponry must name its own."""
 
@@ -41,7 +38,7 @@ def special_type(weapon: Weapon) -> str | None:
 
 
 def strike(
-    encounter: Encounter, battle: FivestepBattle, fighter: Fighter, arm: Arm, target_id: str, round_start: int
+    encounter: Arena, battle: FivestepHost, fighter: Fighter, arm: Arm, target_id: str, round_start: int
 ) -> None:
     """One attack on ``target_id``: a thrown grenade (F9), or percent to hit (F8) and damage (F10-F12).
     ``round_start`` is when this round (and the attacker's turn) began."""
@@ -58,7 +55,7 @@ def strike(
     else:
         skill_name, attribute = "BRAWL", fighter.spec.brawl
         skill = brawlmanship(fighter.spec.brawl, arm.spec.difficulty)
-    injury = me.injury_to_hit()
+    injury = me.special.to_hit()
     skill += injury
     procedure = battle.procedures.to_hit
     options = battle.options
@@ -137,14 +134,14 @@ def strike(
         battle.special.after_hit(encounter, battle, hit)
 
 
-def _aware(encounter: Encounter, target: CombatantState) -> bool:
+def _aware(encounter: Arena, target: FivestepCombatant) -> bool:
     """Whether the target knows it is in a fight: not while another side has surprise over it (F5)."""
-    rounds = encounter.state.fivestep
-    return rounds is None or rounds.surprise is None or target.side in rounds.acting
+    rounds = encounter.state.rounds
+    return rounds.surprise is None or target.side in rounds.acting
 
 
 def _adversity(
-    battle: FivestepBattle, me: CombatantState, target: CombatantState, round_start: int
+    battle: FivestepHost, me: FivestepCombatant, target: FivestepCombatant, round_start: int
 ) -> tuple[AdversityApplied, ...]:
     """Rule F8 (procedure 3b): the scenario's standing conditions, and movement in this round (the
     attacker's turn began with it; a move ending at its first instant was the last round's)."""
@@ -164,7 +161,7 @@ def _adversity(
 
 
 def _where(
-    encounter: Encounter, battle: FivestepBattle, fighter: Fighter, target: CombatantState, result: ToHit
+    encounter: Arena, battle: FivestepHost, fighter: Fighter, target: FivestepCombatant, result: ToHit
 ) -> tuple[str, Roll | None]:
     """Rule F8: a direct hit lands on the part aimed at; a random one where Table 3-3.4 says. Procedures 1
     and 2 follow ``options.locate_hits``."""
@@ -177,7 +174,7 @@ def _where(
     return aimed_part(battle, fighter, target), None
 
 
-def aimed_part(battle: FivestepBattle, fighter: Fighter, target: CombatantState) -> str:
+def aimed_part(battle: FivestepHost, fighter: Fighter, target: FivestepCombatant) -> str:
     """The part the attacker aims at if the target has one of that name, else the target's first vital
     part."""
     victim = battle.fighters[target.id]

@@ -10,21 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from affray.events.fivestep import ActionTaken, ApBorrowed, TurnStarted
-from affray.events.kinds import ActionRefused, Moved
-from affray.events.special import CheckRolled
+from affray.events.fivestep.kinds import ActionTaken, ApBorrowed, TurnStarted
+from affray.events.fivestep.state import FivestepCombatant
+from affray.events.shared import ActionRefused, Moved
+from affray.handlers.fivestep.fighters import Arm, Fighter
+from affray.handlers.fivestep.host import Arena, FivestepHost
 from affray.handlers.fivestep.strike import strike
-from affray.kernel.encounter import Encounter
+from affray.handlers.special_damage.module import malfunction
 from affray.kernel.space import approach, distance, step_toward
-from affray.kernel.state import CombatantState
-from affray.npc.fivestep import Advance, ArmOption, Borrow, Step, Strike, TurnView
+from affray.npc.field import FieldWatch, contact_of
+from affray.npc.fivestep.controllers import Advance, ArmOption, Borrow, Step, Strike, TurnView
 from affray.rules.fivestep.hitting import WEAPONRY_MIN_M
 from affray.rules.fivestep.sequence import ROUND_MS, TurnAP, borrow, sub_turns, time_for_ap
-
-if TYPE_CHECKING:
-    from affray.handlers.fivestep.battle import Arm, Fighter, FivestepBattle
 
 Process = Generator[Any, Any, None]
 PIECE_RANK = 1_000_000
@@ -38,18 +37,18 @@ def _rank(side_place: int, fighter: Fighter) -> int:
     return side_place * 1000 + fighter.rank
 
 
-def _barred(me: CombatantState, arm: Arm) -> str:
+def _barred(me: FivestepCombatant, arm: Arm) -> str:
     """Why the weapon cannot be used at all ("" when it can): destroyed (S3), or an injury forbidding
     melee (S4)."""
     spec = arm.spec
-    if spec.name in me.destroyed_weapons:
+    if spec.name in me.special.destroyed_weapons:
         return f"its {spec.name} was destroyed"
-    if spec.combat == "hand_to_hand" and any(injury.no_melee for injury in me.injuries):
+    if spec.combat == "hand_to_hand" and me.special.no_melee():
         return "an injury: no melee"
     return ""
 
 
-def _uses_left(me: CombatantState, arm: Arm) -> int | None:
+def _uses_left(me: FivestepCombatant, arm: Arm) -> int | None:
     """Shots or grenades left (None when not counted, ruling 49); 0 when it is barred."""
     spec = arm.spec
     if _barred(me, arm):
@@ -61,7 +60,7 @@ def _uses_left(me: CombatantState, arm: Arm) -> int | None:
     return None
 
 
-def _unusable(me: CombatantState, arm: Arm) -> str:
+def _unusable(me: FivestepCombatant, arm: Arm) -> str:
     """Why the weapon cannot be used now ("" when it can): barred, or nothing left to shoot or throw."""
     left = _uses_left(me, arm)
     if left is None or left > 0:
@@ -69,7 +68,7 @@ def _unusable(me: CombatantState, arm: Arm) -> str:
     return _barred(me, arm) or f"no {arm.spec.name} shots or throws left"
 
 
-def arm_options(encounter: Encounter, fighter: Fighter) -> tuple[ArmOption, ...]:
+def arm_options(encounter: Arena, fighter: Fighter) -> tuple[ArmOption, ...]:
     """The character's weapons as its controller sees them, with what is left of each."""
     me = encounter.state.combatants[fighter.id]
     options = []
@@ -92,14 +91,16 @@ def arm_options(encounter: Encounter, fighter: Fighter) -> tuple[ArmOption, ...]
 
 
 def turn(
-    encounter: Encounter,
-    battle: FivestepBattle,
+    encounter: Arena,
+    battle: FivestepHost,
     fighter: Fighter,
     round_number: int,
     start: int,
     side_place: int,
+    watch: FieldWatch,
 ) -> Process:
-    """Rules F3, F7: the character's turn of this round, piece by piece."""
+    """Rules F3, F7: the character's turn of this round, piece by piece; ``watch`` shows its controller the
+    field."""
     state = encounter.state
     me = state.combatants[fighter.id]
     owed = me.turn.borrowed if me.turn is not None else 0
@@ -130,7 +131,7 @@ def turn(
         if total == 0:
             return
         spent = 0
-        steps = _declare(encounter, battle, fighter)
+        steps = _declare(encounter, battle, fighter, watch)
         redeclared = False
         while steps:
             step = steps.pop(0)
@@ -139,7 +140,7 @@ def turn(
             ):
                 if redeclared:
                     break  # a controller that keeps naming the fallen has nothing more to do
-                steps, redeclared = _declare(encounter, battle, fighter), True
+                steps, redeclared = _declare(encounter, battle, fighter, watch), True
                 continue
             redeclared = False
             if isinstance(step, Borrow):
@@ -172,7 +173,7 @@ def turn(
         carried = me.turn.available if me.turn is not None else 0
 
 
-def _declare(encounter: Encounter, battle: FivestepBattle, fighter: Fighter) -> list[Step]:
+def _declare(encounter: Arena, battle: FivestepHost, fighter: Fighter, watch: FieldWatch) -> list[Step]:
     """The controller's plan from what the character sees now, with the points it has left. A character
     whose target falls before a declared action begins declares again (a ruling)."""
     me = encounter.state.combatants[fighter.id]
@@ -182,23 +183,23 @@ def _declare(encounter: Encounter, battle: FivestepBattle, fighter: Fighter) -> 
     if battle.options.borrowing and fighter.spec.borrows and me.turn.piece == me.turn.pieces:
         lend = fighter.points - me.turn.borrowed
     view = TurnView(
-        me=me,
-        state=encounter.state,
+        me=contact_of(me),
+        field=watch.roster(),
         now=int(encounter.now),
         arms=arm_options(encounter, fighter),
         available=me.turn.available,
         move_cost=fighter.move_cost,
         step_m=fighter.step_m,
         can_borrow=lend,
-        can_move=not any(injury.cannot_move for injury in me.injuries),
+        can_move=not me.special.cannot_move(),
         priority=tuple(fighter.spec.priority_targets),
     )
     return battle.controllers[fighter.id].plan(view)
 
 
 def _act(
-    encounter: Encounter,
-    battle: FivestepBattle,
+    encounter: Arena,
+    battle: FivestepHost,
     fighter: Fighter,
     step: Advance | Strike,
     elapsed: int,
@@ -253,12 +254,12 @@ def _act(
     strike(encounter, battle, fighter, fighter.arms[step.arm], step.target, round_start)
 
 
-def _forbidden(encounter: Encounter, fighter: Fighter, step: Advance | Strike) -> str:
+def _forbidden(encounter: Arena, fighter: Fighter, step: Advance | Strike) -> str:
     """Why the step comes to nothing now ("" when it does not): its target already fell, an injury
     forbids it (S4), the weapon was destroyed (S3), or a robot malfunctions (S5)."""
     me = encounter.state.combatants[fighter.id]
     if isinstance(step, Advance):
-        return "an injury: it cannot move" if any(i.cannot_move for i in me.injuries) else ""
+        return "an injury: it cannot move" if me.special.cannot_move() else ""
     target = encounter.state.combatants[step.target]
     if target.incapacitated(int(encounter.now)):
         return f"{step.target} is already out"
@@ -269,18 +270,4 @@ def _forbidden(encounter: Encounter, fighter: Fighter, step: Advance | Strike) -
     gap = distance(me.position, target.position)
     if arm.spec.combat == "grenade" and gap > arm.reach_m:
         return f"{step.target} is {gap} m away, beyond a throw of {arm.reach_m} m (Table 3-4.0)"
-    malfunction = sum(i.malfunction_chance for i in me.injuries)
-    if malfunction:
-        check = encounter.dice.roll(fighter.id, "malfunction", "1d100")
-        encounter.emit(
-            CheckRolled(
-                combatant=fighter.id,
-                check="malfunction",
-                roll=check,
-                chance=Decimal(malfunction),
-                under=check.total <= malfunction,
-            )
-        )
-        if check.total <= malfunction:
-            return f"malfunction: {check.total} within {malfunction}%"
-    return ""
+    return malfunction(encounter, me)

@@ -4,10 +4,9 @@ points by the damage procedure, with its description and organ effects, and a po
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from affray.events.base import Roll
-from affray.events.fivestep import (
+from affray.events.fivestep.kinds import (
     AlertnessRaised,
     DamageResolved,
     DieRoll,
@@ -16,22 +15,20 @@ from affray.events.fivestep import (
     PoisonResolved,
     WepModRead,
 )
-from affray.kernel.encounter import Encounter
-from affray.kernel.state import CombatantState
+from affray.events.fivestep.state import FivestepCombatant
+from affray.handlers.fivestep.fighters import Arm, Fighter
+from affray.handlers.fivestep.host import Arena, FivestepHost
 from affray.rules.fivestep import damage as rules
 from affray.rules.fivestep.hitting import ToHit
 from affray.rules.fivestep.sequence import raise_alertness
 
-if TYPE_CHECKING:
-    from affray.handlers.fivestep.battle import Arm, Fighter, FivestepBattle
 
-
-def alert(encounter: Encounter, battle: FivestepBattle, target: CombatantState) -> None:
+def alert(encounter: Arena, battle: FivestepHost, target: FivestepCombatant) -> None:
     """Rule F5: an attack raises the alertness of the target's side (surprise procedure 2) or of the target
     itself (procedure 3), once a round; procedure 1 has no alertness."""
     procedure = battle.procedures.surprise
-    rounds = encounter.state.fivestep
-    if procedure == 1 or rounds is None:
+    rounds = encounter.state.rounds
+    if procedure == 1:
         return
     known = rounds.alertness
     if procedure == 2:
@@ -49,11 +46,11 @@ def alert(encounter: Encounter, battle: FivestepBattle, target: CombatantState) 
 
 
 def hurt(
-    encounter: Encounter,
-    battle: FivestepBattle,
+    encounter: Arena,
+    battle: FivestepHost,
     fighter: Fighter,
     arm: Arm,
-    target: CombatantState,
+    target: FivestepCombatant,
     part_name: str,
     range_m: Decimal,
     to_hit: ToHit | None,
@@ -131,11 +128,11 @@ def hurt(
 
 
 def poison(
-    encounter: Encounter,
-    battle: FivestepBattle,
+    encounter: Arena,
+    battle: FivestepHost,
     fighter: Fighter,
     arm: Arm,
-    target: CombatantState,
+    target: FivestepCombatant,
     part_name: str,
     range_m: Decimal,
 ) -> None:
@@ -182,7 +179,7 @@ def _organ_effects(found: tuple[rules.OrganDamage, ...]) -> tuple[OrganEffect, .
 
 
 def _descriptions(
-    battle: FivestepBattle, victim: Fighter, arm: Arm, organ_row: str, state: rules.PartDamage
+    battle: FivestepHost, victim: Fighter, arm: Arm, organ_row: str, state: rules.PartDamage
 ) -> tuple[str | None, tuple[OrganEffect, ...]]:
     """Rules F11, F12: the description of the part's damage percentage on the weapon's damage type table,
     and the organ systems' effects, when the scenario supplies those tables."""

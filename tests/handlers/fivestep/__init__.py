@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from affray.events.base import Event
-from affray.fivestep_scenario import FivestepScenario, convert_fivestep, embed_tables
 from affray.handlers.fivestep.battle import FivestepBattle
+from affray.handlers.fivestep.scenario import FivestepScenario, convert_fivestep, embed_tables
 from affray.kernel.encounter import Encounter
-from affray.npc.fivestep import Step, TurnView
+from affray.npc.fivestep.controllers import Step, TurnView
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 E = TypeVar("E", bound=Event)

@@ -8,15 +8,23 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from affray.events.codec import encode_log, read_bytes
-from affray.events.fivestep import ActionTaken, RoundStarted, TurnStarted
-from affray.fivestep_scenario import FivestepScenario
+from affray.events.codec import encode_log
+from affray.events.fivestep.kinds import ActionTaken, RoundStarted, TurnStarted
 from affray.handlers.fivestep.battle import FivestepBattle
-from affray.kernel.state import digest, fold
-from affray.replays.narrate import narrate
-from affray.replays.verify import verify
+from affray.handlers.fivestep.scenario import FivestepScenario
+from affray.kernel.fold import digest, fold
 from tests.handlers.fivestep import BODY, FIST, GRENADE, RIFLE, character, of_kind, scenario
-from tests.strategies import any_example, rolls_made_and_logged, run_with_snapshots, seeds, with_seed
+from tests.strategies import (
+    any_example,
+    header_for,
+    read,
+    rolls_made_and_logged,
+    run_with_snapshots,
+    seeds,
+    tell,
+    verdict,
+    with_seed,
+)
 
 ALL_TABLES = {
     name: f"tables/fivestep/{name}.toml"
@@ -122,9 +130,9 @@ def fivestep_scenarios(draw: st.DrawFn) -> FivestepScenario:
 
 def _fold_matches_live(built: FivestepScenario) -> None:
     run = run_with_snapshots(built)
-    state = fold([])
+    state = fold([], run.vocabulary)
     for event, live in zip(run.log, run.snapshots, strict=True):
-        fold([event], state)
+        fold([event], run.vocabulary, state)
         assert digest(state) == live, f"seq {event.seq}"
 
 
@@ -136,9 +144,9 @@ def test_live_state_equals_the_fold_of_the_log_at_every_seq(built: FivestepScena
 @given(fivestep_scenarios())
 def test_a_log_verifies_by_re_simulating_its_header(built: FivestepScenario) -> None:
     battle = FivestepBattle(built)
-    data = encode_log(battle.header(), battle.run().log)
-    verdict = verify(read_bytes(data), "<generated>")
-    assert verdict.ok, verdict
+    data = encode_log(header_for(battle.scenario), battle.run().log)
+    found = verdict(read(data))
+    assert found.ok, found
 
 
 @given(fivestep_scenarios())
@@ -158,7 +166,7 @@ def test_rounds_start_every_five_seconds_and_actions_end_inside_their_piece(buil
 @given(fivestep_scenarios())
 def test_every_event_is_told(built: FivestepScenario) -> None:
     log = FivestepBattle(built).run().log
-    assert len(list(narrate(log))) == len(log)
+    assert len(list(tell(log, "fivestep"))) == len(log)
 
 
 @given(seeds)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.fivestep import PrimaryAttackRolled, RoundStarted, SurpriseChecked
-from affray.events.kinds import CombatantJoined
-from affray.npc.fivestep import Strike
+from affray.events.fivestep.kinds import CombatantJoined, PrimaryAttackRolled, RoundStarted, SurpriseChecked
+from affray.npc.fivestep.controllers import Strike
 from tests.handlers.fivestep import Scripted, character, of_kind, run, scenario
 
 FAR = {"position": [200, 0]}

@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 
 from affray.errors import ScenarioError
-from affray.events.fivestep import DamageResolved, RoundStarted, ToHitResolved, TurnStarted
-from affray.events.kinds import EncounterEnded
-from affray.events.special import ConditionStarted, SpecialDamage
+from affray.events.fivestep.kinds import DamageResolved, RoundStarted, ToHitResolved, TurnStarted
+from affray.events.fivestep.state import vocabulary as fivestep_vocabulary
+from affray.events.shared import EncounterEnded
+from affray.events.special_damage.kinds import ConditionStarted, SpecialDamage
 from affray.handlers.fivestep.battle import FivestepBattle
-from affray.kernel.state import fold
-from affray.npc.fivestep import Strike
+from affray.kernel.fold import fold
+from affray.npc.fivestep.controllers import Strike
 from tests.handlers.fivestep import RIFLE, Scripted, character, of_kind, run, scenario
 
 SURPRISE = [1, 99, 10, 50]
@@ -43,7 +44,8 @@ def test_a_fivestep_hit_scores_special_damage_at_the_add_ons_chance() -> None:
     assert (special.skill_level, special.chance, special.hit_roll) == (6, 15, 5)
     assert (special.damage, special.stamina, special.part) == ("Head wound", 3, "head")
     (damage,) = of_kind(log, DamageResolved)
-    assert fold(log).combatants["blue"].location_damage["head"] == damage.points + 3
+    state = fold(log, fivestep_vocabulary(["special_damage"]))
+    assert state.combatants["blue"].location_damage["head"] == damage.points + 3
 
 
 def test_an_unconscious_character_takes_no_turns_and_its_side_no_longer_stands() -> None:

@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 
 from affray.errors import TableError
-from affray.events.fivestep import (
+from affray.events.fivestep.kinds import (
     AlertnessRaised,
     DamageResolved,
     GrenadeThrown,
     PoisonResolved,
     ToHitResolved,
 )
-from affray.events.kinds import ActionRefused, CombatantOut
+from affray.events.shared import ActionRefused, CombatantOut
 from affray.handlers.fivestep.battle import FivestepBattle
-from affray.npc.fivestep import Advance, Strike
+from affray.npc.fivestep.controllers import Advance, Strike
 from affray.rules.fivestep.damage import description
 from affray.rules.fivestep.damage_tables import load_table
 from tests.handlers.fivestep import (

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from affray.events.codec import read_bytes
-from affray.events.fivestep import ActionTaken, ApBorrowed, ToHitResolved, TurnStarted
-from affray.events.kinds import Moved
-from affray.npc.fivestep import Borrow
+from affray.events.fivestep.kinds import ActionTaken, ApBorrowed, ToHitResolved, TurnStarted
+from affray.events.shared import Moved
+from affray.npc.fivestep.controllers import Borrow
 from tests.handlers.fivestep import Scripted, character, of_kind, run, scenario
-from tests.strategies import example_log
+from tests.strategies import example_log, read
 
 RED_SURPRISES = [1, 99, 10, 50]
 """Surprise rolls (red 1, blue 99: red has surprise) and primary attack rolls (red 10, blue 50)."""
@@ -149,7 +148,7 @@ def test_every_action_records_its_controllers_reason() -> None:
 
 def test_borrowing_happens_only_in_a_turns_last_piece() -> None:
     # ruling 38: with sub-turns the later pieces' points are still to come; only the last piece borrows
-    log = read_bytes(example_log("bar-brawl")).events
+    log = read(example_log("bar-brawl")).events
     last_piece: dict[str, TurnStarted] = {}
     borrowed = 0
     for event in log:

@@ -1,0 +1,291 @@
+"""The Energion ruleset's event kinds (seed 002, rules E1-E24): one frozen Struct per kind.
+
+Outcome events carry their derivation (inputs, modifiers, table values, rolls) so that a replay can explain
+them without re-running any rule.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+import msgspec
+
+from affray.events.base import Event, Roll
+from affray.events.shared import CombatantJoined as Joined
+
+Readiness = Literal["in_hand", "at_hand", "unready"]
+Outcome = Literal["hit", "miss", "parried"]
+RangeBand = Literal["PTB", "SHT", "MED", "LNG", "EXT"]
+
+
+class CombatantJoined(Joined, frozen=True, kw_only=True, tag="combatant_joined", omit_defaults=True):
+    """An Energion combatant enters the encounter with everything the fold needs to know about it."""
+
+    weapon: str
+    armor: str
+    shield: str | None = None
+    cover: int = 0
+    body: Literal["living", "robot", "computer"] = "living"
+    """What special damage does to it (its scenario ``kind``): a living being, a robot or a computer."""
+    perception_roll: Roll | None = None
+    """Rule E1: the roll of its perception time, made as the encounter begins."""
+
+
+class Perceived(Event, frozen=True, kw_only=True, tag="perceived", omit_defaults=True):
+    """A combatant spots the other party (rule E1); the clock starts at the first of these. ``reaction_roll``
+    is the roll of its reaction time, made now. Older logs kept the perception roll in ``roll`` (now in
+    ``combatant_joined``) and the reaction roll in ``reacted``."""
+
+    combatant: str
+    after_ms: int
+    roll: Roll | None = None
+    reaction_roll: Roll | None = None
+
+
+class Reacted(Event, frozen=True, kw_only=True, tag="reacted"):
+    """A combatant's reaction time has run after its perception (rule E1); older logs hold its roll here."""
+
+    combatant: str
+    reaction_ms: int
+    prepared: bool = False
+    roll: Roll | None = None
+
+
+class WeaponReadied(Event, frozen=True, kw_only=True, tag="weapon_readied"):
+    """Battle initiative has run and the weapon is ready for its first attack (rules E1, E2, E3)."""
+
+    combatant: str
+    weapon: str
+    readiness: Readiness
+    chart_initiative: int
+    chart_speed: int
+    speed_adjustment: Decimal
+    initiative_ms: int
+    speed_ms: int
+
+
+class TargetChosen(Event, frozen=True, kw_only=True, tag="target_chosen"):
+    """A controller picked a target, with its reason."""
+
+    combatant: str
+    target: str
+    controller: str
+    reason: str
+    distance: Decimal
+
+
+class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A defender's parry roll against one attack (rule E5)."""
+
+    device: str
+    chance: Decimal
+    roll: Roll
+    parried: bool
+    gap_ms: int
+
+
+class RangedDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
+    """What range, target size, cover, relative speed and aiming did to a shot's hit chance (E8, E16-E19)."""
+
+    mode: Literal["hurled", "missile"]
+    distance: Decimal
+    band: RangeBand
+    range_factor: Decimal
+    chance_before: Decimal
+    target_area: Decimal
+    cover: int
+    visible_area: Decimal
+    size_percentage: Decimal
+    size_penalty: Decimal
+    relative_speed: Decimal
+    speed_penalty: Decimal
+    aim_ms: int
+    gap_ms: int
+    aim_bonus: Decimal
+    unaimed_penalty: Decimal
+    presented: str | None = None
+    """Rule E16: in random cover, the part of the body the target presents (rolled on the E20 chart)."""
+    presented_roll: Roll | None = None
+    maneuvering: bool = False
+    """Rule E19: the target was maneuvering (fleeing): the speed penalty is multiplied by its AGB/8."""
+    firing_from_cover: bool = False
+    """Rule E16: a target in full cover, shot at in the second of its own attack."""
+
+
+class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
+    """How the hit quality came about (rules E4, E5, E6; E8 and E16-E19 for shots in ``ranged``)."""
+
+    skill: Decimal
+    bonus: Decimal
+    bonus_kind: Literal["melee", "mechanical"]
+    hit_chance: Decimal
+    armor: str
+    weapon_type: int
+    armor_value: int
+    shield_bonus: int
+    roll: Roll
+    quality: Decimal
+    ranged: RangedDerivation | None = None
+    location: str | None = None
+    location_roll: Roll | None = None
+    location_armored: bool | None = None
+    recovery_roll: Roll | None = None
+    """A martial artist's AGbonus roll to punch in the second after a kick (E13)."""
+    proficiency: int = 0
+    """E12: the weapon proficiency plus to skill."""
+    martial_bonus: Decimal = Decimal(0)
+    """E13: the martial artist's open-hand bonus to hit."""
+    injury_penalty: int = 0
+    """S4, S5: the attacker's special damage penalties to hit, already in ``hit_chance``."""
+
+
+class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
+    """How a hit's damage came about (rule E7; E8's range factor for shots)."""
+
+    base: int
+    strength_bonus: Decimal
+    weapon_bonus: Decimal
+    skill_bonus: Decimal
+    potential: Decimal
+    multiplier: Decimal
+    damage: Decimal
+    range_factor: Decimal | None = None
+    subdue: Literal["knocked_out", "half_damage"] | None = None
+    full_damage: Decimal | None = None
+    charge_speed: Decimal | None = None
+    """Rule E21: the relative speed of a charge, m/s."""
+    charge_multiple: Decimal | None = None
+
+
+class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):
+    """One attack from roll to damage: the hit, the parry if any, and the damage if it landed."""
+
+    attacker: str
+    target: str
+    weapon: str
+    hit: HitDerivation
+    parry: ParryAttempt | None = None
+    outcome: Outcome
+    damage: DamageDerivation | None = None
+
+
+class WeaponChanged(Event, frozen=True, kw_only=True, tag="weapon_changed"):
+    """A combatant changed weapons (rule E3): dropped (or had thrown) one and grabbed another, or put one
+    away safely and drew another."""
+
+    combatant: str
+    from_weapon: str | None
+    to_weapon: str
+    to_index: int
+    method: Literal["drop_and_grab", "put_away"]
+    took_ms: int
+
+
+class Waited(Event, frozen=True, kw_only=True, tag="waited"):
+    """A combatant held its position on purpose, and why."""
+
+    combatant: str
+    seconds: int
+    reason: str
+
+
+class SpellStarted(Event, frozen=True, kw_only=True, tag="spell_started"):
+    """A combatant begins a spell (rule E23): its preparation, one second of initiation, then casting."""
+
+    combatant: str
+    spell: str
+    target: str
+    preparation_ms: int
+    initiation_ms: int
+    casting_ms: int
+    roll: Roll | None = None
+
+
+class SpellCast(Event, frozen=True, kw_only=True, tag="spell_cast"):
+    """A spell completes and takes effect on its target (its effect is the scenario's, E23)."""
+
+    combatant: str
+    spell: str
+    target: str
+    roll: Roll
+    damage: Decimal
+
+
+class SpellInterrupted(Event, frozen=True, kw_only=True, tag="spell_interrupted"):
+    """A spell in progress is lost: its caster took damage or had to react to something else (E23)."""
+
+    combatant: str
+    spell: str
+    reason: str
+
+
+class AimStarted(Event, frozen=True, kw_only=True, tag="aim_started"):
+    """A combatant began aiming at a target, holding still (rule E17)."""
+
+    combatant: str
+    target: str
+    weapon: str
+
+
+class AvoidanceRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A held or grappled combatant's avoidance roll (rule E15): at or under the number avoids."""
+
+    basis: Literal["half_ag", "ag", "parry_roll"]
+    target_number: Decimal
+    roll: Roll
+    avoided: bool
+
+
+class GrappleResolved(Event, frozen=True, kw_only=True, tag="grapple_resolved"):
+    """A grappling procedure (rule E15): its attack roll against the applicable armor, the target's
+    avoidance, and what it did."""
+
+    attacker: str
+    target: str
+    procedure: str
+    hit_chance: Decimal
+    armor: Literal["normal", "ag_luck"]
+    armor_value: Decimal
+    roll: Roll
+    quality: Decimal
+    avoidance: AvoidanceRoll | None
+    outcome: Literal["miss", "avoided", "landed"]
+    effects: tuple[str, ...] = ()
+    damage: Decimal = Decimal(0)
+    damage_roll: Roll | None = None
+    recovery_ms: int = 0
+
+
+class HoldEscapeRolled(Event, frozen=True, kw_only=True, tag="hold_escape_rolled"):
+    """A held combatant's avoidance roll for the second (rule E15); success breaks the hold."""
+
+    combatant: str
+    holder: str
+    procedure: str
+    avoidance: AvoidanceRoll
+
+
+class HoldDamage(Event, frozen=True, kw_only=True, tag="hold_damage"):
+    """A holder inflicts half a point for a second of holding down (rule E15)."""
+
+    holder: str
+    target: str
+    damage: Decimal
+
+
+class StoodUp(Event, frozen=True, kw_only=True, tag="stood_up"):
+    """A knocked-down combatant is on its feet again."""
+
+    combatant: str
+    took_ms: int
+
+
+class LocationDisabled(Event, frozen=True, kw_only=True, tag="location_disabled"):
+    """Damage to one part of the body reached its share of the damage points (rule E20)."""
+
+    combatant: str
+    location: str
+    effect: Literal["unusable", "dead"]
+    damage: Decimal
+    share: Decimal

@@ -1,0 +1,132 @@
+"""The state every ruleset's fold shares, and the appliers of the shared kinds.
+
+A ruleset's combatant state subclasses :class:`CombatantState` with its own fields, and its encounter
+state subclasses :class:`EncounterState` over that combatant type. The shared tools (summaries, ending,
+controllers' view of the field) read only what is declared here.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from affray.events.base import Event, Position
+from affray.events.shared import ActionRefused, CheckRolled, CombatantOut, EncounterEnded, Moved
+from affray.events.vocabulary import Part
+
+_ZERO = Decimal(0)
+RECENT_MS = 1000
+"""A move within the last second is the combatant's current velocity."""
+
+
+class CombatantState(msgspec.Struct, kw_only=True):
+    """What is true of one combatant at a moment, under any ruleset."""
+
+    id: str
+    name: str
+    side: str
+    damage_points: Decimal
+    position: Position
+    damage_taken: Decimal = _ZERO
+    damage_dealt: Decimal = _ZERO
+    attacks: int = 0
+    hits: int = 0
+    velocity: Position = (_ZERO, _ZERO)
+    """Its last move, in metres over the move's second."""
+    moved_ms: int | None = None
+    location_damage: dict[str, Decimal] = msgspec.field(default_factory=dict)
+    """Damage taken by location or body part, where the ruleset has them."""
+    disabled: list[str] = msgspec.field(default_factory=list)
+    """Locations or body parts no longer of use."""
+    conditions: dict[str, int | None] = msgspec.field(default_factory=dict)
+    """Conditions that keep it from acting or reacting, each with the ms it lasts until (None: for good)."""
+    out: bool = False
+    out_reason: str | None = None
+
+    @property
+    def damage_left(self) -> Decimal:
+        """Damage points not yet lost."""
+        return self.damage_points - self.damage_taken
+
+    def incapacitated(self, now: int) -> bool:
+        """Out, or under a condition at ``now``: it can neither act nor react."""
+        if self.out:
+            return True
+        if not self.conditions:
+            return False
+        return any(until is None or now < until for until in self.conditions.values())
+
+    def recovers_at(self) -> int | None:
+        """When its conditions have all run out; None when one lasts for good."""
+        ends = list(self.conditions.values())
+        if any(until is None for until in ends):
+            return None
+        return max((until for until in ends if until is not None), default=0)
+
+    def velocity_at(self, now: int) -> Position:
+        """Its velocity in m/s: the last move if it moved within the last second, else at rest."""
+        if self.moved_ms is not None and now - self.moved_ms < RECENT_MS:
+            return self.velocity
+        return (_ZERO, _ZERO)
+
+
+C = TypeVar("C", bound=CombatantState)
+
+
+class EncounterState(msgspec.Struct, Generic[C], kw_only=True):
+    """Everything the log has established up to ``seq`` at game time ``t`` (milliseconds)."""
+
+    seq: int = 0
+    t: int = 0
+    combatants: dict[str, C] = msgspec.field(default_factory=dict)
+    ended: bool = False
+    winner: str | None = None
+    end_reason: str | None = None
+    field_version: int = 0
+    """How many events so far changed who stands where (``Event.MOVES_THE_FIELD``)."""
+
+    def standing_sides(self) -> list[str]:
+        """Sides with at least one combatant still in the fight, in order of first appearance."""
+        sides: list[str] = []
+        for c in self.combatants.values():
+            if not c.incapacitated(self.t) and c.side not in sides:
+                sides.append(c.side)
+        return sides
+
+
+def _moved(state: EncounterState[Any], e: Moved) -> None:
+    combatant = state.combatants[e.combatant]
+    combatant.position = e.end
+    combatant.velocity = (e.end[0] - e.start[0], e.end[1] - e.start[1])
+    combatant.moved_ms = e.t
+
+
+def _out(state: EncounterState[Any], e: CombatantOut) -> None:
+    combatant = state.combatants[e.combatant]
+    combatant.out = True
+    combatant.out_reason = e.reason
+
+
+def _ended(state: EncounterState[Any], e: EncounterEnded) -> None:
+    state.ended = True
+    state.winner = e.winner
+    state.end_reason = e.reason
+
+
+def unchanged(state: object, e: Event) -> None:
+    """For kinds that are told but change nothing the fold keeps (a refusal, a check that changed nothing)."""
+
+
+SHARED = Part(
+    name="shared",
+    appliers={
+        Moved: _moved,
+        ActionRefused: unchanged,
+        CheckRolled: unchanged,
+        CombatantOut: _out,
+        EncounterEnded: _ended,
+    },
+)
+"""The shared kinds, in every vocabulary."""

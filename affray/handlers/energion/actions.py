@@ -1,0 +1,253 @@
+"""Carrying out an Energion intent on the clock: one small process per kind of intent.
+
+An intent the rules do not allow now is refused with an ``action_refused`` event, and the combatant waits
+a second before it decides again. Intents aimed at a combatant record the target when it changes
+(``target_chosen``, with the controller's reason).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from functools import partial
+from typing import Any
+
+from affray.events.energion.kinds import AimStarted, TargetChosen, Waited, WeaponChanged
+from affray.events.energion.state import EnergionCombatant
+from affray.handlers.energion.attack import attack
+from affray.handlers.energion.grapple import grapple, grapple_problem, try_to_break
+from affray.handlers.energion.host import Arena, EnergionHost
+from affray.handlers.energion.loadout import Loadout
+from affray.handlers.energion.movement import ESCAPE_DISTANCE, escaped, flee, move
+from affray.handlers.energion.spells import cast, cast_problem, spell_views
+from affray.handlers.energion.weapons import arm_views, change_time
+from affray.handlers.shared import refuse
+from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.space import distance, metres
+from affray.npc.energion.intents import (
+    Aim,
+    Approach,
+    Attack,
+    BreakHold,
+    Cast,
+    ChangeWeapon,
+    Charge,
+    Flee,
+    Grapple,
+    Intent,
+    Wait,
+)
+from affray.npc.energion.view import View, seen
+from affray.npc.field import FieldWatch
+from affray.rules.energion import ranged
+
+Process = Generator[Any, Any, None]
+
+
+class Acting:
+    """One combatant acting: its encounter, battle, figures and live state, and what its controller sees."""
+
+    def __init__(self, encounter: Arena, battle: EnergionHost, me: Loadout) -> None:
+        self.encounter = encounter
+        self.battle = battle
+        self.me = me
+        self.mine: EnergionCombatant = encounter.state.combatants[me.id]
+        self.controller = battle.controllers[me.id]
+        self.step = metres(me.spec.move_rate)
+        self._counted = any(arm.uses is not None for arm in me.arms)
+        self._arms = arm_views(me, self.mine)
+        self._spells = spell_views(me)
+        self._grapples = tuple(p.name for p in me.grapples)
+        self._priority = tuple(me.spec.priority_targets)
+        self._parries = bool(
+            me.shield or me.martial_level or me.spec.parry or any(a.weapon.parry for a in me.arms)
+        )
+        self._field = FieldWatch(encounter.state)
+        self._look = partial(_look, encounter.state.combatants)
+
+    def stopped(self) -> bool:
+        """The encounter is over, or this combatant is out."""
+        return self.encounter.state.ended or self.mine.out
+
+    def view(self) -> View:
+        """What the controller sees now: frozen copies, never the live state."""
+        if self._counted:
+            self._arms = arm_views(self.me, self.mine)
+        return View(
+            me=seen(self.mine),
+            arms=self._arms,
+            field=self._field.roster(),
+            now=int(self.encounter.now),
+            look=self._look,
+            spells=self._spells,
+            grapples=self._grapples,
+            pace=self.step,
+            parries=self._parries,
+            priority=self._priority,
+        )
+
+    def refuse(self, action: str, reason: str) -> int:
+        """Record the refusal; the ms the combatant then waits before it decides again."""
+        return refuse(self.encounter, self.me.id, action, reason)
+
+
+def _look(combatants: dict[str, EnergionCombatant], combatant: str) -> Any:
+    return seen(combatants[combatant])
+
+
+def carry_out(acting: Acting, intent: Intent) -> Process:
+    """Carry out ``intent``: what a held combatant may do, the intent's own process, or a refusal."""
+    mine = acting.mine
+    if mine.held_by is not None:
+        if isinstance(intent, BreakHold):
+            try_to_break(acting.encounter, acting.battle, acting.me, mine)
+            yield acting.encounter.timeout(MS_PER_SECOND)
+        else:
+            reason = f"held by {mine.held_by} ({mine.hold}): it can only try to break the hold"
+            yield acting.encounter.timeout(acting.refuse(type(intent).__name__.lower(), reason))
+        return
+    untargeted = UNTARGETED.get(type(intent))
+    if untargeted is not None:
+        yield from untargeted(acting, intent)
+        return
+    target = getattr(intent, "target", None)
+    if target not in acting.encounter.state.combatants:
+        yield acting.encounter.timeout(
+            acting.refuse(type(intent).__name__.lower(), f"no combatant {target!r}")
+        )
+        return
+    _choose_target(acting, intent)
+    yield from TARGETED[type(intent)](acting, intent)
+
+
+def _choose_target(acting: Acting, intent: Any) -> None:
+    """Record a new target, with the controller's reason."""
+    mine = acting.mine
+    if mine.target == intent.target:
+        return
+    target = acting.encounter.state.combatants[intent.target]
+    acting.encounter.emit(
+        TargetChosen(
+            combatant=acting.me.id,
+            target=intent.target,
+            controller=acting.controller.name,
+            reason=intent.reason,
+            distance=distance(mine.position, target.position),
+        )
+    )
+
+
+def _not_held(acting: Acting, intent: BreakHold) -> Process:
+    yield acting.encounter.timeout(acting.refuse("break a hold", "it is not held"))
+
+
+def _cast(acting: Acting, intent: Cast) -> Process:
+    """Rule E23: begin the spell, or refuse it."""
+    problem = cast_problem(acting.me, acting.mine, acting.encounter.state, intent)
+    if problem:
+        yield acting.encounter.timeout(acting.refuse(f"cast spell {intent.spell}", problem))
+    else:
+        yield from cast(acting.encounter, acting.battle, acting.me, acting.mine, intent)
+
+
+def _wait(acting: Acting, intent: Wait) -> Process:
+    seconds = max(intent.seconds, 1)
+    acting.encounter.emit(Waited(combatant=acting.me.id, seconds=seconds, reason=intent.reason))
+    yield acting.encounter.timeout(seconds * MS_PER_SECOND)
+
+
+def _change_weapon(acting: Acting, intent: ChangeWeapon) -> Process:
+    """Rule E3: take up another carried weapon, after the time the change takes."""
+    me, mine = acting.me, acting.mine
+    took = change_time(me, mine, intent)
+    if isinstance(took, str):
+        yield acting.encounter.timeout(acting.refuse(f"change to weapon {intent.index}", took))
+        return
+    yield acting.encounter.timeout(took)
+    if acting.stopped():
+        return
+    acting.encounter.emit(
+        WeaponChanged(
+            combatant=me.id,
+            from_weapon=mine.weapon if mine.weapon_ready else None,
+            to_weapon=me.arms[intent.index].weapon.name,
+            to_index=intent.index,
+            method=intent.method,
+            took_ms=took,
+        )
+    )
+
+
+def _flee(acting: Acting, intent: Flee) -> Process:
+    """A second's run away from the target; far enough from every enemy, it has left the fight."""
+    encounter = acting.encounter
+    yield encounter.timeout(MS_PER_SECOND)
+    if acting.stopped():
+        return
+    flee(encounter, acting.me, acting.mine, encounter.state.combatants[intent.target], acting.step)
+    if escaped(encounter.state, acting.mine):
+        acting.battle.put_out(encounter, acting.me.id, f"fled: {ESCAPE_DISTANCE} m or more from every enemy")
+
+
+def _approach(acting: Acting, intent: Approach | Charge) -> Process:
+    """A second's move toward the target; a charger arriving within reach strikes at once (E21)."""
+    encounter, me, mine = acting.encounter, acting.me, acting.mine
+    yield encounter.timeout(MS_PER_SECOND)
+    if acting.stopped():
+        return
+    target = encounter.state.combatants[intent.target]
+    move(encounter, me, mine, target, acting.step)
+    arm = me.arms[mine.weapon_index]
+    arrived = distance(mine.position, target.position) <= arm.reach
+    if isinstance(intent, Charge) and arm.mode == "melee" and arrived and not target.out:
+        # E21: arriving at a run, the charger strikes at once with the speed of the charge.
+        now = int(encounter.now)
+        speed = ranged.relative_speed(mine.velocity_at(now), target.velocity_at(now))
+        strike = Attack(target=target.id, reason=intent.reason)
+        yield encounter.timeout(attack(encounter, acting.battle, me, mine, strike, charge_speed=speed))
+
+
+def _aim(acting: Acting, intent: Aim) -> Process:
+    """Rule E17: hold still, aiming a ready missile or hurled weapon, for the seconds chosen."""
+    me, mine = acting.me, acting.mine
+    arm = me.arms[mine.weapon_index]
+    if not (arm.ranged and mine.weapon_ready):
+        reason = f"{arm.weapon.name} is not a ready missile or hurled weapon"
+        yield acting.encounter.timeout(acting.refuse(f"aim at {intent.target}", reason))
+        return
+    if mine.aim_target != intent.target:
+        acting.encounter.emit(AimStarted(combatant=me.id, target=intent.target, weapon=arm.weapon.name))
+    yield acting.encounter.timeout(max(intent.seconds, 1) * MS_PER_SECOND)
+
+
+def _attack(acting: Acting, intent: Attack) -> Process:
+    yield acting.encounter.timeout(attack(acting.encounter, acting.battle, acting.me, acting.mine, intent))
+
+
+def _grapple(acting: Acting, intent: Grapple) -> Process:
+    """Rule E15: try the grappling procedure, or refuse it."""
+    encounter = acting.encounter
+    target = encounter.state.combatants[intent.target]
+    problem = grapple_problem(acting.me, acting.mine, target, intent)
+    if problem:
+        yield encounter.timeout(acting.refuse(f"{intent.procedure} {intent.target}", problem))
+    else:
+        yield encounter.timeout(grapple(encounter, acting.battle, acting.me, intent))
+
+
+Action = Callable[[Acting, Any], Process]
+UNTARGETED: dict[type, Action] = {
+    BreakHold: _not_held,
+    Cast: _cast,
+    Wait: _wait,
+    ChangeWeapon: _change_weapon,
+}
+"""Intents carried out without choosing a target (a spell's target is the spell's own)."""
+TARGETED: dict[type, Action] = {
+    Flee: _flee,
+    Approach: _approach,
+    Charge: _approach,
+    Aim: _aim,
+    Attack: _attack,
+    Grapple: _grapple,
+}
+"""Intents aimed at a combatant, who becomes the target."""

@@ -1,0 +1,178 @@
+"""A scenario made into an encounter: combatants join, their processes start, the clock runs to the end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+
+import simpy
+
+from affray.events.base import Roll
+from affray.events.energion.kinds import AttackResolved, CombatantJoined, LocationDisabled
+from affray.events.energion.state import vocabulary
+from affray.handlers.energion.fighter import fighter
+from affray.handlers.energion.host import Arena
+from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts
+from affray.handlers.energion.scenario import EnergionScenario, Seconds
+from affray.handlers.energion.special import energion_hit
+from affray.handlers.shared import Ending, time_limit
+from affray.handlers.special_damage.host import SpecialProfile
+from affray.handlers.special_damage.module import SpecialDamageModule
+from affray.handlers.special_damage.scenario import MODULE, SpecialDamageOptions
+from affray.kernel.clock import MS_PER_SECOND, to_ms
+from affray.kernel.dice import Dice
+from affray.kernel.encounter import Encounter, EventSink
+from affray.kernel.space import metres
+from affray.npc.energion.intents import Controller
+from affray.npc.energion.nearest import NearestEnemy
+from affray.npc.energion.tactician import Tactician
+from affray.rules.energion.close_combat import load_grappling
+from affray.rules.energion.formulas import tidy
+from affray.rules.energion.locations import disabling_damage, load_hit_locations, location_state
+from affray.rules.energion.tables import EnergionTables, load_tables
+
+CONTROLLERS: dict[str, type[Controller]] = {"nearest": NearestEnemy, "tactician": Tactician}
+
+
+class EnergionBattle(Ending):
+    """An Energion encounter built from a scenario; ``run`` simulates it into an Encounter."""
+
+    scenario: EnergionScenario
+
+    def __init__(self, scenario: EnergionScenario, tables: EnergionTables | None = None) -> None:
+        self.scenario = scenario
+        self.loadouts: dict[str, Loadout] = build_loadouts(scenario, tables or load_tables())
+        self.locations = load_hit_locations() if scenario.options.hit_locations else None
+        self.grappling = load_grappling()
+        self.special = (
+            SpecialDamageModule(scenario.special_damage, scenario.rulings)
+            if MODULE in scenario.modules
+            else None
+        )
+        self.vocabulary = vocabulary(scenario.modules)
+        self.processes: dict[str, simpy.Process] = {}
+        self.interrupted: set[str] = set()
+        """Casters whose spell has been interrupted and who have not yet heard of it."""
+        self.controllers: dict[str, Controller] = {
+            spec.id: CONTROLLERS[spec.controller]() for spec in scenario.combatants
+        }
+
+    @property
+    def special_options(self) -> SpecialDamageOptions:
+        """How the special_damage module sits on this battle."""
+        return self.scenario.special_damage
+
+    def notices(self) -> list[str]:
+        """Nothing to note: the Energion charts are the seed's own."""
+        return []
+
+    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Arena:
+        """Simulate the encounter to its end and return it, its state and its log."""
+        encounter: Arena = Encounter(
+            Dice(self.scenario.dice.source_for(self.scenario.seed)), self.vocabulary, trace=trace
+        )
+        encounter.sinks.extend(sinks)
+        perceptions = {
+            me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
+            for me in self.loadouts.values()
+            if me.spec.kind != "computer"
+        }
+        self.join(encounter, {combatant: roll for combatant, (_, roll) in perceptions.items()})
+        first = min(ms for ms, _ in perceptions.values())
+        for me in self.loadouts.values():
+            if me.spec.kind == "computer":
+                continue  # a computer is a target: it does not fight
+            ms, _ = perceptions[me.id]
+            self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first))
+        encounter.process(time_limit(encounter, self.scenario.max_seconds))
+        encounter.run(until=encounter.finished)
+        return encounter
+
+    def join(self, encounter: Arena, perception_rolls: Mapping[str, Roll | None] | None = None) -> None:
+        """Every combatant enters the encounter (``combatant_joined``), in file order, with the roll of its
+        perception time when one was rolled: a roll is logged when it is made."""
+        rolls = perception_rolls or {}
+        for me in self.loadouts.values():
+            spec = me.spec
+            encounter.emit(
+                CombatantJoined(
+                    combatant=me.id,
+                    name=spec.name,
+                    side=spec.side,
+                    damage_points=Decimal(spec.damage_points),
+                    position=(metres(spec.position[0]), metres(spec.position[1])),
+                    weapon=me.arms[0].weapon.name if me.arms else "",
+                    armor=me.armor.name,
+                    shield=me.shield.name if me.shield else None,
+                    cover=spec.cover,
+                    body=spec.kind,
+                    perception_roll=rolls.get(me.id),
+                )
+            )
+
+    def duration(
+        self, encounter: Arena, combatant: str, purpose: str, value: Seconds
+    ) -> tuple[int, Roll | None]:
+        """A time in milliseconds from a scenario value: seconds as given, or rolled dice read as seconds."""
+        if isinstance(value, str):
+            roll = encounter.dice.roll(combatant, purpose, value)
+            return max(roll.total, 0) * MS_PER_SECOND, roll
+        return to_ms(Decimal(str(value))), None
+
+    def after_attack(self, encounter: Arena, event: AttackResolved, attacker: Loadout, arm: Arm) -> None:
+        """What a landed blow or shot does beyond its damage: a knock-out (E14), a disabled location (E20),
+        special damage (S1-S6) when the module is on, then ``after_damage``."""
+        if event.damage is None:
+            return
+        target = encounter.state.combatants[event.target]
+        if event.damage.subdue == "knocked_out" and not target.out:
+            self.put_out(encounter, event.target, "knocked out by a blow struck to subdue")
+            return
+        location = event.hit.location
+        if self.locations is not None and location is not None and location not in target.disabled:
+            part = self.locations.location_named(location)
+            taken = target.location_damage[location]
+            effect = location_state(target.damage_points, part, taken)
+            if effect != "ok":
+                encounter.emit(
+                    LocationDisabled(
+                        combatant=target.id,
+                        location=location,
+                        effect=effect,
+                        damage=taken,
+                        share=disabling_damage(target.damage_points, part),
+                    )
+                )
+                if effect == "dead" and not target.out:
+                    self.put_out(
+                        encounter, target.id, f"{location} wound of {tidy(taken)} damage points: death"
+                    )
+                    return
+        if self.special is not None and event.outcome == "hit":
+            divisor = self.scenario.special_damage.level_divisor
+            hit = energion_hit(event, attacker, arm, divisor, target.reacted)
+            self.special.after_hit(encounter, self, hit)
+        self.after_damage(encounter, event.target)
+
+    def profile(self, combatant: str) -> SpecialProfile:
+        """What the special_damage module reads of ``combatant``: Reaction Speed is AG // rs_divisor."""
+        me = self.loadouts[combatant]
+        return SpecialProfile(
+            traits=me.spec,
+            size_m2=Decimal(str(me.spec.size_m2)),
+            reaction_speed=me.spec.stats.AG // self.scenario.special_damage.rs_divisor,
+            weapons=tuple(arm.weapon.name for arm in me.arms),
+        )
+
+    def after_damage(self, encounter: Arena, target_id: str) -> None:
+        """Put the target out at 0 damage points, ending the encounter when one side is left; a target
+        still standing loses the spell it was casting (E23)."""
+        target = encounter.state.combatants[target_id]
+        if target.out:
+            return
+        if target.damage_left > 0:
+            if target.casting is not None and target_id not in self.interrupted:
+                self.interrupted.add(target_id)
+                self.processes[target_id].interrupt(f"took damage while casting {target.casting}")
+            return
+        self.put_out(encounter, target_id, f"damage points at {tidy(target.damage_left)}")

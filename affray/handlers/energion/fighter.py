@@ -1,0 +1,108 @@
+"""A combatant's life on the clock as one SimPy process: perceive, react, ready, then act (rule E1).
+
+Each action is timed by its rule (:mod:`.actions`): an attack is followed by the weapon's modified speed
+(E1), aiming holds still for the seconds chosen (E17), changing weapons takes its E3 time, a move lasts
+one second. Before it can choose, a combatant may be out of action: unconscious or stunned (S4, S5), keeping
+a hold (E15), or getting up after a knock-down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from affray.events.energion.kinds import Perceived, Reacted, StoodUp, WeaponReadied
+from affray.events.energion.state import WEAPON_ARM
+from affray.events.shared import ActionRefused
+from affray.handlers.energion.actions import Acting, carry_out
+from affray.handlers.energion.grapple import keep_hold
+from affray.handlers.energion.host import Arena, EnergionHost
+from affray.handlers.energion.loadout import Arm, Loadout
+from affray.kernel.clock import MS_PER_SECOND
+
+Process = Generator[Any, Any, None]
+
+STAND_UP_MS = MS_PER_SECOND
+"""A knocked-down combatant takes a second to get up (a ruling: the text gives no time)."""
+
+
+def fighter(encounter: Arena, battle: EnergionHost, me: Loadout, perceive_after_ms: int) -> Process:
+    """Run one combatant from its perception to the end of the encounter or of itself. Its perception
+    roll is in its ``combatant_joined``, its reaction roll in its ``perceived``: logged when rolled."""
+    state = encounter.state
+    mine = state.combatants[me.id]
+
+    def stopped() -> bool:
+        return state.ended or mine.out
+
+    yield encounter.timeout(perceive_after_ms)
+    if stopped():
+        return
+    if me.spec.prepared:
+        reaction_ms, reaction_roll = 0, None
+    else:
+        reaction_ms, reaction_roll = battle.duration(encounter, me.id, "reaction", me.spec.reaction)
+    encounter.emit(Perceived(combatant=me.id, after_ms=perceive_after_ms, reaction_roll=reaction_roll))
+    if not me.spec.prepared:
+        yield encounter.timeout(reaction_ms)
+        if stopped():
+            return
+    encounter.emit(Reacted(combatant=me.id, reaction_ms=reaction_ms, prepared=me.spec.prepared))
+
+    first = me.arms[0]
+    yield encounter.timeout(first.readiness_ms)
+    if stopped():
+        return
+    if WEAPON_ARM in mine.disabled:
+        encounter.emit(
+            ActionRefused(combatant=me.id, action="ready weapon", reason="its weapon arm is unusable")
+        )
+    else:
+        _ready(encounter, me, first)
+    yield from _act(Acting(encounter, battle, me))
+
+
+def _ready(encounter: Arena, me: Loadout, first: Arm) -> None:
+    """Rule E3: battle initiative has run; the first weapon is ready."""
+    encounter.emit(
+        WeaponReadied(
+            combatant=me.id,
+            weapon=first.weapon.name,
+            readiness=first.carried.readiness,
+            chart_initiative=first.weapon.initiative,
+            chart_speed=first.weapon.speed,
+            speed_adjustment=first.speed_adjustment,
+            initiative_ms=first.readiness_ms,
+            speed_ms=first.speed_ms,
+        )
+    )
+
+
+def _act(acting: Acting) -> Process:
+    """Ask the controller for intents and carry them out until the encounter or the combatant ends."""
+    encounter, mine = acting.encounter, acting.mine
+    while not acting.stopped():
+        now = int(encounter.now)
+        if mine.incapacitated(now):
+            # S4, S5: unconscious or stunned: nothing until it comes round (condition_ended); for good when
+            # deactivated.
+            until = mine.recovers_at()
+            if until is None:
+                return
+            yield encounter.timeout(until - now)
+            continue
+        if mine.holding is not None:
+            # E15: a holder keeps its hold, second by second, until the hold is broken.
+            yield encounter.timeout(MS_PER_SECOND)
+            if not acting.stopped():
+                keep_hold(encounter, acting.battle, acting.me, mine)
+            continue
+        if mine.knocked_down and mine.held_by is None:
+            yield encounter.timeout(STAND_UP_MS)
+            if not acting.stopped():
+                encounter.emit(StoodUp(combatant=acting.me.id, took_ms=STAND_UP_MS))
+            continue
+        intent = acting.controller.decide(acting.view())
+        if intent is None:
+            return
+        yield from carry_out(acting, intent)

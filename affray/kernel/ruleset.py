@@ -1,0 +1,199 @@
+"""What a ruleset and a module are to affray: the interface every tool is written against.
+
+A ruleset is a :class:`Ruleset` value: its name and version, its vocabularies (the event kinds its logs
+hold, and how each changes its state), how it reads a scenario, the battle that simulates one, how its
+events are told and its state shown, and the modules it can carry. A module (an add-on riding on a host
+ruleset, such as special_damage) is a :class:`Module`: its kinds' tellers, what it adds to the state
+display, and an :class:`Aftermath` if the clock can run on after a fight. ``affray.rulesets`` holds the
+registry; docs/extending.md shows how to write one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import msgspec
+
+from affray import __version__
+from affray.events.base import Event
+from affray.events.codec import ENCODER, LogHeader
+from affray.events.shared import CombatantJoined, kind_of
+from affray.events.state import SHARED
+from affray.events.vocabulary import Part, Vocabularies, Vocabulary
+from affray.kernel.dice import DICE_ALGORITHM
+from affray.kernel.encounter import Encounter, EventSink
+
+Teller = Callable[[Any, Any], str]
+"""``teller(event, state)``: one line telling ``event``, read against the state right after it."""
+
+
+class Scenario(Protocol):
+    """What every ruleset's scenario has: the ruleset, the seed, a name and the modules it turns on."""
+
+    @property
+    def ruleset(self) -> str:
+        """The ruleset's name."""
+        ...
+
+    @property
+    def seed(self) -> int:
+        """The encounter seed the dice are drawn from."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """A name for people ("" for none)."""
+        ...
+
+    @property
+    def modules(self) -> Sequence[str]:
+        """The modules it turns on, by name."""
+        ...
+
+
+class Battle(Protocol):
+    """A scenario made ready to simulate under its ruleset."""
+
+    @property
+    def scenario(self) -> Any:
+        """The scenario it simulates (a :class:`Scenario`)."""
+        ...
+
+    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Encounter[Any]:
+        """Simulate the encounter to its end and return it, with its state and its log."""
+        ...
+
+    def notices(self) -> list[str]:
+        """Things a user should know about this scenario (example data in use, say); one line each."""
+        ...
+
+
+class StateDisplay(Protocol):
+    """How a ruleset shows its state in ``affray state``, beyond the columns every ruleset has."""
+
+    def overview(self, state: Any) -> list[str]:
+        """Lines about the encounter as a whole (the round and the order, say), under the first line."""
+        ...
+
+    def status(self, combatant: Any, now: int) -> str:
+        """What the combatant is doing at ``now`` (its status column)."""
+        ...
+
+    def target(self, combatant: Any) -> str | None:
+        """Whom it is after, if the ruleset keeps a target."""
+        ...
+
+    def details(self, combatant: Any) -> list[str]:
+        """Further lines about the combatant (wounds, disabled locations)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Aftermath:
+    """A module's continuation of a fight's clock (healing and repair, say), run by ``affray heal``."""
+
+    started_by: Callable[[Event], int | None]
+    """The days of an aftermath that ``event`` begins, or None when it begins none."""
+    run: Callable[[Encounter[Any], Any, int], None]
+    """``run(encounter, battle, days)``: continue a finished fight for ``days``, emitting its events."""
+    summary: Callable[[Sequence[Event]], str]
+    """A line about what the aftermath's events did (for ``affray heal``)."""
+
+
+@dataclass(frozen=True)
+class Module:
+    """An add-on that rides on host rulesets: its kinds' tellers, its state lines, its aftermath."""
+
+    name: str
+    version: str
+    description: str
+    part: Part
+    """Its kinds (each host composes this part, and its own extensions, into its vocabularies)."""
+    tellers: Mapping[type[Event], Teller]
+    details: Callable[[Any], list[str]]
+    """Lines about a combatant for ``affray state`` (its injuries and losses)."""
+    aftermath: Aftermath | None = None
+
+    def __post_init__(self) -> None:
+        _check_tellers(self.name, self.part.appliers, self.tellers)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A ruleset: everything affray's tools need from it, and nothing they need to know about it."""
+
+    name: str
+    version: str
+    """Bumped by any change that makes an old log of this ruleset re-simulate differently."""
+    description: str
+    vocabularies: Vocabularies[Any]
+    """Its vocabulary for each set of modules a scenario turns on."""
+    load: Callable[[Mapping[str, Any], str, Path | None], Any]
+    """``load(raw, source, folder)``: a scenario from a TOML file's mapping (``folder`` is the file's, for
+    files it names) or a log header's (``folder`` None); errors are ScenarioError naming ``source``."""
+    battle: Callable[[Any], Battle]
+    """The battle that simulates a loaded scenario."""
+    tellers: Mapping[type[Event], Teller]
+    """A teller for each of its own kinds (the shared kinds are told by affray)."""
+    display: StateDisplay
+    modules: tuple[str, ...] = field(default=())
+    """The modules it can carry, by name."""
+
+    def __post_init__(self) -> None:
+        own = [kind for part in self.vocabularies.parts if part is not SHARED for kind in part.appliers]
+        _check_tellers(self.name, own, self.tellers)
+        unknown = set(self.modules) ^ set(self.vocabularies.modules)
+        if unknown:
+            raise ValueError(
+                f"ruleset {self.name}: modules {sorted(unknown)} are not those of its vocabularies"
+            )
+
+    def vocabulary(self, modules: Sequence[str] = ()) -> Vocabulary[Any]:
+        """Its vocabulary with ``modules``."""
+        return self.vocabularies(modules)
+
+    def header(self, scenario: Scenario) -> LogHeader:
+        """The header of a log of ``scenario`` under this ruleset."""
+        return LogHeader(
+            affray_version=__version__,
+            ruleset=self.name,
+            ruleset_version=self.version,
+            dice=DICE_ALGORITHM,
+            seed=scenario.seed,
+            event_versions=dict(self.vocabulary(scenario.modules).versions),
+            scenario=msgspec.Raw(ENCODER.encode(scenario)),
+        )
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a log's header says was simulated: under which ruleset, which scenario, with which modules."""
+
+    ruleset: Ruleset
+    scenario: Any
+    modules: tuple[Module, ...]
+
+    def battle(self) -> Battle:
+        """The scenario made ready to simulate again."""
+        return self.ruleset.battle(self.scenario)
+
+    def tellers(self) -> dict[type[Event], Teller]:
+        """The tellers of the ruleset's kinds and its modules'."""
+        told = dict(self.ruleset.tellers)
+        for module in self.modules:
+            told.update(module.tellers)
+        return told
+
+
+def _check_tellers(owner: str, kinds: Iterable[type[Event]], tellers: Mapping[type[Event], Teller]) -> None:
+    """Every kind is told: a kind without a teller is an error when the ruleset or module is defined."""
+    untold = [kind_of(kind) for kind in kinds if kind not in tellers and not _abstract(kind)]
+    if untold:
+        raise ValueError(f"{owner}: no teller for {', '.join(untold)}")
+
+
+def _abstract(kind: type[Event]) -> bool:
+    return kind is CombatantJoined

@@ -1,0 +1,32 @@
+"""The simplest Energion controller: go for the nearest standing enemy."""
+
+from __future__ import annotations
+
+from affray.npc.energion.intents import Approach, Attack, BreakHold, Intent
+from affray.npc.energion.view import View
+from affray.npc.targeting import TargetMemory
+
+
+class NearestEnemy:
+    """Attack the nearest standing enemy, approaching it first if it is out of reach.
+
+    It never changes weapons: with its weapon thrown or out of ammunition it stops acting.
+    """
+
+    name = "nearest"
+
+    def __init__(self) -> None:
+        self.memory = TargetMemory()
+
+    def decide(self, view: View) -> Intent | None:
+        """Choose the nearest enemy; attack if it is within reach, else approach it."""
+        if view.me.held_by is not None:
+            return BreakHold(reason=f"held by {view.me.held_by}")
+        found = self.memory.nearest(view.me, view.field, view.now, view.priority)
+        if found is None or not (view.me.weapon_ready and view.arm.usable):
+            return None
+        target, gap = found
+        reach = view.arm.reach
+        if gap <= reach:
+            return Attack(target=target.id, reason=f"nearest enemy, {gap} m away, within reach {reach} m")
+        return Approach(target=target.id, reason=f"nearest enemy, {gap} m away, beyond reach {reach} m")

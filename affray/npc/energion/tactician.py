@@ -1,0 +1,278 @@
+"""A controller that uses its weapons well: shoots from afar with aim, fights hand to hand up close.
+
+It weighs its options in a fixed rank, from the most pressing (break a hold, flee when badly hurt) to the
+default (shoot when aimed); the first option that applies gives the intent, with its reason, which the
+log records with the target it picks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import msgspec
+
+from affray.kernel.clock import MS_PER_SECOND
+from affray.npc.energion.intents import (
+    Aim,
+    Approach,
+    Attack,
+    BreakHold,
+    Cast,
+    ChangeWeapon,
+    Charge,
+    Flee,
+    Grapple,
+    Intent,
+    Wait,
+)
+from affray.npc.energion.view import ArmView, Seen, View
+from affray.npc.targeting import TargetMemory
+from affray.rules.energion.ranged import range_band
+
+FLEE_AT = Decimal("0.25")
+"""At or below this share of its damage points left, it flees."""
+FULL_COVER = 100
+CHARGE_PACE = Decimal(4)
+"""Faster than this (m/s) a melee fighter charges: the E21 damage multiple, speed / 4, exceeds 1."""
+CLOSE_QUARTERS = Decimal(2)
+"""An enemy this near (metres) is fought hand to hand if a melee weapon is carried."""
+SHOOTING_DISTANCE = Decimal(10)
+"""An enemy at least this far (metres) is worth shooting at rather than closing with."""
+EXTRA_AIM_SECONDS = {"PTB": 0, "SHT": 0, "MED": 2, "LNG": 5, "EXT": 10}
+"""Seconds of aim beyond the weapon's gap by range band: long shots pay for patience (rule E17)."""
+
+
+class Situation(msgspec.Struct, frozen=True, kw_only=True):
+    """What the options weigh: the view, the enemy chosen and how far it is, the weapon in hand."""
+
+    view: View
+    target: Seen
+    gap: Decimal
+    arm: ArmView
+    ready: bool
+    """The weapon in hand is ready and has uses left."""
+
+    @property
+    def me(self) -> Seen:
+        """The tactician's own combatant."""
+        return self.view.me
+
+    def first(self, wanted: Callable[[ArmView], bool]) -> ArmView | None:
+        """The first carried weapon that is ``wanted``."""
+        return next((arm for arm in self.view.arms if wanted(arm)), None)
+
+    def shooter(self) -> ArmView | None:
+        """A usable missile or hurled weapon that reaches the target."""
+        return self.first(
+            lambda a: a.mode != "melee" and a.usable and range_band(a.ranges, self.gap) is not None
+        )
+
+
+class GiveUp(msgspec.Struct, frozen=True):
+    """An option's verdict that there is nothing left to do (no intent at all)."""
+
+
+GIVE_UP = GiveUp()
+Option = Callable[[Situation], Intent | GiveUp | None]
+
+
+def flee(s: Situation) -> Intent | None:
+    """Badly hurt: run from the enemy."""
+    me = s.me
+    if me.damage_left <= me.damage_points * FLEE_AT:
+        return Flee(target=s.target.id, reason=f"badly hurt ({me.damage_left}/{me.damage_points} DP): flee")
+    return None
+
+
+def parry_instead(s: Situation) -> Intent | None:
+    """Outmatched by a ready enemy within reach: keep the parry for its blows."""
+    me, target = s.me, s.target
+    outmatched = me.damage_left * 2 < me.damage_points and target.damage_left > me.damage_left
+    if outmatched and s.view.parries and s.gap <= s.arm.reach and target.weapon_ready:
+        return Wait(
+            seconds=1,
+            reason=f"outmatched ({me.damage_left} DP to {target.damage_left}): parry rather than strike",
+        )
+    return None
+
+
+def grapple(s: Situation) -> Intent | None:
+    """At arm's length, a grappler tries its procedure on a standing enemy (E15)."""
+    target = s.target
+    standing = not target.knocked_down and target.held_by is None
+    if s.gap <= 1 and s.view.grapples and standing and s.me.holding is None:
+        procedure = s.view.grapples[0]
+        return Grapple(procedure=procedure, target=target.id, reason=f"{target.id} within reach: {procedure}")
+    return None
+
+
+def kick_or_punch(s: Situation) -> Intent | None:
+    """At arm's length, a martial artist kicks, or punches in the second after a kick (E13)."""
+    if s.gap > 1:
+        return None
+    kick = s.first(lambda a: a.martial == "kick")
+    punch = s.first(lambda a: a.martial == "punch")
+    kicked = s.me.kicked_ms
+    recovering = kicked is not None and s.view.now - kicked < MS_PER_SECOND
+    if kick is not None and not recovering:
+        return Attack(target=s.target.id, arm=kick.index, reason=f"kick {s.target.id}")
+    if punch is not None:
+        why = "punch: recovering from the kick" if recovering else f"punch {s.target.id}"
+        return Attack(target=s.target.id, arm=punch.index, reason=why)
+    return None
+
+
+def cast(s: Situation) -> Intent | None:
+    """A spell that reaches, unless a ready melee weapon is already up close."""
+    spell = next((sp for sp in s.view.spells if s.gap <= sp.range_m), None)
+    close = s.gap <= max(CLOSE_QUARTERS, s.arm.reach)
+    if spell is None or (close and s.ready and s.arm.mode == "melee"):
+        return None
+    return Cast(
+        spell=spell.index,
+        target=s.target.id,
+        reason=f"{s.target.id} at {s.gap} m, within {spell.name}'s {spell.range_m} m",
+    )
+
+
+def melee(s: Situation) -> Intent | None:
+    """With a ready melee weapon: strike within reach; else take up a shooter for a far enemy, charge when
+    fast enough, or close in."""
+    arm, target, gap = s.arm, s.target, s.gap
+    if arm.mode != "melee" or not s.ready:
+        return None
+    if gap <= arm.reach:
+        return Attack(target=target.id, reason=f"{target.id} within reach ({gap} m)")
+    shooter = s.shooter()
+    if shooter is not None and gap >= SHOOTING_DISTANCE:
+        return ChangeWeapon(
+            index=shooter.index,
+            method="put_away",
+            reason=f"{target.id} is {gap} m away: put away the {arm.name} for the {shooter.name}",
+        )
+    if s.view.pace > CHARGE_PACE and not s.view.grapples:
+        return Charge(target=target.id, reason=f"charge {target.id}, {gap} m away, at {s.view.pace} m/s")
+    return Approach(target=target.id, reason=f"close with {target.id}, {gap} m away")
+
+
+def draw_melee(s: Situation) -> Intent | None:
+    """At close quarters with a missile in hand: drop it and grab the melee weapon."""
+    weapon = s.first(lambda a: a.mode == "melee")
+    if weapon is None or s.gap > CLOSE_QUARTERS:
+        return None
+    return ChangeWeapon(
+        index=weapon.index,
+        method="drop_and_grab",
+        reason=f"{s.target.id} at close quarters ({s.gap} m): drop the {s.arm.name}, grab the {weapon.name}",
+    )
+
+
+def rearm(s: Situation) -> Intent | GiveUp | None:
+    """The weapon in hand is spent or thrown: take up the next, or give up with nothing left."""
+    if s.ready:
+        return None
+    spare = s.shooter() or s.first(lambda a: a.mode == "melee")
+    if spare is None:
+        return GIVE_UP
+    reason = f"{s.arm.name} spent: take up the {spare.name}"
+    if spare.index == s.arm.index:
+        reason = f"{s.arm.name} thrown: take up the next ({spare.uses_left} left)"
+    return ChangeWeapon(index=spare.index, method="drop_and_grab", reason=reason)
+
+
+def out_of_range(s: Situation) -> Intent | None:
+    """Beyond the weapon's range: hold cover and wait, or come nearer."""
+    if range_band(s.arm.ranges, s.gap) is not None:
+        return None
+    if s.me.cover:
+        return Wait(
+            seconds=1, reason=f"hold cover until {s.target.id} ({s.gap} m) is within the {s.arm.name}'s range"
+        )
+    return Approach(
+        target=s.target.id, reason=f"{s.target.id} is {s.gap} m away, beyond the {s.arm.name}'s range"
+    )
+
+
+def wait_for_exposure(s: Situation) -> Intent | None:
+    """A target in full cover shows itself only in the second of its own attack (E16): aim until then."""
+    attacked = s.target.attacked_ms
+    hidden = s.target.cover >= FULL_COVER and (attacked is None or s.view.now - attacked >= MS_PER_SECOND)
+    if hidden:
+        return Aim(
+            target=s.target.id, seconds=1, reason=f"{s.target.id} is in full cover: wait for it to shoot"
+        )
+    return None
+
+
+def shoot(s: Situation) -> Intent:
+    """Aim for the range band's seconds beyond the gap (E17), then shoot."""
+    me, target, arm = s.me, s.target, s.arm
+    band = range_band(arm.ranges, s.gap)
+    assert band is not None  # out_of_range came first
+    aimed = s.view.now - me.aim_since_ms if me.aim_target == target.id and me.aim_since_ms is not None else 0
+    wanted = arm.speed_ms + EXTRA_AIM_SECONDS[band] * MS_PER_SECOND
+    if aimed < wanted:
+        seconds = -(-(wanted - aimed) // MS_PER_SECOND)
+        return Aim(
+            target=target.id,
+            seconds=seconds,
+            reason=f"{target.id} at {s.gap} m ({band}): aim {seconds} s more before the shot",
+        )
+    return Attack(
+        target=target.id, reason=f"aimed {aimed / MS_PER_SECOND:g} s at {target.id}, {s.gap} m ({band})"
+    )
+
+
+OPTIONS: tuple[Option, ...] = (
+    flee,
+    parry_instead,
+    grapple,
+    kick_or_punch,
+    cast,
+    melee,
+    draw_melee,
+    rearm,
+    out_of_range,
+    wait_for_exposure,
+    shoot,
+)
+"""The tactician's options, most pressing first."""
+
+
+class Tactician:
+    """Nearest enemy first: a spell when one reaches it (unless a melee weapon is ready up close); a missile
+    or hurled weapon from a distance, aimed by range; melee up close."""
+
+    name = "tactician"
+
+    def __init__(self) -> None:
+        self.memory = TargetMemory()
+
+    def give_up(self, pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
+        """Rule S3: the victim's pick of the equipment it loses: the kind it has most units of first."""
+        return [name for name, left in sorted(pieces, key=lambda p: -p[1]) if left > 0]
+
+    def decide(self, view: View) -> Intent | None:
+        """Break a hold if held; else weigh the options against the nearest enemy."""
+        if view.me.held_by is not None:
+            return BreakHold(reason=f"held by {view.me.held_by} ({view.me.hold}): try to break free")
+        found = self.memory.nearest(view.me, view.field, view.now, view.priority)
+        if found is None:
+            return None
+        contact, gap = found
+        arm = view.arm
+        situation = Situation(
+            view=view,
+            target=view.look(contact.id),
+            gap=gap,
+            arm=arm,
+            ready=view.me.weapon_ready and arm.usable,
+        )
+        for option in OPTIONS:
+            choice = option(situation)
+            if isinstance(choice, GiveUp):
+                return None
+            if choice is not None:
+                return choice
+        return None

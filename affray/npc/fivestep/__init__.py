@@ -1,0 +1,1 @@
+"""Fivestep controllers: the steps a character declares for its turn (rule F7)."""

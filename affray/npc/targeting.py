@@ -1,0 +1,74 @@
+"""Choosing a target, under any ruleset: the first standing priority target, else the nearest enemy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Protocol
+
+from affray.events.base import Position
+from affray.kernel.space import distance
+from affray.npc.field import Contact, Roster
+
+Distances = dict[str, tuple[object, object, Decimal]]
+"""A controller's last distance to each combatant, kept while neither has moved (the same positions)."""
+Found = tuple[Contact, Decimal] | None
+
+
+class Placed(Protocol):
+    """The chooser: its side and where it stands."""
+
+    @property
+    def side(self) -> str: ...
+    @property
+    def position(self) -> Position: ...
+
+
+def nearest_enemy(
+    me: Placed,
+    roster: Roster,
+    now: int,
+    priority: Sequence[str] = (),
+    known_distances: Distances | None = None,
+) -> Found:
+    """The first standing priority target, else the nearest standing enemy, and its distance (to the
+    millimetre; ties go to the one listed first). ``known_distances`` spares recomputing them."""
+    cache: Distances = {} if known_distances is None else known_distances
+    here: Position = me.position
+    for wanted in priority:
+        other = roster.get(wanted)
+        if other is not None and other.side != me.side and not other.incapacitated(now):
+            return other, distance(here, other.position)
+    best: tuple[Decimal, Contact] | None = None
+    for other in roster.contacts:
+        if other.side == me.side or other.incapacitated(now):
+            continue
+        there = other.position
+        known = cache.get(other.id)
+        if known is not None and known[0] is here and known[1] is there:
+            gap = known[2]
+        else:
+            gap = distance(here, there)
+            cache[other.id] = (here, there, gap)
+        if best is None or gap < best[0]:
+            best = (gap, other)
+    if best is None:
+        return None
+    return best[1], best[0]
+
+
+class TargetMemory:
+    """A controller's last choice of target, kept while the field stands as it was (no one has joined,
+    moved, fallen or changed condition, and no condition has run out), when the same choice follows."""
+
+    def __init__(self) -> None:
+        self.distances: Distances = {}
+        self._version = -1
+        self._found: Found = None
+
+    def nearest(self, me: Placed, roster: Roster, now: int, priority: Sequence[str] = ()) -> Found:
+        """``nearest_enemy`` for ``me``, remembered until the field changes."""
+        if roster.version != self._version or not roster.steady(now):
+            self._found = nearest_enemy(me, roster, now, priority, self.distances)
+            self._version = roster.version if roster.steady(now) else -1
+        return self._found

@@ -1,0 +1,153 @@
+"""The registry of rulesets and modules: the one place that names the built-in ones.
+
+Every tool asks here for the ruleset of a scenario or a log (``ruleset(name)``) and works against the
+:class:`~affray.kernel.ruleset.Ruleset` it gets. Built-in rulesets and modules are imported when first
+asked for; others come from installed packages through the ``affray.rulesets`` and ``affray.modules``
+entry-point groups (each entry point names a ``Ruleset`` or ``Module`` value), or from ``register`` (tests,
+scripts). docs/extending.md tells how to write one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from affray.errors import AffrayError, LogError, ScenarioError, read_user_file
+from affray.events.codec import LogHeader
+from affray.events.vocabulary import Vocabulary
+from affray.kernel.ruleset import Module, Recorded, Ruleset
+from affray.kernel.scenario import parse_toml
+
+BUILT_IN_RULESETS = {"energion": "affray.rulesets.energion", "fivestep": "affray.rulesets.fivestep"}
+BUILT_IN_MODULES = {"special_damage": "affray.rulesets.special_damage"}
+RULESET_GROUP = "affray.rulesets"
+MODULE_GROUP = "affray.modules"
+
+_rulesets: dict[str, Ruleset] = {}
+_modules: dict[str, Module] = {}
+
+
+class UnknownRuleset(AffrayError):
+    """A ruleset or module that is neither built in, installed nor registered."""
+
+
+def register(item: Ruleset | Module) -> None:
+    """Make a ruleset or module known by its name (a later registration of the same name replaces it)."""
+    if isinstance(item, Ruleset):
+        _rulesets[item.name] = item
+    else:
+        _modules[item.name] = item
+
+
+def unregister(name: str) -> None:
+    """Forget a registered ruleset or module (tests register their own and forget them after)."""
+    _rulesets.pop(name, None)
+    _modules.pop(name, None)
+
+
+def _installed(group: str) -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group=group)}
+
+
+def ruleset_names() -> list[str]:
+    """Every ruleset affray can run now: built in, installed or registered."""
+    return sorted({*BUILT_IN_RULESETS, *_installed(RULESET_GROUP), *_rulesets})
+
+
+def _find(name: str, known: dict[str, Any], built_in: Mapping[str, str], group: str, kind: type) -> Any:
+    found = known.get(name)
+    if found is not None:
+        return found
+    if name in built_in:
+        found = getattr(importlib.import_module(built_in[name]), kind.__name__.upper())
+    else:
+        point = _installed(group).get(name)
+        if point is not None:
+            found = point.load()
+    if found is None:
+        return None
+    if not isinstance(found, kind):
+        raise UnknownRuleset(f"{name}: the entry point of {group} does not name a {kind.__name__}")
+    known[name] = found
+    return found
+
+
+def ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name``; UnknownRuleset (a user error) lists the ones there are."""
+    found: Ruleset | None = _find(name, _rulesets, BUILT_IN_RULESETS, RULESET_GROUP, Ruleset)
+    if found is None:
+        raise UnknownRuleset(f"no ruleset {name!r} (installed: {', '.join(ruleset_names())})")
+    return found
+
+
+def module(name: str) -> Module:
+    """The module called ``name``."""
+    found: Module | None = _find(name, _modules, BUILT_IN_MODULES, MODULE_GROUP, Module)
+    if found is None:
+        raise UnknownRuleset(f"no module {name!r} is installed")
+    return found
+
+
+def modules_of(scenario: Any) -> list[Module]:
+    """The modules a loaded scenario turns on."""
+    return [module(name) for name in scenario.modules]
+
+
+def _ruleset_of(raw: object, source: str) -> Ruleset:
+    name = raw.get("ruleset") if isinstance(raw, dict) else None
+    if not isinstance(name, str):
+        names = ", ".join(map(repr, ruleset_names()))
+        raise ScenarioError(f"{source}: $.ruleset: name the ruleset, one of {names}")
+    try:
+        return ruleset(name)
+    except UnknownRuleset as exc:
+        raise ScenarioError(f"{source}: $.ruleset: {exc}") from None
+
+
+def load_scenario(path: Path) -> tuple[Ruleset, Any]:
+    """Read the scenario file at ``path`` under its ruleset (files it names are read from its folder)."""
+    raw = parse_toml(read_user_file(path, ScenarioError, "a scenario file"), str(path))
+    found = _ruleset_of(raw, str(path))
+    return found, found.load(raw, str(path), path.parent)
+
+
+def recorded(header: LogHeader, source: str) -> Recorded:
+    """The ruleset, scenario and modules a log's header records, the scenario checked as a file would be."""
+    where = f"{source}: line 1 (header)"
+    try:
+        raw = msgspec.json.decode(header.scenario)
+    except msgspec.DecodeError as exc:
+        raise LogError(f"{where}: the scenario is damaged ({exc})") from None
+    found = _header_ruleset(header, where)
+    scenario = found.load(raw, f"{where} scenario", None)
+    return Recorded(ruleset=found, scenario=scenario, modules=tuple(modules_of(scenario)))
+
+
+class _Modules(msgspec.Struct):
+    modules: list[str] = []
+
+
+def _header_ruleset(header: LogHeader, where: str) -> Ruleset:
+    try:
+        return ruleset(header.ruleset)
+    except UnknownRuleset as exc:
+        raise LogError(f"{where}: {exc}") from None
+
+
+def vocabulary_for(header: LogHeader, source: str) -> Vocabulary[Any]:
+    """The vocabulary a log is read with: its ruleset's, with the modules its scenario turns on."""
+    where = f"{source}: line 1 (header)"
+    found = _header_ruleset(header, where)
+    try:
+        modules: Sequence[str] = msgspec.json.decode(header.scenario, type=_Modules).modules
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise LogError(f"{where}: the scenario's modules cannot be read ({exc})") from None
+    unknown = sorted(set(modules) - set(found.modules))
+    if unknown:
+        raise LogError(f"{where}: ruleset {found.name} has no module {unknown[0]!r}")
+    return found.vocabulary(modules)

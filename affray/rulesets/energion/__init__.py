@@ -1,0 +1,36 @@
+"""The Energion ruleset (seed 002): the second-by-second combat system, rules E1-E24 on the clock.
+
+docs/rulesets/energion.md lists where each rule lives and every ruling made where the text is silent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from affray.events.energion.state import vocabulary
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.scenario import EnergionScenario, convert_scenario
+from affray.kernel.ruleset import Ruleset
+from affray.rulesets.energion.display import DISPLAY
+from affray.rulesets.energion.narration import TELLERS
+
+
+def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionScenario:
+    """An Energion scenario from a file's or a header's mapping (it names no other files)."""
+    return convert_scenario(raw, source)
+
+
+RULESET = Ruleset(
+    name="energion",
+    version="1",
+    description="second by second: perception, initiative, weapon speed, parries, shots, spells, grappling",
+    vocabularies=vocabulary,
+    load=load,
+    battle=EnergionBattle,
+    tellers=TELLERS,
+    display=DISPLAY,
+    modules=("special_damage",),
+)
+"""The Energion ruleset."""

@@ -1,0 +1,39 @@
+"""The five-step ruleset (seed 000): surprise, primary attack, Agility Points, to hit and damage, rules
+F1-F13, with the procedure of each step chosen by the scenario.
+
+docs/rulesets/fivestep.md gives the rules, the rulings and the format of the tables a user supplies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from affray.events.fivestep.state import vocabulary
+from affray.handlers.fivestep.battle import FivestepBattle
+from affray.handlers.fivestep.scenario import FivestepScenario, convert_fivestep, embed_tables
+from affray.kernel.ruleset import Ruleset
+from affray.rulesets.fivestep.display import DISPLAY
+from affray.rulesets.fivestep.narration import TELLERS
+
+
+def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> FivestepScenario:
+    """A fivestep scenario: from a file, with the table files it names read from ``folder``; from a log
+    header, with the tables' text it holds."""
+    scenario = convert_fivestep(raw, source)
+    return scenario if folder is None else embed_tables(scenario, folder, source)
+
+
+RULESET = Ruleset(
+    name="fivestep",
+    version="1",
+    description="five steps: surprise, primary attack, Agility Points as time, to hit, damage to body parts",
+    vocabularies=vocabulary,
+    load=load,
+    battle=FivestepBattle,
+    tellers=TELLERS,
+    display=DISPLAY,
+    modules=("special_damage",),
+)
+"""The five-step ruleset."""
