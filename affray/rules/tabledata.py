@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import msgspec
 
-from affray.errors import TableError
+from affray.errors import TableError, UnknownTableEntry
 
 _F = TypeVar("_F", bound=msgspec.Struct)
+MAX_CLOSE_MATCHES = 5
+
+
+class _HasName(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_T = TypeVar("_T", bound=_HasName)
 
 
 def decode_table(source: str, text: str | bytes, file_type: type[_F]) -> _F:
@@ -34,3 +44,16 @@ def require_unique(source: str, path: str, names: Iterable[str], what: str = "na
         if key in seen:
             raise table_error(source, path.format(index), f"duplicate {what} {name!r}")
         seen.add(key)
+
+
+def find_named(kind: str, name: str, entries: Iterable[_T], *, where: str = "") -> _T:
+    """The entry called ``name`` (case and surrounding spaces ignored); UnknownTableEntry with close names."""
+    rows = list(entries)
+    key = name.strip().casefold()
+    for row in rows:
+        if row.name.strip().casefold() == key:
+            return row
+    by_key = {row.name.strip().casefold(): row.name for row in rows}
+    close = difflib.get_close_matches(key, list(by_key), n=MAX_CLOSE_MATCHES)
+    hint = ", ".join(repr(by_key[k]) for k in close) if close else "none"
+    raise UnknownTableEntry(f"unknown {kind} {name!r}{where}; close matches: {hint}")

@@ -24,8 +24,7 @@ import msgspec
 import msgspec.toml
 
 from affray.rules.energion.formulas import ZERO, tidy
-from affray.rules.energion.tables import find_named
-from affray.rules.tabledata import decode_table, require_unique, table_error
+from affray.rules.tabledata import decode_table, find_named, require_unique, table_error
 
 __all__ = [
     "DOUBLE_KICK_RECOVERY_SECONDS",

@@ -24,8 +24,7 @@ import msgspec.toml
 
 from affray.errors import TableError
 from affray.rules.energion.formulas import tidy
-from affray.rules.energion.tables import find_named
-from affray.rules.tabledata import decode_table, require_unique, table_error
+from affray.rules.tabledata import decode_table, find_named, require_unique, table_error
 
 __all__ = [
     "D100_FACES",

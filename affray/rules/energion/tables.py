@@ -5,18 +5,17 @@ E10, E11, E12). :func:`load_tables` reads and validates them once and returns
 :class:`EnergionTables`.
 """
 
-import difflib
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from importlib.resources import files
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import msgspec
 import msgspec.toml
 
 from affray.errors import TableError, UnknownTableEntry
 from affray.rules.tabledata import decode_table as _decode
-from affray.rules.tabledata import require_unique
+from affray.rules.tabledata import find_named, require_unique
 from affray.rules.tabledata import table_error as _fail
 
 __all__ = [
@@ -46,8 +45,6 @@ SHIELDS_FILE = "shields.toml"
 
 WEAPON_TYPE_COUNT = 17
 """Energion weapons are divided into 17 types, numbered from 1 (rule E11)."""
-
-_MAX_CLOSE_MATCHES = 5
 
 
 class _Row(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -169,33 +166,12 @@ class EnergionTables(msgspec.Struct, frozen=True, kw_only=True):
         return [w for cls in self.classes for w in cls.weapons]
 
 
-class _HasName(Protocol):
-    @property
-    def name(self) -> str: ...
-
-
-_T = TypeVar("_T", bound=_HasName)
-
-
 def _normalize(name: str) -> str:
     return name.strip().casefold()
 
 
 def _same(a: str, b: str) -> bool:
     return _normalize(a) == _normalize(b)
-
-
-def find_named(kind: str, name: str, entries: Iterable[_T], *, where: str = "") -> _T:
-    """The entry called ``name`` (case and surrounding spaces ignored); UnknownTableEntry with close names."""
-    rows = list(entries)
-    key = _normalize(name)
-    for row in rows:
-        if _normalize(row.name) == key:
-            return row
-    by_key = {_normalize(row.name): row.name for row in rows}
-    close = difflib.get_close_matches(key, list(by_key), n=_MAX_CLOSE_MATCHES)
-    hint = ", ".join(repr(by_key[k]) for k in close) if close else "none"
-    raise UnknownTableEntry(f"unknown {kind} {name!r}{where}; close matches: {hint}")
 
 
 # --- file formats -------------------------------------------------------------------------

@@ -37,8 +37,8 @@ import msgspec
 import msgspec.toml
 
 from affray.errors import TableError
-from affray.rules.energion.tables import find_named
 from affray.rules.special_damage.tables import Dice, HealingKindName, RepairKindName, TimeUnit
+from affray.rules.tabledata import find_named
 from affray.rules.tabledata import table_error as _fail
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 The figures live in the packaged ``data/*.toml`` files, transcribed as printed (rules S3, S4, S5, S9);
 :func:`load_modifiers`, :func:`load_weapon_modifiers`, :func:`load_living` and :func:`load_robots` read
-and validate them once. Look-ups by name ignore case (:func:`affray.rules.energion.tables.find_named`).
+and validate them once. Look-ups by name ignore case (:func:`affray.rules.tabledata.find_named`).
 
 RULINGS (each also a comment beside the row in the data file):
 
@@ -38,9 +38,8 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 import msgspec
 import msgspec.toml
 
-from affray.rules.energion.tables import find_named
 from affray.rules.tabledata import decode_table as _decode
-from affray.rules.tabledata import require_unique
+from affray.rules.tabledata import find_named, require_unique
 from affray.rules.tabledata import table_error as _fail
 
 __all__ = [

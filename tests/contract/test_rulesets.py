@@ -1,0 +1,188 @@
+"""The contract of a ruleset, checked for every registered one (the built-ins, and the toy of tests/toy):
+one scenario and seed give one log byte for byte; the live state is the fold of the log at every seq;
+its logs verify, and tampering is caught; every die rolled is in the log; every kind is told, and every
+kind of every vocabulary round-trips through the log's encoding.
+
+Each ruleset is exercised on its sample scenarios: the examples of its ruleset, and the toy's duel.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from affray import rulesets
+from affray.events.codec import ENCODER, encode_log
+from affray.events.shared import kind_of
+from affray.kernel.dice import Dice
+from affray.kernel.encounter import Encounter
+from affray.kernel.fold import digest, fold
+from affray.kernel.ruleset import Recorded, Ruleset
+from affray.replays.narrate import SHARED_TELLERS, narrate
+from affray.replays.verify import verify
+from tests.contract.samples import instances
+from tests.strategies import log_lines, read, rechain, rolls_in
+from tests.toy import RULESET as TOY
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_FILES = [*sorted((ROOT / "examples").glob("*.toml")), ROOT / "tests" / "toy" / "duel.toml"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def toy_registered() -> Iterator[None]:
+    """The toy is a registered ruleset while these tests run."""
+    rulesets.register(TOY)
+    yield
+    rulesets.unregister(TOY.name)
+
+
+def _ruleset_of(path: Path) -> str:
+    match = re.search(r'^ruleset = "(\w+)"', path.read_text(), re.M)
+    assert match, path
+    return match.group(1)
+
+
+SAMPLES = [pytest.param(path, id=f"{_ruleset_of(path)}:{path.stem}") for path in SAMPLE_FILES]
+NAMES = sorted({*rulesets.BUILT_IN_RULESETS, TOY.name})
+
+
+def load(path: Path) -> tuple[Ruleset, Any]:
+    rulesets.register(TOY)
+    return rulesets.load_scenario(path)
+
+
+def log_of(path: Path) -> bytes:
+    ruleset, scenario = load(path)
+    return encode_log(ruleset.header(scenario), ruleset.battle(scenario).run().log)
+
+
+def test_every_ruleset_has_a_sample() -> None:
+    assert {_ruleset_of(path) for path in SAMPLE_FILES} == set(NAMES)
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_one_scenario_and_seed_give_one_log_byte_for_byte(path: Path) -> None:
+    assert log_of(path) == log_of(path)
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_the_live_state_is_the_fold_of_the_log_at_every_seq(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshots: list[str] = []
+    plain = Encounter.__init__
+
+    def watched(self: Encounter[Any], *args: Any, **kwargs: Any) -> None:
+        plain(self, *args, **kwargs)
+        self.sinks.append(lambda event: snapshots.append(digest(self.state)))
+
+    monkeypatch.setattr(Encounter, "__init__", watched)
+    ruleset, scenario = load(path)
+    encounter = ruleset.battle(scenario).run()
+    state = encounter.vocabulary.new_state()
+    for event, live in zip(encounter.log, snapshots, strict=True):
+        assert digest(fold([event], encounter.vocabulary, state)) == live, f"seq {event.seq}"
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_a_log_verifies_by_re_simulating_its_header(path: Path) -> None:
+    log = read(log_of(path))
+    assert verify(log, lambda: rulesets.recorded(log.header, str(path))).ok
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_a_changed_line_is_caught_at_its_seq(path: Path) -> None:
+    lines = log_lines(log_of(path))
+    lines[2] = lines[2].replace(b'"seq":2', b'"seq":2,"note":"x"', 1)
+    log = read(b"\n".join(lines) + b"\n")
+    verdict = verify(log, lambda: rulesets.recorded(log.header, str(path)))
+    assert (verdict.ok, verdict.seq) == (False, 2)
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_a_rechained_forgery_is_caught_by_the_re_simulation(path: Path) -> None:
+    lines = log_lines(log_of(path))
+    last = len(lines) - 2  # the last event (encounter_ended), told to come a millisecond later
+
+    def later(stamp: re.Match[bytes]) -> bytes:
+        return b'"seq":%s,"t":%d' % (stamp.group(1), int(stamp.group(2) or 0) + 1)
+
+    lines[last] = re.sub(rb'"seq":(\d+)(?:,"t":(\d+))?', later, lines[last], count=1)
+    log = read(rechain(lines))
+    verdict = verify(log, lambda: rulesets.recorded(log.header, str(path)))
+    assert (verdict.ok, verdict.seq) == (False, last)
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_every_die_rolled_is_in_the_log(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rolled = 0
+    plain = Dice.roll
+
+    def counted(self: Dice, roller: str, purpose: str, expr: str) -> Any:
+        nonlocal rolled
+        rolled += 1
+        return plain(self, roller, purpose, expr)
+
+    monkeypatch.setattr(Dice, "roll", counted)
+    ruleset, scenario = load(path)
+    log = ruleset.battle(scenario).run().log
+    assert rolled == sum(rolls_in(msgspec.to_builtins(event)) for event in log) > 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_kind_of_every_vocabulary_is_told(name: str) -> None:
+    ruleset = rulesets.ruleset(name)
+    recorded = Recorded(ruleset=ruleset, scenario=None, modules=tuple(map(rulesets.module, ruleset.modules)))
+    told = {**SHARED_TELLERS, **recorded.tellers()}
+    untold = [kind_of(kind) for kind in ruleset.vocabulary(ruleset.modules).kinds if kind not in told]
+    assert not untold
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_every_event_of_a_sample_is_told_in_one_line(path: Path) -> None:
+    ruleset, scenario = load(path)
+    log = ruleset.battle(scenario).run().log
+    recorded = Recorded(ruleset=ruleset, scenario=scenario, modules=tuple(rulesets.modules_of(scenario)))
+    lines = list(narrate(log, ruleset.vocabulary(scenario.modules), recorded.tellers()))
+    assert len(lines) == len(log)
+    assert all("\n" not in line for line in lines)
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_the_header_lists_the_kinds_of_the_vocabulary_and_no_other(path: Path) -> None:
+    ruleset, scenario = load(path)
+    header = ruleset.header(scenario)
+    assert set(header.event_versions) == {kind_of(k) for k in ruleset.vocabulary(scenario.modules).kinds}
+
+
+def _kinds() -> list[Any]:
+    rulesets.register(TOY)
+    found = {}
+    for name in NAMES:
+        ruleset = rulesets.ruleset(name)
+        vocabulary = ruleset.vocabulary(ruleset.modules)
+        for kind in vocabulary.kinds:
+            found[(name, kind_of(kind))] = (kind, vocabulary)
+    return [
+        pytest.param(kind, vocabulary, id=f"{name}:{tag}")
+        for (name, tag), (kind, vocabulary) in found.items()
+    ]
+
+
+@pytest.mark.parametrize(("kind", "vocabulary"), _kinds())
+@given(data=st.data())
+def test_every_kind_round_trips_through_the_logs_encoding(
+    kind: Any, vocabulary: Any, data: st.DataObject
+) -> None:
+    event = data.draw(instances(kind))
+    line = ENCODER.encode(event)
+    decoded = vocabulary.decoder.decode(line)
+    assert decoded == event
+    assert ENCODER.encode(decoded) == line

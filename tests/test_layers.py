@@ -1,0 +1,138 @@
+"""The package's layering, read from its imports (``TYPE_CHECKING`` ones included): which layer may import
+which, no shared module naming a ruleset, and no import cycle (docs/extending.md, "The layers")."""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "affray"
+RULESETS = ("energion", "fivestep", "special_damage")
+"""The built-in rulesets and modules: each has a package under events, handlers, npc and rulesets."""
+LAYERED = ("events", "handlers", "npc", "rulesets", "rules")
+MAY_IMPORT = {
+    "rules": {"rules"},
+    "events": {"events"},
+    "kernel": {"events", "kernel"},
+    "handlers": {"events", "kernel", "rules", "npc", "handlers"},
+    "npc": {"events", "kernel", "rules", "npc"},
+    "replays": {"events", "kernel", "replays"},
+    "cli": {"events", "kernel", "replays", "rulesets"},
+    "rulesets": {"events", "kernel", "rules", "npc", "handlers", "replays", "rulesets"},
+}
+"""Which layers each layer's modules may import (besides ``affray.errors`` and ``affray`` itself)."""
+HOSTED = {"energion": {"special_damage"}, "fivestep": {"special_damage"}}
+"""Host rulesets know the modules they carry: their battles build them, their states hold theirs."""
+
+
+def _name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@cache
+def modules() -> dict[str, set[str]]:
+    """Every module of the package and the affray modules it imports, whether at run time or for typing."""
+    found: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = _name(path)
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                imported.add(node.module)
+                imported.update(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+        found[name] = imported
+    return {name: {i for i in imported if i in found} for name, imported in found.items()}
+
+
+def layer(module: str) -> str:
+    """The layer a module belongs to: ``kernel``, ``events``, ..., ``cli``; ``top`` for affray, errors."""
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] in ("errors", "__main__"):
+        return "top"
+    return parts[1]
+
+
+def ruleset_of(module: str) -> str | None:
+    """The ruleset or module whose package holds ``module`` (None for a shared module)."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[1] in LAYERED and parts[2] in RULESETS:
+        return parts[2]
+    return None
+
+
+SHARED = sorted(
+    m for m in modules() if ruleset_of(m) is None and layer(m) in ("kernel", "events", "replays", "cli")
+)
+
+
+def test_the_package_is_read() -> None:
+    assert {"affray.kernel.encounter", "affray.events.energion.kinds", "affray.cli"} <= modules().keys()
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_a_shared_module_imports_no_ruleset(module: str) -> None:
+    named = sorted(i for i in modules()[module] if ruleset_of(i) is not None)
+    assert not named, f"{module} imports {named}"
+
+
+@pytest.mark.parametrize("module", sorted(modules()))
+def test_each_layer_imports_only_the_layers_below_it(module: str) -> None:
+    own = layer(module)
+    if own == "top":
+        return
+    allowed = MAY_IMPORT[own] | {"top"}
+    wrong = sorted(i for i in modules()[module] if layer(i) not in allowed)
+    assert not wrong, f"{module} ({own}) imports {wrong}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in modules() if ruleset_of(m) is not None))
+def test_a_ruleset_imports_no_other_ruleset_but_the_modules_it_carries(module: str) -> None:
+    own = ruleset_of(module)
+    assert own is not None
+    others = {ruleset_of(i) for i in modules()[module]} - {None, own}
+    assert others <= HOSTED.get(own, set()), f"{module} imports {sorted(others)}"  # type: ignore[type-var]
+
+
+def _cycle() -> list[str] | None:
+    """An import cycle among the package's modules, if there is one (depth-first search)."""
+    graph = modules()
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_there_is_no_import_cycle() -> None:
+    cycle = _cycle()
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_finds_a_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}
+    monkeypatch.setattr(__import__(__name__, fromlist=["modules"]), "modules", lambda: fake)
+    assert _cycle() == ["a", "b", "c", "a"]

@@ -1,0 +1,55 @@
+"""The toy's Ruleset value: everything affray's tools need from it."""
+
+from __future__ import annotations
+
+from affray.kernel.ruleset import Ruleset
+from affray.replays.telling import number, rolled
+from tests.toy.battle import ToyBattle, load
+from tests.toy.kinds import FighterJoined, Swung
+from tests.toy.state import ToyFighter, ToyState, vocabulary
+
+
+def _joined(e: FighterJoined, s: ToyState) -> str:
+    return f"{e.combatant} joins side {e.side}: {number(e.damage_points)} points, skill {e.skill}"
+
+
+def _swung(e: Swung, s: ToyState) -> str:
+    target = s.combatants[e.target]
+    if e.damage_roll is None:
+        return f"{e.attacker} swings at {e.target}: {rolled(e.roll)} over {e.skill}, a miss"
+    return (
+        f"{e.attacker} swings at {e.target}: {rolled(e.roll)} at or under {e.skill}, hits for "
+        f"{rolled(e.damage_roll)}; {e.target} has {number(target.damage_left)} points"
+    )
+
+
+class ToyDisplay:
+    """The toy's columns of ``affray state``."""
+
+    def overview(self, state: ToyState) -> list[str]:
+        """No rounds, no order."""
+        return []
+
+    def status(self, c: ToyFighter, now: int) -> str:
+        """How often it has swung."""
+        return f"{c.attacks} swings, {c.hits} hits"
+
+    def target(self, c: ToyFighter) -> str | None:
+        """The toy keeps no target."""
+        return None
+
+    def details(self, c: ToyFighter) -> list[str]:
+        """Nothing more."""
+        return []
+
+
+RULESET = Ruleset(
+    name="toy",
+    version="1",
+    description="a toy duel: a d20 under skill hits for a d6",
+    vocabularies=vocabulary,
+    load=load,
+    battle=ToyBattle,
+    tellers={FighterJoined: _joined, Swung: _swung},
+    display=ToyDisplay(),
+)
