@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from tests.cli.conftest import DUEL, Affray, assert_user_error, rechain, run_process
-from tests.handlers import fighter, scenario_toml
+from tests.handlers.energion import fighter, scenario_toml
 from tests.strategies import read_path
 
 DUEL_TEXT = DUEL.read_text()

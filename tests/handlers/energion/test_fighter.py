@@ -11,7 +11,7 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.encounter import Encounter
 from affray.npc.energion.intents import Aim, Attack, ChangeWeapon, Intent, Wait
-from tests.handlers import Script, TomlValue, fighter, of_kind, scenario
+from tests.handlers.energion import Script, TomlValue, fighter, of_kind, scenario
 from tests.strategies import example_log, read, verdict
 
 SWORD_AND_DAGGER: list[TomlValue] = [{"name": "Sword, Long"}, {"name": "Dagger, Parrying"}]

@@ -16,7 +16,7 @@ from affray.events.shared import ActionRefused
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.npc.energion.intents import Attack
-from tests.handlers import TomlValue, fighter, of_kind, run, scenario
+from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
 FEET_AND_HANDS: list[TomlValue] = [{"name": "Foot"}, {"name": "Hand"}]

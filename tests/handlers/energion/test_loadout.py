@@ -11,7 +11,7 @@ from affray.errors import ScenarioError
 from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.rules.energion.tables import EnergionTables, load_tables
-from tests.handlers import TomlValue, fighter, scenario
+from tests.handlers.energion import TomlValue, fighter, scenario
 
 FOE = fighter("foe", "raiders")
 

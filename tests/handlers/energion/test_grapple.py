@@ -21,7 +21,7 @@ from affray.events.energion.kinds import (
 from affray.events.shared import ActionRefused
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.npc.energion.intents import Attack, BreakHold, Grapple, Intent
-from tests.handlers import TomlValue, fighter, of_kind, run, scenario
+from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario
 from tests.strategies import example_log, read
 
 HAND: list[TomlValue] = [{"name": "Hand"}]

@@ -11,8 +11,8 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.npc.energion.intents import Aim, Approach, Attack, Charge, Flee, Intent, Wait
 from affray.npc.energion.tactician import Tactician
 from affray.npc.energion.view import View
-from tests.handlers import fighter, scenario
-from tests.npc import BOW, SWORD, view_of
+from tests.handlers.energion import fighter, scenario
+from tests.npc.energion import BOW, SWORD, view_of
 
 WITH_SWORD = 1
 

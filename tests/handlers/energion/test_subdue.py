@@ -13,7 +13,7 @@ from affray.events.energion.kinds import AttackResolved
 from affray.events.shared import CombatantOut, EncounterEnded
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.npc.energion.intents import Attack
-from tests.handlers import TomlValue, fighter, of_kind, run, scenario
+from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
 

@@ -29,7 +29,7 @@ from affray.kernel.encounter import Encounter
 from affray.npc.energion.intents import Aim, Attack, Flee, Intent
 from affray.npc.energion.tactician import Tactician
 from affray.npc.energion.view import View
-from tests.handlers import TomlValue, fighter, of_kind, run, scenario_toml
+from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario_toml
 
 
 def special(

@@ -18,7 +18,7 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance, metres
-from tests.handlers import TomlValue, fighter, scenario
+from tests.handlers.energion import TomlValue, fighter, scenario
 
 SHOOTER: dict[str, TomlValue] = {
     "skill": 65,

@@ -10,7 +10,7 @@ from affray.events.energion.state import EnergionCombatant, EnergionState
 from affray.npc.energion.intents import Approach, Attack, BreakHold, Intent
 from affray.npc.energion.nearest import NearestEnemy
 from affray.npc.energion.view import ArmView
-from tests.npc import view_of
+from tests.npc.energion import view_of
 
 REACH = Decimal(1)
 

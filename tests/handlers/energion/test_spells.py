@@ -16,7 +16,7 @@ from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded
 from affray.handlers.energion.battle import EnergionBattle
 from affray.kernel.encounter import Encounter
 from affray.npc.energion.intents import Approach, Attack, Cast, Wait
-from tests.handlers import TomlValue, fighter, of_kind, run, scenario
+from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario
 from tests.strategies import example, header_for, read, tell, verdict
 
 BOLT: dict[str, TomlValue] = {

@@ -16,7 +16,7 @@ from affray.handlers.energion.attack import resolve_attack
 from affray.handlers.energion.battle import EnergionBattle
 from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
-from tests.handlers import TomlValue, fighter, scenario
+from tests.handlers.energion import TomlValue, fighter, scenario
 
 ATTACKER: dict[str, TomlValue] = {"skill": 60, "stats": {"ST": 130, "CO": 102}}
 

@@ -16,9 +16,9 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario, load_scenario
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
-from tests.handlers import fighter, of_kind, scenario
+from tests.handlers.energion import fighter, of_kind, scenario
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 FAR = [100, 0]
 
 

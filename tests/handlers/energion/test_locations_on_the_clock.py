@@ -14,7 +14,7 @@ from affray.events.shared import ActionRefused, CombatantOut, Moved
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.encounter import Encounter
 from affray.npc.energion.intents import Approach, Attack, ChangeWeapon, Intent, Wait
-from tests.handlers import TomlValue, fighter, of_kind, run, scenario
+from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario
 
 HAND: list[TomlValue] = [{"name": "Hand"}]
 LOCATIONS: dict[str, TomlValue] = {"hit_locations": True}

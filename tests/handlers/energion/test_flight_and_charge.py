@@ -15,7 +15,7 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.encounter import Encounter
 from affray.npc.energion.intents import Approach, Attack, Charge, Flee, Wait
-from tests.handlers import Script, TomlValue, fighter, of_kind, scenario
+from tests.handlers.energion import Script, TomlValue, fighter, of_kind, scenario
 from tests.strategies import tell
 
 

@@ -21,7 +21,7 @@ from affray.npc.energion.intents import (
 )
 from affray.npc.energion.tactician import Tactician
 from affray.npc.energion.view import ArmView, SpellView
-from tests.npc import BOW, SWORD, view_of
+from tests.npc.energion import BOW, SWORD, view_of
 
 
 def person(id: str, side: str, y: str, **fields: object) -> EnergionCombatant:

@@ -16,8 +16,8 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.special_damage.aftermath import run_aftermath
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import fold
-from tests.handlers import TomlValue, fighter, of_kind
-from tests.handlers.test_special_damage import a, b, special
+from tests.handlers.energion import TomlValue, fighter, of_kind
+from tests.handlers.special_damage.test_module import a, b, special
 from tests.strategies import condition_scenario
 
 HOUR_MS = 3600 * 1000

@@ -1,0 +1,1 @@
+"""Tests for the rulesets layer: each ruleset's narration and state display."""

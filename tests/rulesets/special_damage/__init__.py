@@ -1,0 +1,1 @@
+"""Tests for the special_damage module's narration."""
