@@ -1,1 +1,1 @@
-"""Timed actions as SimPy processes: they roll dice, call rules and emit events."""
+"""Timed actions as SimPy processes, per ruleset: they roll dice, call rules and emit events."""

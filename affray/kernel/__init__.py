@@ -1,1 +1,2 @@
-"""The clock and the loop: the encounter, dice streams, state and its fold."""
+"""Machinery that knows no ruleset: the encounter and its clock, dice streams, space, the fold over a
+vocabulary, the scenario machinery, and the Ruleset, Module and Battle interfaces."""

@@ -1,1 +1,2 @@
-"""Controllers that pick the next intent for a combatant."""
+"""Controllers that pick the next intent for a combatant from a frozen view; per ruleset, with the roster
+and targeting shared."""

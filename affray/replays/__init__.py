@@ -1,1 +1,1 @@
-"""Reading logs: rebuild state, verify, narrate."""
+"""Reading logs, for every ruleset: rebuild state, narrate, show the state, verify."""
