@@ -17,7 +17,7 @@ from affray.events.codec import LogFile, LogWriter, read_log
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.dice import ManualDice
 from affray.kernel.fold import encode_state, fold
-from affray.kernel.ruleset import Recorded
+from affray.kernel.ruleset import Reading, Recorded
 from affray.replays.narrate import narrate
 from affray.replays.rebuild import state_at_seq, state_at_time
 from affray.replays.show import show_state
@@ -54,6 +54,10 @@ def cli(ctx: click.Context, verbose: bool) -> None:
 
 def _read(path: Path) -> LogFile:
     return read_log(path, rulesets.vocabulary_for)
+
+
+def _reading(log: LogFile, path: Path) -> Reading:
+    return rulesets.reading(log.header, str(path))
 
 
 def _recorded(log: LogFile, path: Path) -> Recorded:
@@ -132,7 +136,7 @@ def replay(log: Path) -> None:
         f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}, "
         f"{len(loaded.events)} events"
     )
-    for line in narrate(loaded.events, loaded.vocabulary, _recorded(loaded, log).tellers()):
+    for line in narrate(loaded.events, loaded.vocabulary, _reading(loaded, log).tellers()):
         click.echo(line)
 
 
@@ -160,7 +164,7 @@ def state(log: Path, at_seconds: str | None, seq: int | None, as_json: bool) -> 
     if as_json:
         click.echo(encode_state(current).decode())
         return
-    for line in show_state(current, moment, _recorded(loaded, log)):
+    for line in show_state(current, moment, _reading(loaded, log)):
         click.echo(line)
 
 

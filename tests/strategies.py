@@ -50,7 +50,7 @@ from affray.handlers.special_damage.aftermath import run_aftermath
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest
-from affray.kernel.ruleset import Battle, Recorded
+from affray.kernel.ruleset import Battle, Reading, Recorded
 from affray.replays.narrate import narrate
 from affray.replays.verify import Verdict, verify
 
@@ -638,8 +638,8 @@ def tell(
 ) -> list[str]:
     """``affray replay``'s lines for ``events`` of ``ruleset`` with ``modules``."""
     found = rulesets.ruleset(ruleset)
-    recorded = Recorded(ruleset=found, scenario=None, modules=tuple(rulesets.module(m) for m in modules))
-    return list(narrate(events, found.vocabulary(modules), recorded.tellers()))
+    reading = Reading(ruleset=found, modules=tuple(rulesets.module(m) for m in modules))
+    return list(narrate(events, reading.vocabulary(), reading.tellers()))
 
 
 def verdict(log: LogFile, source: str = "<log>") -> Verdict:

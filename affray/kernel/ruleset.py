@@ -169,16 +169,15 @@ class Ruleset:
 
 
 @dataclass(frozen=True)
-class Recorded:
-    """What a log's header says was simulated: under which ruleset, which scenario, with which modules."""
+class Reading:
+    """What a log is read with: its ruleset and the modules its scenario turns on."""
 
     ruleset: Ruleset
-    scenario: Any
     modules: tuple[Module, ...]
 
-    def battle(self) -> Battle:
-        """The scenario made ready to simulate again."""
-        return self.ruleset.battle(self.scenario)
+    def vocabulary(self) -> Vocabulary[Any]:
+        """The kinds the log may hold."""
+        return self.ruleset.vocabulary([module.name for module in self.modules])
 
     def tellers(self) -> dict[type[Event], Teller]:
         """The tellers of the ruleset's kinds and its modules'."""
@@ -186,6 +185,17 @@ class Recorded:
         for module in self.modules:
             told.update(module.tellers)
         return told
+
+
+@dataclass(frozen=True)
+class Recorded(Reading):
+    """What a log's header says was simulated: the ruleset and modules, and the scenario itself."""
+
+    scenario: Any
+
+    def battle(self) -> Battle:
+        """The scenario made ready to simulate again."""
+        return self.ruleset.battle(self.scenario)
 
 
 def _check_tellers(owner: str, kinds: Iterable[type[Event]], tellers: Mapping[type[Event], Teller]) -> None:

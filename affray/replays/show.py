@@ -8,7 +8,7 @@ from typing import Any
 from affray.events.state import CombatantState, EncounterState
 from affray.kernel.clock import seconds
 from affray.kernel.fold import digest
-from affray.kernel.ruleset import Recorded
+from affray.kernel.ruleset import Reading
 from affray.replays.telling import number
 
 
@@ -22,14 +22,14 @@ def conditions_now(c: CombatantState, now: int) -> str:
     return ", ".join(active)
 
 
-def show_state(state: EncounterState[Any], moment: int | None, recorded: Recorded) -> list[str]:
+def show_state(state: EncounterState[Any], moment: int | None, reading: Reading) -> list[str]:
     """The state as lines for people, at ``moment`` (ms) or after its last event."""
     over = f"; ended: {state.end_reason}" if state.ended else ""
     if moment is None:
         when = f"after seq {state.seq}, at {seconds(state.t)} s"
     else:
         when = f"at {seconds(moment)} s (the last event before it: seq {state.seq} at {seconds(state.t)} s)"
-    display = recorded.ruleset.display
+    display = reading.ruleset.display
     lines = [f"{when}{over}; state digest {digest(state)}"]
     lines += [f"  {line}" for line in display.overview(state)]
     lines.append(f"  {'id':<12} {'side':<10} {'DP left':>12} {'position':>18}  {'status':<30} target")
@@ -41,7 +41,7 @@ def show_state(state: EncounterState[Any], moment: int | None, recorded: Recorde
         target = display.target(c) or "-"
         lines.append(f"  {c.id:<12} {c.side:<10} {left:>12} {where:>18}  {status:<30} {target}")
         details = display.details(c)
-        for module in recorded.modules:
+        for module in reading.modules:
             details += module.details(c)
         lines += [f"  {'':<12} {line}" for line in details]
     return lines

@@ -20,7 +20,7 @@ import msgspec
 from affray.errors import AffrayError, LogError, ScenarioError, read_user_file
 from affray.events.codec import LogHeader
 from affray.events.vocabulary import Vocabulary
-from affray.kernel.ruleset import Module, Recorded, Ruleset
+from affray.kernel.ruleset import Module, Reading, Recorded, Ruleset
 from affray.kernel.scenario import parse_toml
 
 BUILT_IN_RULESETS = {"energion": "affray.rulesets.energion", "fivestep": "affray.rulesets.fivestep"}
@@ -30,6 +30,12 @@ MODULE_GROUP = "affray.modules"
 
 _rulesets: dict[str, Ruleset] = {}
 _modules: dict[str, Module] = {}
+
+
+class _Modules(msgspec.Struct):
+    """The one field of a header's scenario that the vocabulary depends on."""
+
+    modules: list[str] = msgspec.field(default_factory=list)
 
 
 class UnknownRuleset(AffrayError):
@@ -125,11 +131,7 @@ def recorded(header: LogHeader, source: str) -> Recorded:
         raise LogError(f"{where}: the scenario is damaged ({exc})") from None
     found = _header_ruleset(header, where)
     scenario = found.load(raw, f"{where} scenario", None)
-    return Recorded(ruleset=found, scenario=scenario, modules=tuple(modules_of(scenario)))
-
-
-class _Modules(msgspec.Struct):
-    modules: list[str] = []
+    return Recorded(ruleset=found, modules=tuple(modules_of(scenario)), scenario=scenario)
 
 
 def _header_ruleset(header: LogHeader, where: str) -> Ruleset:
@@ -139,8 +141,9 @@ def _header_ruleset(header: LogHeader, where: str) -> Ruleset:
         raise LogError(f"{where}: {exc}") from None
 
 
-def vocabulary_for(header: LogHeader, source: str) -> Vocabulary[Any]:
-    """The vocabulary a log is read with: its ruleset's, with the modules its scenario turns on."""
+def reading(header: LogHeader, source: str) -> Reading:
+    """The ruleset and modules a log's header names: all that reading, telling and showing it needs (the
+    scenario itself is not checked: a log is read even when today's rules would refuse its scenario)."""
     where = f"{source}: line 1 (header)"
     found = _header_ruleset(header, where)
     try:
@@ -150,4 +153,9 @@ def vocabulary_for(header: LogHeader, source: str) -> Vocabulary[Any]:
     unknown = sorted(set(modules) - set(found.modules))
     if unknown:
         raise LogError(f"{where}: ruleset {found.name} has no module {unknown[0]!r}")
-    return found.vocabulary(modules)
+    return Reading(ruleset=found, modules=tuple(module(name) for name in modules))
+
+
+def vocabulary_for(header: LogHeader, source: str) -> Vocabulary[Any]:
+    """The vocabulary a log is read with: its ruleset's, with the modules its scenario turns on."""
+    return reading(header, source).vocabulary()

@@ -15,6 +15,7 @@ from affray.events.codec import LogFile
 from affray.events.energion.kinds import AttackResolved
 from affray.kernel.clock import seconds
 from tests.cli.conftest import Affray
+from tests.strategies import rechain
 
 EVENT_LINE = re.compile(r"^\s*(\d+\.\d{3}) s  #(\d+)\s+\S")
 CUT_AFTER = 14
@@ -117,3 +118,17 @@ def test_replay_into_a_closed_pipe_exits_0_quietly(duel_log: Path) -> None:
     _, err = process.communicate(timeout=60)
     assert err == b""
     assert process.returncode == 0
+
+
+def test_replay_tells_a_log_whose_scenario_todays_rules_would_refuse(affray: Affray, duel_log: Path) -> None:
+    # telling needs the ruleset and the modules only: a recorded scenario a later affray refuses (here, a
+    # field it does not know) is still told, and verify names the header
+    lines = duel_log.read_bytes().split(b"\n")
+    lines[0] = lines[0].replace(b'"scenario":{', b'"scenario":{"tactics":"old",', 1)
+    duel_log.write_bytes(rechain(lines[:-2]))
+    told = affray("replay", duel_log)
+    assert told.code == 0, told
+    assert len(told.out.splitlines()) == 28
+    checked = affray("verify", duel_log)
+    assert checked.code == 1
+    assert "line 1 (header) scenario: $: object contains unknown field `tactics`" in checked.out

@@ -24,7 +24,7 @@ from affray.events.shared import kind_of
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
-from affray.kernel.ruleset import Recorded, Ruleset
+from affray.kernel.ruleset import Reading, Ruleset
 from affray.replays.narrate import SHARED_TELLERS, narrate
 from affray.replays.verify import verify
 from tests.contract.samples import instances
@@ -139,8 +139,8 @@ def test_every_die_rolled_is_in_the_log(path: Path, monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize("name", NAMES)
 def test_every_kind_of_every_vocabulary_is_told(name: str) -> None:
     ruleset = rulesets.ruleset(name)
-    recorded = Recorded(ruleset=ruleset, scenario=None, modules=tuple(map(rulesets.module, ruleset.modules)))
-    told = {**SHARED_TELLERS, **recorded.tellers()}
+    reading = Reading(ruleset=ruleset, modules=tuple(map(rulesets.module, ruleset.modules)))
+    told = {**SHARED_TELLERS, **reading.tellers()}
     untold = [kind_of(kind) for kind in ruleset.vocabulary(ruleset.modules).kinds if kind not in told]
     assert not untold
 
@@ -149,8 +149,8 @@ def test_every_kind_of_every_vocabulary_is_told(name: str) -> None:
 def test_every_event_of_a_sample_is_told_in_one_line(path: Path) -> None:
     ruleset, scenario = load(path)
     log = ruleset.battle(scenario).run().log
-    recorded = Recorded(ruleset=ruleset, scenario=scenario, modules=tuple(rulesets.modules_of(scenario)))
-    lines = list(narrate(log, ruleset.vocabulary(scenario.modules), recorded.tellers()))
+    reading = Reading(ruleset=ruleset, modules=tuple(rulesets.modules_of(scenario)))
+    lines = list(narrate(log, reading.vocabulary(), reading.tellers()))
     assert len(lines) == len(log)
     assert all("\n" not in line for line in lines)
 
