@@ -13,7 +13,14 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from affray.events.base import Event, Position
-from affray.events.shared import ActionRefused, CheckRolled, CombatantOut, EncounterEnded, Moved
+from affray.events.shared import (
+    ActionRefused,
+    CheckRolled,
+    CombatantJoined,
+    CombatantOut,
+    EncounterEnded,
+    Moved,
+)
 from affray.events.vocabulary import Part
 
 _ZERO = Decimal(0)
@@ -73,6 +80,18 @@ class CombatantState(msgspec.Struct, kw_only=True):
 
 
 C = TypeVar("C", bound=CombatantState)
+
+
+def joined_fields(e: CombatantJoined) -> dict[str, Any]:
+    """The shared fields of a combatant state, from its ``combatant_joined``: a ruleset's applier adds its own
+    (``YourCombatant(**joined_fields(e), weapon=e.weapon)``)."""
+    return {
+        "id": e.combatant,
+        "name": e.name,
+        "side": e.side,
+        "damage_points": e.damage_points,
+        "position": e.position,
+    }
 
 
 class EncounterState(msgspec.Struct, Generic[C], kw_only=True):

@@ -17,6 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar, Union
 import msgspec
 
 from affray.events.base import Event
+from affray.events.shared import kind_of
 
 
 class Folded(Protocol):
@@ -52,11 +53,6 @@ class Part:
     """``(kind, from_version) -> upcaster`` for this part's kinds recorded under older versions."""
 
 
-def kind_name(kind: type[Event]) -> str:
-    """The tag of a kind, as the log writes it."""
-    return str(kind.__struct_config__.tag)
-
-
 def _chain(first: Applier, then: Applier) -> Applier:
     def both(state: Any, event: Any) -> None:
         first(state, event)
@@ -80,7 +76,7 @@ class Vocabulary(Generic[S]):
         upcasters: dict[tuple[str, int], Upcaster] = {}
         for part in parts:
             for kind, applier in part.appliers.items():
-                name = kind_name(kind)
+                name = kind_of(kind)
                 if name in owners:
                     raise VocabularyError(f"{part.name}: kind {name!r} is already defined by {owners[name]}")
                 owners[name] = part.name
@@ -94,8 +90,7 @@ class Vocabulary(Generic[S]):
         self.kinds: tuple[type[Event], ...] = tuple(appliers)
         self.appliers = appliers
         self.upcasters = upcasters
-        self.versions: dict[str, int] = {kind_name(k): k.VERSION for k in self.kinds}
-        self.by_name: dict[str, type[Event]] = {kind_name(k): k for k in self.kinds}
+        self.versions: dict[str, int] = {kind_of(k): k.VERSION for k in self.kinds}
         self.union: Any = Union[self.kinds]  # noqa: UP007 - a union built at run time
         self.decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.union)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affray.events.state import SHARED, CombatantState, EncounterState
+from affray.events.state import SHARED, CombatantState, EncounterState, joined_fields
 from affray.events.vocabulary import Part, Vocabularies
 from tests.toy.kinds import FighterJoined, Swung
 
@@ -19,15 +19,7 @@ class ToyState(EncounterState[ToyFighter], kw_only=True):
 
 
 def _joined(state: ToyState, e: FighterJoined) -> None:
-    state.combatants[e.combatant] = ToyFighter(
-        id=e.combatant,
-        name=e.name,
-        side=e.side,
-        damage_points=e.damage_points,
-        position=e.position,
-        skill=e.skill,
-        speed_ms=e.speed_ms,
-    )
+    state.combatants[e.combatant] = ToyFighter(**joined_fields(e), skill=e.skill, speed_ms=e.speed_ms)
 
 
 def _swung(state: ToyState, e: Swung) -> None:

@@ -31,7 +31,7 @@ from affray.events.energion.kinds import (
 from affray.events.shared import CombatantOut, Moved
 from affray.events.special_damage.kinds import EquipmentLost
 from affray.events.special_damage.state import SPECIAL_DAMAGE, SpecialState
-from affray.events.state import SHARED, CombatantState, EncounterState, unchanged
+from affray.events.state import SHARED, CombatantState, EncounterState, joined_fields, unchanged
 from affray.events.vocabulary import Part, Vocabularies
 
 _ZERO = Decimal(0)
@@ -82,11 +82,7 @@ class EnergionState(EncounterState[EnergionCombatant], kw_only=True):
 
 def _joined(state: EnergionState, e: CombatantJoined) -> None:
     state.combatants[e.combatant] = EnergionCombatant(
-        id=e.combatant,
-        name=e.name,
-        side=e.side,
-        damage_points=e.damage_points,
-        position=e.position,
+        **joined_fields(e),
         weapon=e.weapon,
         armor=e.armor,
         shield=e.shield,

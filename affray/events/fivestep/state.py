@@ -25,7 +25,7 @@ from affray.events.fivestep.kinds import (
     TurnStarted,
 )
 from affray.events.special_damage.state import SPECIAL_DAMAGE, SpecialState
-from affray.events.state import SHARED, CombatantState, EncounterState, unchanged
+from affray.events.state import SHARED, CombatantState, EncounterState, joined_fields, unchanged
 from affray.events.vocabulary import Part, Vocabularies
 
 
@@ -80,11 +80,7 @@ class FivestepState(EncounterState[FivestepCombatant], kw_only=True):
 
 def _joined(state: FivestepState, e: CombatantJoined) -> None:
     state.combatants[e.combatant] = FivestepCombatant(
-        id=e.combatant,
-        name=e.name,
-        side=e.side,
-        damage_points=e.damage_points,
-        position=e.position,
+        **joined_fields(e),
         parts={part.name: part.points for part in e.parts},
         special=SpecialState(body=e.body),
     )
