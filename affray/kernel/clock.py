@@ -9,6 +9,14 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 MS_PER_SECOND = 1000
+MS_PER_DAY = 86400 * MS_PER_SECOND
+UNIT_MS = {
+    "seconds": MS_PER_SECOND,
+    "minutes": 60 * MS_PER_SECOND,
+    "hours": 3600 * MS_PER_SECOND,
+    "days": MS_PER_DAY,
+}
+"""Milliseconds in each unit of time the rules name (the long clock of healing counts in days)."""
 _MS = Decimal(MS_PER_SECOND)
 
 

@@ -14,9 +14,9 @@ from decimal import Decimal
 from affray.events.base import Roll
 from affray.events.energion.kinds import AvoidanceRoll, GrappleResolved, HoldDamage, HoldEscapeRolled
 from affray.events.energion.state import EnergionCombatant
-from affray.handlers.energion.attack import SHIELD_ARM, parry_chance
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Loadout
+from affray.handlers.energion.resolution import SHIELD_ARM, parry_chance
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.space import distance
 from affray.npc.energion.intents import Grapple

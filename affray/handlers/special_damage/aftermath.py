@@ -24,13 +24,9 @@ from affray.events.special_damage.kinds import (
 )
 from affray.events.special_damage.state import Carrier
 from affray.handlers.special_damage.host import SpecialHost
-from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.clock import MS_PER_DAY, UNIT_MS
 from affray.kernel.encounter import Encounter
 from affray.rules.special_damage.recovery import healing_time, repair_time
-
-DAY_MS = 86400 * MS_PER_SECOND
-UNIT_MS = {"minutes": 60 * MS_PER_SECOND, "hours": 3600 * MS_PER_SECOND, "days": DAY_MS}
-
 
 TIMED = ("unconscious", "stunned")
 """The conditions that end with time (S4, S5); a deactivation lasts."""
@@ -41,7 +37,7 @@ def run_aftermath(encounter: Encounter[Any], host: SpecialHost, days: int) -> No
     appending its events."""
     options = host.special_options
     encounter.emit(AftermathStarted(days=days, limbs_set_in_time=options.limbs_set_in_time))
-    end = int(encounter.now) + days * DAY_MS
+    end = int(encounter.now) + days * MS_PER_DAY
     combatant: Carrier
     for combatant in encounter.state.combatants.values():
         for condition in TIMED:

@@ -12,7 +12,7 @@ explosions are events of their own. docs/rulesets/special_damage.md lists the ru
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -21,16 +21,15 @@ from msgspec import UNSET
 from affray.events.base import Roll
 from affray.events.shared import CheckRolled
 from affray.events.special_damage.kinds import (
-    ConditionEnded,
-    ConditionStarted,
     Injury,
     RefereeRuling,
     SpecialDamage,
     SpecialModifier,
 )
 from affray.events.special_damage.state import Carrier
+from affray.handlers.special_damage.conditions import start_conditions
 from affray.handlers.special_damage.host import SpecialHit, SpecialHost, SpecialProfile
-from affray.handlers.special_damage.losses import explode, lose_equipment, lose_programs
+from affray.handlers.special_damage.losses import lose_equipment, lose_programs
 from affray.handlers.special_damage.scenario import Ruling, SpecialDamageOptions
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
@@ -47,7 +46,6 @@ from affray.rules.special_damage.tables import (
 
 TYPE_DIE = "1d10"
 PERCENT_DIE = "1d100"
-UNIT_MS = {"minutes": 60 * MS_PER_SECOND, "hours": 3600 * MS_PER_SECOND, "days": 86400 * MS_PER_SECOND}
 TURN_MS = TURN_SECONDS * MS_PER_SECOND
 SIZE_MODIFIERS = ((Decimal("0.25"), "Tiny target"), (Decimal("0.5"), "Small target"))
 """Table 1's small targets: under this many square metres (S9)."""
@@ -176,7 +174,7 @@ class SpecialDamageModule:
             host.put_out(encounter, target.id, f"special damage: {row.damage}")
             return
         if effect is not None:
-            self._conditions(encounter, host, target, row.damage, effect)
+            start_conditions(encounter, host, target, row.damage, effect)
         if row.equipment and not target.out:
             lose_equipment(encounter, host, defender, target, row.equipment)
         host.after_damage(encounter, target.id)
@@ -261,101 +259,6 @@ class SpecialDamageModule:
         reason = f"Target makes RS check ({check.total} <= RS {rs})"
         return SpecialModifier(reason, self.modifiers.named("Target makes RS check").modifier)
 
-    def _conditions(
-        self,
-        encounter: Encounter[Any],
-        host: SpecialHost,
-        target: Carrier,
-        cause: str,
-        effect: Effect,
-    ) -> None:
-        """Unconsciousness, stuns and deactivation (S4, S5) as timed conditions; a robot's explosion."""
-        if effect.unconscious and effect.unconscious_unit:
-            self._timed(
-                encounter,
-                target.id,
-                "unconscious",
-                cause,
-                effect.unconscious_chance or 100,
-                effect.unconscious,
-                effect.unconscious_unit,
-            )
-        if effect.stun and effect.stun_unit:
-            self._timed(
-                encounter,
-                target.id,
-                "stunned",
-                cause,
-                effect.stun_chance or 100,
-                effect.stun,
-                effect.stun_unit,
-            )
-        if effect.deactivated:
-            encounter.emit(ConditionStarted(combatant=target.id, condition="deactivated", cause=cause))
-        elif effect.deactivation_chance:
-            roll = encounter.dice.roll(target.id, "deactivation", PERCENT_DIE)
-            if roll.total > effect.deactivation_chance:
-                encounter.emit(
-                    CheckRolled(
-                        combatant=target.id,
-                        check="deactivation",
-                        roll=roll,
-                        chance=Decimal(effect.deactivation_chance),
-                        under=False,
-                    )
-                )
-            else:
-                encounter.emit(
-                    ConditionStarted(
-                        combatant=target.id,
-                        condition="deactivated",
-                        cause=cause,
-                        chance=effect.deactivation_chance,
-                        chance_roll=roll,
-                    )
-                )
-        if effect.explosion is not None:
-            explode(encounter, host, target.id, effect.explosion)
-
-    def _timed(
-        self,
-        encounter: Encounter[Any],
-        combatant: str,
-        condition: str,
-        cause: str,
-        chance: int,
-        dice: str,
-        unit: str,
-    ) -> None:
-        chance_roll = None
-        if chance < 100:
-            chance_roll = encounter.dice.roll(combatant, condition, PERCENT_DIE)
-            if chance_roll.total > chance:
-                encounter.emit(
-                    CheckRolled(
-                        combatant=combatant,
-                        check=condition,
-                        roll=chance_roll,
-                        chance=Decimal(chance),
-                        under=False,
-                    )
-                )
-                return
-        duration = encounter.dice.roll(combatant, f"{condition}-time", dice)
-        until = int(encounter.now) + max(duration.total, 0) * UNIT_MS[unit]
-        encounter.emit(
-            ConditionStarted(
-                combatant=combatant,
-                condition=condition,  # type: ignore[arg-type]
-                cause=cause,
-                chance=chance if chance < 100 else None,
-                chance_roll=chance_roll,
-                duration=duration,
-                until_ms=until,
-            )
-        )
-        encounter.process(_condition_ends(encounter, combatant, condition, until))
-
 
 def malfunction(encounter: Encounter[Any], combatant: Carrier) -> str:
     """Rule S5: a damaged robot's systems may fail it, action by action. The check is rolled (and kept in
@@ -371,16 +274,6 @@ def malfunction(encounter: Encounter[Any], combatant: Carrier) -> str:
         )
     )
     return f"malfunction: {check.total} within {chance}%" if failed else ""
-
-
-def _condition_ends(
-    encounter: Encounter[Any], combatant: str, condition: str, until: int
-) -> Generator[Any, Any, None]:
-    yield encounter.timeout(until - int(encounter.now))
-    state = encounter.state
-    mine: Carrier = state.combatants[combatant]
-    if not state.ended and not mine.out and mine.conditions.get(condition) == until:
-        encounter.emit(ConditionEnded(combatant=combatant, condition=condition))  # type: ignore[arg-type]
 
 
 def _injury(name: str, effect: Effect, heals_as: str | None, robot_row: Any = None) -> Injury:

@@ -13,8 +13,8 @@ from decimal import Decimal
 from affray.events.energion.kinds import AimStarted, AttackResolved, RangedDerivation, Reacted, WeaponReadied
 from affray.events.energion.state import vocabulary
 from affray.events.shared import Moved
-from affray.handlers.energion.attack import aim_shot, resolve_attack
 from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.resolution import aim_shot, resolve_attack
 from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance, metres

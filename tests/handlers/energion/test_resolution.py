@@ -12,8 +12,8 @@ from decimal import Decimal
 from affray.events.energion.kinds import AttackResolved, Reacted, WeaponReadied
 from affray.events.energion.state import vocabulary
 from affray.events.shared import CombatantOut
-from affray.handlers.energion.attack import resolve_attack
 from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.resolution import resolve_attack
 from affray.kernel.dice import Dice, ManualDice
 from affray.kernel.encounter import Encounter
 from tests.handlers.energion import TomlValue, fighter, scenario

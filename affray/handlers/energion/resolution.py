@@ -1,0 +1,268 @@
+"""One attack resolved, from the hit roll through the parry to the damage (rules E1, E4-E8, E16-E19).
+
+A melee blow uses the weapon's hit chance as it is. A shot (a missile fired or a weapon hurled) first has it
+scaled by the range band, then loses the target-size, relative-speed and unaimed penalties and gains the
+extra aiming bonus; its damage is scaled by the range band too.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from affray.events.base import Roll
+from affray.events.energion.kinds import (
+    AttackResolved,
+    DamageDerivation,
+    HitDerivation,
+    Outcome,
+    ParryAttempt,
+    RangedDerivation,
+)
+from affray.events.energion.state import EnergionCombatant
+from affray.handlers.energion.host import Arena
+from affray.handlers.energion.loadout import Arm, Loadout
+from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.space import distance
+from affray.rules.energion import close_combat, formulas, ranged
+from affray.rules.energion.close_combat import subdue_outcome
+from affray.rules.energion.locations import (
+    HitLocationTable,
+    load_hit_locations,
+    location_armor_value,
+    location_for,
+)
+
+HIT_DIE = "1d100"
+LOCATION_DIE = "1d100"
+PRESENTED_DIE = "1d100"
+FULL_COVER = 100
+PARRY_DIE = "1d100"
+SHIELD_ARM = "left arm"
+_ZERO = Decimal(0)
+
+
+def resolve_attack(
+    encounter: Arena,
+    attacker: Loadout,
+    arm: Arm,
+    defender: Loadout,
+    shot: RangedDerivation | None = None,
+    *,
+    locations: HitLocationTable | None = None,
+    subdue: bool = False,
+    recovery_roll: Roll | None = None,
+    charge_speed: Decimal | None = None,
+) -> AttackResolved:
+    """Roll the hit and, for a blow that would land, the defender's parry; build the outcome event.
+
+    With ``locations`` (rule E20) the attack's location is rolled first, so that a bare location takes the
+    unarmored resistance (E22); with ``subdue`` the blow strikes to subdue (E14).
+    """
+    roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE)
+    armor_value = defender.armor.value_against(arm.weapon_type)
+    location = location_roll = armored = None
+    if locations is not None and shot is not None and shot.presented is not None:
+        location = shot.presented
+    elif locations is not None:
+        location_roll = encounter.dice.roll(attacker.id, "location", LOCATION_DIE)
+        location = location_for(locations, location_roll.total).name
+    if location is not None:
+        armored = location not in defender.spec.unarmored
+        bare = defender.unarmored.value_against(arm.weapon_type)
+        armor_value = location_armor_value(armor_value, bare, armored)
+    target = encounter.state.combatants[defender.id]
+    shield_bonus = defender.shield.parry if defender.shield and SHIELD_ARM not in target.disabled else 0
+    chance = arm.hit_chance if shot is None else _shot_chance(shot)
+    injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
+    chance += injury_penalty
+    quality = formulas.tidy(formulas.hit_quality(chance, armor_value + shield_bonus, roll.total))
+    hit = HitDerivation(
+        skill=Decimal(attacker.spec.skill),
+        bonus=arm.bonus,
+        bonus_kind=arm.bonus_kind,
+        hit_chance=chance,
+        armor=defender.armor.name,
+        weapon_type=arm.weapon_type,
+        armor_value=armor_value,
+        shield_bonus=shield_bonus,
+        roll=roll,
+        quality=quality,
+        ranged=shot,
+        location=location,
+        location_roll=location_roll,
+        location_armored=armored,
+        recovery_roll=recovery_roll,
+        proficiency=arm.carried.proficiency,
+        martial_bonus=arm.martial_bonus,
+        injury_penalty=injury_penalty,
+    )
+    parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
+    outcome: Outcome
+    damage = None
+    if quality <= 0:
+        outcome = "miss"
+    elif parry is not None and parry.parried:
+        outcome = "parried"
+    else:
+        outcome = "hit"
+        damage = _damage(attacker, arm, quality, shot, target if subdue else None, charge_speed)
+    return AttackResolved(
+        attacker=attacker.id,
+        target=defender.id,
+        weapon=arm.weapon.name,
+        hit=hit,
+        parry=parry,
+        outcome=outcome,
+        damage=damage,
+    )
+
+
+def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -> RangedDerivation | str:
+    """The range, size, speed and aiming figures of a shot at ``defender`` now, or why it cannot be made."""
+    state = encounter.state
+    me, them = state.combatants[attacker.id], state.combatants[defender.id]
+    gap = distance(me.position, them.position)
+    band = ranged.range_band(arm.weapon.ranges, gap)
+    if band is None:
+        return f"{defender.id} is {gap} m away, beyond {arm.weapon.name}'s range"
+    area = Decimal(str(defender.spec.size_m2))
+    now = int(encounter.now)
+    cover = them.cover
+    firing = cover == FULL_COVER and them.attacked_ms is not None and now - them.attacked_ms < MS_PER_SECOND
+    if firing:
+        # E16: "persons firing from cover ... only visible to an attacker for the second of an attack".
+        cover = defender.spec.firing_cover
+    visible = ranged.cover_area(area, Decimal(cover))
+    presented = presented_roll = None
+    if defender.spec.random_cover:
+        # E16: random cover presents one part at a time: the visible area is that part's share (E20 chart).
+        presented_roll = encounter.dice.roll(attacker.id, "presented", PRESENTED_DIE)
+        part = location_for(load_hit_locations(), presented_roll.total)
+        presented = part.name
+        visible = visible * (part.high - part.low + 1) / 100
+    if cover or defender.spec.random_cover:
+        visible = ranged.cover_advantage(visible, defender.spec.skill)
+    if visible <= 0:
+        return f"{defender.id} is wholly behind cover"
+    percentage = ranged.size_percentage(visible)
+    speed = ranged.relative_speed(me.velocity_at(now), them.velocity_at(now))
+    maneuvering = them.fleeing and them.moved_ms is not None and now - them.moved_ms < MS_PER_SECOND
+    aim_ms = now - me.aim_since_ms if me.aim_target == defender.id and me.aim_since_ms is not None else 0
+    extra_ms = max(aim_ms - arm.speed_ms, 0)
+    aimed = aim_ms >= arm.speed_ms
+    return RangedDerivation(
+        mode="missile" if arm.mode == "missile" else "hurled",
+        distance=gap,
+        band=band,
+        range_factor=ranged.RANGE_FACTORS[band],
+        chance_before=arm.hit_chance,
+        target_area=formulas.tidy(area),
+        cover=cover,
+        visible_area=formulas.tidy(visible),
+        size_percentage=formulas.tidy(percentage),
+        size_penalty=formulas.tidy(ranged.size_penalty(percentage, band)),
+        relative_speed=speed,
+        speed_penalty=formulas.tidy(ranged.relative_speed_penalty(speed, maneuvering, defender.ag_bonus)),
+        aim_ms=aim_ms,
+        gap_ms=arm.speed_ms,
+        aim_bonus=formulas.tidy(ranged.aiming_bonus(Decimal(extra_ms) / MS_PER_SECOND)) if aimed else _ZERO,
+        unaimed_penalty=_ZERO if aimed else ranged.UNAIMED_PENALTY,
+        presented=presented,
+        presented_roll=presented_roll,
+        maneuvering=maneuvering,
+        firing_from_cover=firing,
+    )
+
+
+def _shot_chance(shot: RangedDerivation) -> Decimal:
+    """Rule E8, then E18, E19 and E17: the chance scaled by range, less the penalties, plus the aim."""
+    scaled = ranged.ranged_hit_chance(shot.chance_before, shot.band)
+    return formulas.tidy(
+        scaled - shot.size_penalty - shot.speed_penalty - shot.unaimed_penalty + shot.aim_bonus
+    )
+
+
+def _damage(
+    attacker: Loadout,
+    arm: Arm,
+    quality: Decimal,
+    shot: RangedDerivation | None,
+    subdued: EnergionCombatant | None,
+    charge_speed: Decimal | None = None,
+) -> DamageDerivation:
+    """Rule E7: the weapon's potential times the quality's multiplier (E8: times the range factor; E14:
+    a blow struck to subdue knocks out, or deals half)."""
+    potential = arm.damage_potential
+    if shot is not None:
+        potential = formulas.tidy(ranged.ranged_damage(potential, shot.band))
+    full = formulas.damage(quality, potential)
+    multiple = ranged.charge_multiple(charge_speed) if charge_speed is not None else None
+    if multiple is not None and multiple > 1:
+        full = formulas.tidy(full * multiple)
+    subdue = None
+    dealt = full
+    if subdued is not None:
+        subdue, dealt = subdue_outcome(full, subdued.damage_points, subdued.damage_taken)
+    return DamageDerivation(
+        base=arm.weapon.damage,
+        strength_bonus=arm.strength_damage_bonus,
+        weapon_bonus=Decimal(arm.carried.damage_bonus),
+        skill_bonus=Decimal(attacker.spec.skill_damage_bonus),
+        potential=potential,
+        multiplier=formulas.tidy(formulas.damage_multiplier(quality)),
+        damage=dealt,
+        range_factor=shot.range_factor if shot is not None else None,
+        subdue=subdue,
+        full_damage=full if subdue is not None else None,
+        charge_speed=charge_speed,
+        charge_multiple=multiple,
+    )
+
+
+def parry_chance(
+    defender: Loadout, state: EnergionCombatant, *, melee: bool
+) -> tuple[str, Decimal, int] | None:
+    """The defender's parry device, chance and gap now (E5, E13), or None when it has none.
+
+    A martial artist dodges (E13: AGbonus/4 + 1% per level, once a second, against blows and shots); else a
+    shield on a working left arm parries; else, against a melee blow, a ready melee weapon.
+    """
+    level = max(defender.martial_level, defender.spec.acrobatics_level)
+    if level:
+        # E13 and E19: martial artists and acrobats dodge, AGbonus/4 + 1 % per level.
+        chance = close_combat.martial_dodge(defender.ag_bonus, level)
+        return "dodge", chance, MS_PER_SECOND
+    arm = defender.arms[state.weapon_index]
+    if defender.shield is not None and SHIELD_ARM not in state.disabled:
+        return (
+            f"shield:{defender.shield.name}",
+            Decimal(defender.spec.parry + defender.shield.parry),
+            defender.shield_gap_ms,
+        )
+    if melee and state.weapon_ready and arm.mode == "melee":
+        return f"weapon:{arm.weapon.name}", Decimal(defender.spec.parry + arm.weapon.parry), arm.speed_ms
+    return None
+
+
+def _parry(encounter: Arena, defender: Loadout, *, melee: bool) -> ParryAttempt | None:
+    """Rule E5: a parry (or E13: a dodge) against a blow that would land.
+
+    The defender must be able to react: it has reacted (E1, E24), is not out, not casting (a reaction would
+    interrupt its spell, E23), not held or knocked down (E15); a device parries at most once per its gap.
+    """
+    state: EnergionCombatant = encounter.state.combatants[defender.id]
+    if not state.reacted or state.casting is not None or state.held_by or state.knocked_down:
+        return None
+    if state.incapacitated(int(encounter.now)):
+        return None
+    found = parry_chance(defender, state, melee=melee)
+    if found is None:
+        return None
+    device, chance, gap_ms = found
+    if chance <= 0:
+        return None
+    last = state.last_parry_ms.get(device)
+    if last is not None and encounter.now - last < gap_ms:
+        return None
+    roll = encounter.dice.roll(defender.id, "parry", PARRY_DIE)
+    return ParryAttempt(device=device, chance=chance, roll=roll, parried=roll.total <= chance, gap_ms=gap_ms)
