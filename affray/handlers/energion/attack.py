@@ -71,7 +71,7 @@ def attack(
     )
     battle.after_attack(encounter, event, me, arm)
     # E13: a martial artist attacks at most twice in any second.
-    return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.martial else arm.speed_ms
+    return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.artist else arm.speed_ms
 
 
 def _arm_for(me: Loadout, mine: EnergionCombatant, intent: Attack) -> Arm:

@@ -35,6 +35,9 @@ class Arm(msgspec.Struct, frozen=True, kw_only=True):
     martial: Literal["punch", "kick"] | None = None
     martial_bonus: Decimal = Decimal(0)
     """E13: a martial artist's +1 % per level to hit with the open hand."""
+    artist: bool = False
+    """E1, E13: a martial artist's timing applies: speed down to 0 s, initiative at least 1 s, two attacks a
+    second at most."""
     speed_adjustment: Decimal
     speed_ms: int
     initiative_ms: int
@@ -106,6 +109,7 @@ def build_loadout(
     co = formulas.stat_bonus(spec.stats.CO, base)
     one_hand = formulas.speed_adjustment_one_hand(ag, co)
     two_hand = formulas.speed_adjustment_two_hand(st, co, options.two_hand_co_divisor)
+    artist = spec.martial_arts_level > 0 and options.martial_minimums == "character"
     arms = []
     for number, carried in enumerate(spec.weapons):
         where = f"{path}.weapons[{number}]"
@@ -115,7 +119,7 @@ def build_loadout(
                 f"{path}.shield: {weapon.name!r} needs both hands; a shield cannot be carried"
             )
         adjustment = two_hand if weapon.two_handed else one_hand
-        arms.append(_arm(number, where, carried, weapon, spec, st, co, adjustment))
+        arms.append(_arm(number, where, carried, weapon, spec, st, co, adjustment, artist))
     return Loadout(
         id=spec.id,
         spec=spec,
@@ -142,7 +146,10 @@ def _arm(
     st: Decimal,
     co: Decimal,
     adjustment: Decimal,
+    artist: bool,
 ) -> Arm:
+    """The figures of carried weapon ``number``; ``artist`` when a martial artist's timing applies to every
+    weapon it uses (E1, E13), else to its hands and feet only."""
     mode: Mode = "missile" if weapon.mechanical else "hurled" if carried.hurled else "melee"
     if carried.hurled and weapon.mechanical:
         raise ScenarioError(f"{path}.hurled: {weapon.name!r} is a mechanical missile weapon, it is fired")
@@ -163,8 +170,9 @@ def _arm(
         Decimal(carried.damage_bonus),
         Decimal(spec.skill_damage_bonus) + hand_damage,
     )
-    speed_minimum = close_combat.martial_speed_minimum if martial else 1
-    initiative_minimum = close_combat.martial_initiative_minimum if martial else 0
+    artist = artist or martial is not None
+    speed_minimum = close_combat.martial_speed_minimum if artist else 1
+    initiative_minimum = close_combat.martial_initiative_minimum if artist else 0
     types = {"punch": close_combat.open_hand_type, "kick": close_combat.kick_type}
     return Arm(
         index=number,
@@ -174,6 +182,7 @@ def _arm(
         weapon_type=types[martial] if martial else weapon.type,
         martial=martial,
         martial_bonus=hand_hit,
+        artist=artist,
         speed_adjustment=adjustment,
         speed_ms=to_ms(formulas.modified_speed(weapon.speed, adjustment, speed_minimum)),
         initiative_ms=to_ms(formulas.modified_initiative(weapon.initiative, adjustment, initiative_minimum)),

@@ -120,6 +120,9 @@ class EnergionOptions(Section, frozen=True, kw_only=True):
     two_hand_co_divisor: Annotated[int, msgspec.Meta(ge=1, le=100)] = 30
     hit_locations: bool = False
     """Rules E20 and E22: roll where each attack lands. Off by default, as the text itself advises."""
+    martial_minimums: Literal["character", "body_weapons"] = "character"
+    """Rules E1, E13: a martial artist's speed minimum of 0 s, initiative minimum of 1 s and two attacks a
+    second apply to every weapon it uses ("character", as the text reads), or to its hands and feet only."""
 
 
 class EnergionScenario(Section, frozen=True, kw_only=True):

@@ -24,7 +24,7 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionSc
 
 RULESET = Ruleset(
     name="energion",
-    version="1",
+    version="2",
     description="second by second: perception, initiative, weapon speed, parries, shots, spells, grappling",
     vocabularies=vocabulary,
     load=load,

@@ -189,3 +189,32 @@ def test_a_martial_artist_dodges_once_a_second() -> None:
     first, second = of_kind(encounter, AttackResolved)
     assert first.parry is not None
     assert (first.parry.device, second.t, second.parry) == ("dodge", 500, None)
+
+
+# --- the minimums belong to the character (E1, E13; ruling 33) -------------------------------------------
+
+DAGGER: list[TomlValue] = [{"name": "Dagger, Normal"}]
+
+
+def test_a_martial_artists_minimums_apply_to_any_weapon_it_wields() -> None:
+    # rule E1: "a minimum of one (unless character is a martial artist)"; E13: speed 0, initiative 1.
+    # Dagger, Normal SP 4, IN 6; AGbonus 160 - 100 = 60 -> adjustment 60/10 = 6:
+    # speed 4 - 6 = -2 -> 0 s; initiative 6 - 6/2 = 3 s (above the 1 s minimum)
+    arm = EnergionBattle(bout(a=artist(weapons=DAGGER, stats={"AG": 160}))).loadouts["a"].arms[0]
+    assert (arm.martial, arm.artist, arm.speed_ms, arm.initiative_ms) == (None, True, 0, 3000)
+
+
+def test_a_martial_artist_attacks_at_most_twice_a_second_with_a_dagger_too() -> None:
+    # rule E13: speed 0 s with any weapon, but never more than two attacks in a second: 500 ms apart
+    built = bout(99, 99, 99, a=artist(weapons=DAGGER, stats={"AG": 160}))
+    encounter, _ = run(built, a=[Attack(target="b", reason="r")] * 3)
+    assert [blow.t for blow in of_kind(encounter, AttackResolved)] == [0, 500, 1000]
+
+
+def test_the_body_weapons_option_keeps_a_weapons_minimums_for_a_martial_artist() -> None:
+    # options.martial_minimums = "body_weapons": the dagger keeps E1's 1 s speed minimum and 0 s initiative
+    built = scenario(
+        artist(weapons=DAGGER, stats={"AG": 160}), plain(), options={"martial_minimums": "body_weapons"}
+    )
+    arm = EnergionBattle(built).loadouts["a"].arms[0]
+    assert (arm.artist, arm.speed_ms, arm.initiative_ms) == (False, 1000, 3000)
