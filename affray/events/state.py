@@ -43,6 +43,10 @@ class CombatantState(msgspec.Struct, kw_only=True):
     velocity: Position = (_ZERO, _ZERO)
     """Its last move, in metres over the move's second."""
     moved_ms: int | None = None
+    course_changed_ms: int | None = None
+    """When its movement last changed: it set off, turned, changed pace or fled (a move that is not the one
+    of the second before, at the same velocity). Energion reads it as the "unusual or unpredictable
+    movement" that ruins aim at it (E17)."""
     location_damage: dict[str, Decimal] = msgspec.field(default_factory=dict)
     """Damage taken by location or body part, where the ruleset has them."""
     disabled: list[str] = msgspec.field(default_factory=list)
@@ -117,8 +121,13 @@ class EncounterState(msgspec.Struct, Generic[C], kw_only=True):
 
 def _moved(state: EncounterState[Any], e: Moved) -> None:
     combatant = state.combatants[e.combatant]
+    step = (e.end[0] - e.start[0], e.end[1] - e.start[1])
+    before = combatant.moved_ms
+    steady = before is not None and e.t - before <= RECENT_MS and combatant.velocity == step
+    if e.fleeing or not steady:
+        combatant.course_changed_ms = e.t
     combatant.position = e.end
-    combatant.velocity = (e.end[0] - e.start[0], e.end[1] - e.start[1])
+    combatant.velocity = step
     combatant.moved_ms = e.t
 
 

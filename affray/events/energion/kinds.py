@@ -111,6 +111,9 @@ class RangedDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit
     """Rule E19: the target was maneuvering (fleeing): the speed penalty is multiplied by its AGB/8."""
     firing_from_cover: bool = False
     """Rule E16: a target in full cover, shot at in the second of its own attack."""
+    aim_restarted_ms: int | None = None
+    """Rule E17: when the target's unusual movement (setting off, turning, a change of pace, a flight)
+    ruined the aim, which counts again from then."""
 
 
 class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):

@@ -147,7 +147,8 @@ def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -
     percentage = ranged.size_percentage(visible)
     speed = ranged.relative_speed(me.velocity_at(now), them.velocity_at(now))
     maneuvering = them.fleeing and them.moved_ms is not None and now - them.moved_ms < MS_PER_SECOND
-    aim_ms = now - me.aim_since_ms if me.aim_target == defender.id and me.aim_since_ms is not None else 0
+    since, restarted = ranged.aim_start(me.aim_target, me.aim_since_ms, them.id, them.course_changed_ms)
+    aim_ms = now - since if since is not None else 0
     extra_ms = max(aim_ms - arm.speed_ms, 0)
     aimed = aim_ms >= arm.speed_ms
     return RangedDerivation(
@@ -171,6 +172,7 @@ def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -
         presented_roll=presented_roll,
         maneuvering=maneuvering,
         firing_from_cover=firing,
+        aim_restarted_ms=restarted,
     )
 
 

@@ -28,7 +28,7 @@ from affray.npc.energion.intents import (
 )
 from affray.npc.energion.view import ArmView, Seen, View
 from affray.npc.targeting import TargetMemory
-from affray.rules.energion.ranged import range_band
+from affray.rules.energion.ranged import aim_start, range_band
 
 FLEE_AT = Decimal("0.25")
 """At or below this share of its damage points left, it flees."""
@@ -210,7 +210,8 @@ def shoot(s: Situation) -> Intent:
     me, target, arm = s.me, s.target, s.arm
     band = range_band(arm.ranges, s.gap)
     assert band is not None  # out_of_range came first
-    aimed = s.view.now - me.aim_since_ms if me.aim_target == target.id and me.aim_since_ms is not None else 0
+    since, _ = aim_start(me.aim_target, me.aim_since_ms, target.id, target.course_changed_ms)
+    aimed = s.view.now - since if since is not None else 0
     wanted = arm.speed_ms + EXTRA_AIM_SECONDS[band] * MS_PER_SECOND
     if aimed < wanted:
         seconds = -(-(wanted - aimed) // MS_PER_SECOND)

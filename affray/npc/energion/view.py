@@ -30,6 +30,8 @@ class Seen(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     attacked_ms: int | None
     aim_target: str | None
     aim_since_ms: int | None
+    course_changed_ms: int | None
+    """When its movement last changed (E17: it spoils aim at it)."""
     kicked_ms: int | None
     held_by: str | None
     holding: str | None
@@ -52,6 +54,7 @@ def seen(combatant: EnergionCombatant) -> Seen:
         attacked_ms=c.attacked_ms,
         aim_target=c.aim_target,
         aim_since_ms=c.aim_since_ms,
+        course_changed_ms=c.course_changed_ms,
         kicked_ms=c.kicked_ms,
         held_by=c.held_by,
         holding=c.holding,

@@ -59,7 +59,7 @@ GRAPPLING_FILE = "grappling.toml"
 # --- martial artists (E13) -------------------------------------------------------------------------
 
 martial_speed_minimum = 0
-"""Rules E1, E13: a martial artist's speed (gap between attacks) is at least 0 s, one less than others' 1 s."""
+"""Rules E1, E13: a martial artist's speed (gap between attacks) is at least 0 s, others' at least 1 s."""
 martial_initiative_minimum = 1
 """Rule E13: a martial artist's initiative is at least 1 s as printed (ruling: E1's 0 s stays for others)."""
 open_hand_type = 4

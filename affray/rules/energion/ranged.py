@@ -56,6 +56,7 @@ __all__ = [
     "STANDARD_AREA_MIN",
     "UNAIMED_PENALTY",
     "RangeBand",
+    "aim_start",
     "aiming_bonus",
     "charge_multiple",
     "cover_advantage",
@@ -149,6 +150,20 @@ def aiming_bonus(extra_aim_seconds: Decimal) -> Decimal:
     """Rule E17: ``Bonus = MIN(10 * AimTime, 100)``, aim time to the millisecond (ruling), up to 10 s."""
     _not_negative("extra aim time", extra_aim_seconds)
     return tidy(min(10 * extra_aim_seconds, MAX_AIM_BONUS))
+
+
+def aim_start(
+    aim_target: str | None, aim_since_ms: int | None, target: str, target_course_changed_ms: int | None
+) -> tuple[int | None, int | None]:
+    """Rule E17: since when a shooter has aimed at ``target`` (None: not at it), and when the target's
+    unusual or unpredictable movement ruined that aim (None: it did not). "The target and the attacker must
+    be stationary or moving steadily": a target that sets off, turns, changes pace or flees after the aim
+    began spoils it, and the aim counts again from that moment."""
+    if aim_target != target or aim_since_ms is None:
+        return None, None
+    if target_course_changed_ms is not None and target_course_changed_ms > aim_since_ms:
+        return target_course_changed_ms, target_course_changed_ms
+    return aim_since_ms, None
 
 
 def size_percentage(area_m2: Decimal, *, indirect: bool = False) -> Decimal:

@@ -126,10 +126,19 @@ def _shot(r: RangedDerivation, melee_chance: str) -> str:
         maneuver = ", maneuvering" if r.maneuvering else ""
         text += f" - speed {number(r.speed_penalty)} ({number(r.relative_speed)} m/s{maneuver})"
     if r.unaimed_penalty:
-        text += f" - unaimed {number(r.unaimed_penalty)} (aimed {seconds(r.aim_ms)} of {seconds(r.gap_ms)} s)"
+        text += f" - unaimed {number(r.unaimed_penalty)} (aimed {seconds(r.aim_ms)} of {seconds(r.gap_ms)} s"
+        text += f"{_restarted(r)})"
     elif r.aim_bonus:
-        text += f" + aim {number(r.aim_bonus)} ({seconds(r.aim_ms - r.gap_ms)} s beyond the gap)"
+        text += (
+            f" + aim {number(r.aim_bonus)} ({seconds(r.aim_ms - r.gap_ms)} s beyond the gap{_restarted(r)})"
+        )
     return text + ")"
+
+
+def _restarted(r: RangedDerivation) -> str:
+    if r.aim_restarted_ms is None:
+        return ""
+    return f", counted from {seconds(r.aim_restarted_ms)} s, when the target's movement changed"
 
 
 def _charged(d: DamageDerivation) -> str:

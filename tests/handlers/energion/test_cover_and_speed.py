@@ -229,24 +229,31 @@ def fleeing_target(ag: int, *, flee: bool = True) -> Encounter:
 
 
 def test_a_fleeing_target_is_maneuvering_and_multiplies_the_speed_penalty_by_agb_over_8() -> None:
-    # rule E19 (ruling 25): 3 m/s relative; AG 124 -> AGB 24 -> 24/8 = x3 -> 9 points; 20 m is SHT (x1):
-    # 80 - 9 = 71
+    # rule E19 (ruling 25): 3 m/s relative; AG 124 -> AGB 24 -> 24/8 = x3 -> 9 points; 20 m is SHT (x1);
+    # E17: each flight ruins the aim (the last at 6.5 s): unaimed, -100 -> 80 - 9 - 100 = -29
     event, shot = only_shot(fleeing_target(124))
     assert (shot.distance, shot.relative_speed, shot.maneuvering) == (Decimal(20), Decimal(3), True)
-    assert (shot.speed_penalty, event.hit.hit_chance) == (Decimal(9), Decimal(71))
+    assert (shot.speed_penalty, shot.aim_restarted_ms, event.hit.hit_chance) == (
+        Decimal(9),
+        6500,
+        Decimal(-29),
+    )
 
 
 def test_a_maneuvering_target_with_a_low_agb_costs_at_least_the_plain_penalty() -> None:
-    # rule E19 (ruling 25): AG 104 -> AGB 4 -> 4/8 = 0.5, at least x1 -> 3 * 1 = 3 -> 80 - 3 = 77
+    # rule E19 (ruling 25): AG 104 -> AGB 4 -> 4/8 = 0.5, at least x1 -> 3 * 1 = 3; unaimed (E17, the
+    # flight): 80 - 3 - 100 = -23
     event, shot = only_shot(fleeing_target(104))
-    assert (shot.maneuvering, shot.speed_penalty, event.hit.hit_chance) == (True, Decimal(3), Decimal(77))
+    assert (shot.maneuvering, shot.speed_penalty, event.hit.hit_chance) == (True, Decimal(3), Decimal(-23))
 
 
 def test_a_target_approaching_is_not_maneuvering() -> None:
-    # rule E19: b approaches 3 m/s from (0, 38), ending at (0, 20) at 6.5 s: AGB 24 does not count -> 3
+    # rule E19: b approaches 3 m/s from (0, 38), ending at (0, 20) at 6.5 s: AGB 24 does not count -> 3.
+    # E17: it set off at 1.5 s, after a began to aim, and then came on steadily: the aim counts from 1.5 s,
+    # 5.5 s at 7 s, under the 7 s gap: unaimed -> 80 - 3 - 100 = -23
     event, shot = only_shot(fleeing_target(124, flee=False))
     assert (shot.distance, shot.maneuvering, shot.speed_penalty) == (Decimal(20), False, Decimal(3))
-    assert event.hit.hit_chance == Decimal(77)
+    assert (shot.aim_restarted_ms, event.hit.hit_chance) == (1500, Decimal(-23))
 
 
 def test_a_flight_more_than_a_second_old_is_no_longer_maneuvering() -> None:

@@ -269,26 +269,78 @@ def test_large_target_is_easier_to_hit() -> None:
 # --- E19 relative speed --------------------------------------------------------------------------------
 
 
+def walk(lane: Range, start_y: int, until_ms: int, first_ms: int = 1000) -> None:
+    """The target walks steadily toward the shooter, 4 m each second, from ``first_ms`` to ``until_ms``."""
+    y = start_y
+    for t in range(first_ms, until_ms + 1, 1000):
+        y -= 4
+        lane.move("def", at("0", str(y)), t)
+
+
 def test_target_that_moved_in_the_last_second_costs_a_point_per_metre_per_second() -> None:
-    # rule E19: the target moves 104 -> 100 m in the second ending at 7 s: (0, -4) m/s; the shooter is at
-    # rest -> |(0, 4)| = 4 m/s -> -4 -> 72 - 4 = 68 (100 m is MED)
-    lane = Range([99], position=[0, 104])
-    lane.aim(0)
-    lane.move("def", at("0", "100"), GAP_MS)
-    shot = lane.shoot(GAP_MS).hit
+    # rule E19: the target walks 108 -> 76 m at 4 m/s, a step ending each second from 1 s to 8 s; at 8 s its
+    # velocity is (0, -4) and the shooter is at rest -> |(0, 4)| = 4 m/s -> -4 -> 72 - 4 = 68 (76 m is MED).
+    # Aim began at 1 s, after it set off, and its steady walk keeps it (E17): 7 s aimed, the whole gap.
+    lane = Range([99], position=[0, 108])
+    lane.move("def", at("0", "104"), 1000)
+    lane.aim(1000)
+    walk(lane, 104, 8000, first_ms=2000)
+    shot = lane.shoot(8000).hit
     assert shot.ranged is not None
     assert (shot.ranged.relative_speed, shot.ranged.speed_penalty) == (Decimal(4), Decimal(4))
+    assert (shot.ranged.aim_ms, shot.ranged.aim_restarted_ms) == (7000, None)
     assert shot.hit_chance == Decimal(68)
 
 
 def test_a_move_more_than_a_second_ago_no_longer_counts() -> None:
-    # rule E19: the move ended at 6 s; at 7 s (1 s later) the target is at rest again -> no penalty
+    # rule E19: the move ended at 1 s; at 8 s the target is at rest -> no penalty; aim from 1 s: 7 s, aimed
     lane = Range([99], position=[0, 104])
-    lane.aim(0)
-    lane.move("def", at("0", "100"), GAP_MS - 1000)
-    shot = lane.shoot(GAP_MS).hit
+    lane.move("def", at("0", "100"), 1000)
+    lane.aim(1000)
+    shot = lane.shoot(8000).hit
     assert shot.ranged is not None
     assert (shot.ranged.relative_speed, shot.hit_chance) == (Decimal(0), Decimal(72))
+
+
+# --- E17 the target's movement ------------------------------------------------------------------------
+
+
+def test_a_target_that_sets_off_after_the_aim_began_ruins_it() -> None:
+    # rule E17: "the target ... must be stationary or moving steadily": aim at 0, the target sets off at
+    # 5 s; at 8 s only 8 - 5 = 3 s of aim count, under the 7 s gap: unaimed, -100
+    lane = Range([99], position=[0, 104])
+    lane.aim(0)
+    lane.move("def", at("0", "100"), 5000)
+    shot = lane.shot(8000)
+    assert isinstance(shot, RangedDerivation)
+    assert (shot.aim_ms, shot.aim_restarted_ms, shot.unaimed_penalty) == (3000, 5000, Decimal(100))
+
+
+def test_a_target_that_turns_ruins_the_aim() -> None:
+    # rule E17: steady steps of (0, -4) from 1 s to 4 s, then (4, 0) at 5 s: the turn restarts the aim at 5 s
+    lane = Range([99], position=[0, 104])
+    lane.move("def", at("0", "100"), 1000)
+    lane.aim(1000)
+    walk(lane, 100, 4000, first_ms=2000)
+    lane.move("def", at("4", "88"), 5000)
+    shot = lane.shot(8000)
+    assert isinstance(shot, RangedDerivation)
+    assert (shot.aim_restarted_ms, shot.aim_ms) == (5000, 3000)
+
+
+def test_a_fleeing_target_ruins_the_aim() -> None:
+    # rule E17, E19: a flight is maneuvering, never steady: the aim counts again from the flight at 3 s
+    lane = Range([99], position=[0, 104])
+    lane.aim(0)
+    lane.run(3000)
+    start = lane.encounter.state.combatants["def"].position
+    end = at("0", "108")
+    lane.encounter.emit(
+        Moved(combatant="def", toward="att", start=start, end=end, distance=Decimal(4), fleeing=True)
+    )
+    shot = lane.shot(10_000)
+    assert isinstance(shot, RangedDerivation)
+    assert (shot.aim_restarted_ms, shot.aim_ms, shot.unaimed_penalty) == (3000, 7000, Decimal(0))
 
 
 def test_relative_speed_subtracts_the_shooters_own_velocity() -> None:

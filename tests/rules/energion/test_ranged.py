@@ -470,3 +470,24 @@ def test_relative_speed_matches_the_decimal_square_root(
     dx, dy = v1[0] - v2[0], v1[1] - v2[1]
     expected = (dx * dx + dy * dy).sqrt().quantize(D("0.001"), rounding=ROUND_HALF_EVEN)
     assert ranged.relative_speed(v1, v2) == expected
+
+
+# --- E17: the target's unusual movement ----------------------------------------------------------------
+
+
+def test_aim_counts_from_when_it_began_while_the_target_keeps_its_course() -> None:
+    # rule E17: aim at "b" since 2000; b last changed course at 1000, before: aim from 2000, not restarted
+    assert ranged.aim_start("b", 2000, "b", 1000) == (2000, None)
+
+
+def test_a_course_change_after_the_aim_began_restarts_it() -> None:
+    # rule E17: b changed course at 5000, after the aim began at 2000: it counts from 5000
+    assert ranged.aim_start("b", 2000, "b", 5000) == (5000, 5000)
+
+
+def test_no_aim_at_another_target() -> None:
+    assert ranged.aim_start("c", 2000, "b", None) == (None, None)
+
+
+def test_a_target_that_never_moved_never_spoils_the_aim() -> None:
+    assert ranged.aim_start("b", 0, "b", None) == (0, None)
