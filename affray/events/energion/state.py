@@ -50,6 +50,8 @@ class EnergionCombatant(CombatantState, kw_only=True):
     perceived: bool = False
     reacted: bool = False
     weapon_ready: bool = False
+    readied: bool = False
+    """Its battle initiative has run and its first weapon has been ready (E1, E3); a caster may cast first."""
     target: str | None = None
     last_parry_ms: dict[str, int] = msgspec.field(default_factory=dict)
     """When each parry device was last used, to parry or (a weapon) to attack: E5's one use per gap."""
@@ -102,7 +104,7 @@ def _reacted(state: EnergionState, e: Reacted) -> None:
 def _readied(state: EnergionState, e: WeaponReadied) -> None:
     combatant = state.combatants[e.combatant]
     combatant.weapon = e.weapon
-    combatant.weapon_ready = True
+    combatant.weapon_ready = combatant.readied = True
 
 
 def _target(state: EnergionState, e: TargetChosen) -> None:

@@ -11,8 +11,8 @@ from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
 
-from affray.events.energion.kinds import AimStarted, TargetChosen, Waited, WeaponChanged
-from affray.events.energion.state import EnergionCombatant
+from affray.events.energion.kinds import AimStarted, TargetChosen, Waited, WeaponChanged, WeaponReadied
+from affray.events.energion.state import WEAPON_ARM, EnergionCombatant
 from affray.handlers.energion.attack import attack
 from affray.handlers.energion.grapple import grapple, grapple_problem, try_to_break
 from affray.handlers.energion.host import Arena, EnergionHost
@@ -52,6 +52,8 @@ class Acting:
         self.me = me
         self.mine: EnergionCombatant = encounter.state.combatants[me.id]
         self.controller = battle.controllers[me.id]
+        self.unreadied = True
+        """Its first weapon has not had its battle initiative yet (E1, E3)."""
         self.step = metres(me.spec.move_rate)
         self._counted = any(arm.uses is not None for arm in me.arms)
         self._arms = arm_views(me, self.mine)
@@ -94,6 +96,32 @@ def _look(combatants: dict[str, EnergionCombatant], combatant: str) -> Any:
     return seen(combatants[combatant])
 
 
+def ready_first_weapon(acting: Acting) -> Process:
+    """Rules E1, E3: battle initiative: the first weapon's readiness time, then it is ready (in hand 0 s, at
+    hand its modified speed, unready its modified initiative); with the weapon arm unusable, it is not."""
+    me, encounter = acting.me, acting.encounter
+    first = me.arms[0]
+    acting.unreadied = False
+    yield encounter.timeout(first.readiness_ms)
+    if acting.stopped():
+        return
+    if WEAPON_ARM in acting.mine.disabled:
+        acting.refuse("ready weapon", "its weapon arm is unusable")
+        return
+    encounter.emit(
+        WeaponReadied(
+            combatant=me.id,
+            weapon=first.weapon.name,
+            readiness=first.carried.readiness,
+            chart_initiative=first.weapon.initiative,
+            chart_speed=first.weapon.speed,
+            speed_adjustment=first.speed_adjustment,
+            initiative_ms=first.readiness_ms,
+            speed_ms=first.speed_ms,
+        )
+    )
+
+
 def carry_out(acting: Acting, intent: Intent) -> Process:
     """Carry out ``intent``: what a held combatant may do, the intent's own process, or a refusal."""
     mine = acting.mine
@@ -105,6 +133,11 @@ def carry_out(acting: Acting, intent: Intent) -> Process:
             reason = f"held by {mine.held_by} ({mine.hold}): it can only try to break the hold"
             yield acting.encounter.timeout(acting.refuse(type(intent).__name__.lower(), reason))
         return
+    if acting.unreadied and _needs_the_weapon(acting, intent):
+        # a caster that did not cast first readies its weapon now (E1, E3), then acts
+        yield from ready_first_weapon(acting)
+        if acting.stopped() or isinstance(intent, ChangeWeapon):
+            return
     untargeted = UNTARGETED.get(type(intent))
     if untargeted is not None:
         yield from untargeted(acting, intent)
@@ -117,6 +150,13 @@ def carry_out(acting: Acting, intent: Intent) -> Process:
         return
     _choose_target(acting, intent)
     yield from TARGETED[type(intent)](acting, intent)
+
+
+def _needs_the_weapon(acting: Acting, intent: Intent) -> bool:
+    """Whether the intent uses the first weapon: a blow, a shot, aiming, a charge, or taking it up."""
+    if isinstance(intent, ChangeWeapon):
+        return intent.index == acting.mine.weapon_index
+    return isinstance(intent, Attack | Aim | Charge)
 
 
 def _choose_target(acting: Acting, intent: Any) -> None:

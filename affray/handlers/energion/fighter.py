@@ -11,13 +11,11 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from affray.events.energion.kinds import Perceived, Reacted, StoodUp, WeaponReadied
-from affray.events.energion.state import WEAPON_ARM
-from affray.events.shared import ActionRefused
-from affray.handlers.energion.actions import Acting, carry_out
+from affray.events.energion.kinds import Perceived, Reacted, StoodUp
+from affray.handlers.energion.actions import Acting, carry_out, ready_first_weapon
 from affray.handlers.energion.grapple import keep_hold
 from affray.handlers.energion.host import Arena, EnergionHost
-from affray.handlers.energion.loadout import Arm, Loadout
+from affray.handlers.energion.loadout import Loadout
 from affray.kernel.clock import MS_PER_SECOND
 
 Process = Generator[Any, Any, None]
@@ -48,34 +46,12 @@ def fighter(encounter: Arena, battle: EnergionHost, me: Loadout, perceive_after_
         if stopped():
             return
     encounter.emit(Reacted(combatant=me.id, reaction_ms=reaction_ms, prepared=me.spec.prepared))
-
-    first = me.arms[0]
-    yield encounter.timeout(first.readiness_ms)
-    if stopped():
-        return
-    if WEAPON_ARM in mine.disabled:
-        encounter.emit(
-            ActionRefused(combatant=me.id, action="ready weapon", reason="its weapon arm is unusable")
-        )
-    else:
-        _ready(encounter, me, first)
-    yield from _act(Acting(encounter, battle, me))
-
-
-def _ready(encounter: Arena, me: Loadout, first: Arm) -> None:
-    """Rule E3: battle initiative has run; the first weapon is ready."""
-    encounter.emit(
-        WeaponReadied(
-            combatant=me.id,
-            weapon=first.weapon.name,
-            readiness=first.carried.readiness,
-            chart_initiative=first.weapon.initiative,
-            chart_speed=first.weapon.speed,
-            speed_adjustment=first.speed_adjustment,
-            initiative_ms=first.readiness_ms,
-            speed_ms=first.speed_ms,
-        )
-    )
+    acting = Acting(encounter, battle, me)
+    if not me.spec.spells:
+        # E1, E3: battle initiative readies the first weapon; a caster may cast first instead (E23), its
+        # spell's preparation being its battle initiative, and readies its weapon when it first needs it.
+        yield from ready_first_weapon(acting)
+    yield from _act(acting)
 
 
 def _act(acting: Acting) -> Process:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affray.npc.energion.intents import Approach, Attack, BreakHold, Intent
+from affray.npc.energion.intents import Approach, Attack, BreakHold, ChangeWeapon, Intent
 from affray.npc.energion.view import View
 from affray.npc.targeting import TargetMemory
 
@@ -23,6 +23,10 @@ class NearestEnemy:
         if view.me.held_by is not None:
             return BreakHold(reason=f"held by {view.me.held_by}")
         found = self.memory.nearest(view.me, view.field, view.now, view.priority)
+        if found is not None and not view.me.readied and view.arm.usable:
+            return ChangeWeapon(
+                index=view.arm.index, method="drop_and_grab", reason=f"ready the {view.arm.name}"
+            )
         if found is None or not (view.me.weapon_ready and view.arm.usable):
             return None
         target, gap = found

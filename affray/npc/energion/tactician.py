@@ -136,6 +136,13 @@ def cast(s: Situation) -> Intent | None:
     )
 
 
+def draw(s: Situation) -> Intent | None:
+    """A caster that did not cast first readies its weapon (its battle initiative, E1, E3)."""
+    if s.me.readied or not s.arm.usable:
+        return None
+    return ChangeWeapon(index=s.arm.index, method="drop_and_grab", reason=f"ready the {s.arm.name}")
+
+
 def melee(s: Situation) -> Intent | None:
     """With a ready melee weapon: strike within reach; else take up a shooter for a far enemy, charge when
     fast enough, or close in."""
@@ -231,6 +238,7 @@ OPTIONS: tuple[Option, ...] = (
     grapple,
     kick_or_punch,
     cast,
+    draw,
     melee,
     draw_melee,
     rearm,

@@ -24,6 +24,8 @@ class Seen(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     damage_points: Decimal
     damage_left: Decimal
     weapon_ready: bool
+    readied: bool
+    """Its first weapon has had its battle initiative (a caster may cast before it readies it)."""
     weapon_index: int
     cover: int
     """Percent behind stable cover (E16)."""
@@ -49,6 +51,7 @@ def seen(combatant: EnergionCombatant) -> Seen:
         damage_points=c.damage_points,
         damage_left=c.damage_points - c.damage_taken,
         weapon_ready=c.weapon_ready,
+        readied=c.readied,
         weapon_index=c.weapon_index,
         cover=c.cover,
         attacked_ms=c.attacked_ms,

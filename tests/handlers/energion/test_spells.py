@@ -433,3 +433,32 @@ def test_mage_duel_example_narrates_each_spell_event() -> None:
     assert any(" begins Lance of Frost at morcant: " in line for line in lines)
     assert any(" casts Lance of Frost at morcant: 4d10=" in line for line in lines)
     assert any(" morcant loses Firebolt: took damage while casting Firebolt" in line for line in lines)
+
+
+# --- a caster's battle initiative (E1, E3, E23; ruling 35) -----------------------------------------------
+
+UNREADY_DAGGER: list[TomlValue] = [{"name": "Dagger, Normal", "readiness": "unready"}]
+
+
+def test_a_caster_that_casts_first_waits_its_spells_preparation_not_its_weapons_initiative() -> None:
+    # rule E23: "must roll for battle initiative ... including time to prepare for casting": the spell's
+    # preparation is the battle initiative. Preparation 2 s + initiation 1 s + casting 3 s = 6 s, whatever
+    # the unready dagger's initiative (IN 6 s) would have been; the dagger is never readied
+    quick = {**BOLT, "preparation": 2, "casting_seconds": 3}
+    encounter, _ = run(
+        scenario(caster(quick, weapons=UNREADY_DAGGER), foe(), rolls=[1, 2, 3, 4]), a=[cast_at()]
+    )
+    (started,) = of_kind(encounter, SpellStarted)
+    (cast,) = of_kind(encounter, SpellCast)
+    assert (started.t, cast.t) == (0, 6000)
+    assert not encounter.state.combatants["a"].readied
+
+
+def test_a_caster_that_strikes_first_readies_its_weapon_with_its_initiative() -> None:
+    # rules E1, E3: a caster whose first action is a blow takes the weapon's battle initiative first: the
+    # unready dagger's IN 6 s (stats 100: no adjustment), then the blow at 6 s
+    built = scenario(caster(BOLT, weapons=UNREADY_DAGGER), foe(position=[0, 1]), rolls=[99])
+    encounter, _ = run(built, a=[Attack(target="b", reason="r")])
+    (blow,) = of_kind(encounter, AttackResolved)
+    assert blow.t == 6000
+    assert encounter.state.combatants["a"].readied

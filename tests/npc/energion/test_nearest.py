@@ -25,6 +25,7 @@ def person(id: str, side: str, x: str, y: str = "0", *, out: bool = False) -> En
         weapon="Sword, Long",
         armor="Cloth",
         weapon_ready=True,
+        readied=True,
         out=out,
     )
 

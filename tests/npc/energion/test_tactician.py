@@ -34,6 +34,7 @@ def person(id: str, side: str, y: str, **fields: object) -> EnergionCombatant:
         weapon="Bow, Self, Long",
         armor="Cloth",
         weapon_ready=True,
+        readied=True,
         **fields,  # type: ignore[arg-type]
     )
 

@@ -31,7 +31,7 @@ WITH_BOW = 0
 
 def person(id: str, side: str, y: str, **fields: object) -> EnergionCombatant:
     """A 40 DP combatant at (0, ``y``) with its weapon ready."""
-    values: dict[str, object] = {"weapon_ready": True, **fields}
+    values: dict[str, object] = {"weapon_ready": True, "readied": True, **fields}
     return EnergionCombatant(
         id=id,
         name=id.title(),
