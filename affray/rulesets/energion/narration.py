@@ -26,7 +26,7 @@ from affray.events.energion.kinds import (
     WeaponReadied,
 )
 from affray.events.energion.state import EnergionState
-from affray.kernel.clock import seconds
+from affray.kernel.clock import seconds, to_ms
 from affray.kernel.ruleset import Teller
 from affray.replays.telling import at, number, rolled, signed
 
@@ -56,7 +56,7 @@ def _reacted(e: Reacted, s: EnergionState) -> str:
 def _readied(e: WeaponReadied, s: EnergionState) -> str:
     floor = (
         f" (its {seconds(e.speed_ms)} s minimum)"
-        if e.chart_speed - e.speed_adjustment < e.speed_ms / 1000
+        if to_ms(e.chart_speed - e.speed_adjustment) < e.speed_ms
         else ""
     )
     return (

@@ -228,6 +228,23 @@ def test_the_narrated_speed_arithmetic_holds_or_names_the_minimum() -> None:
         assert abs(chart - adjustment - result) <= Decimal("0.001"), text
 
 
+def test_a_speed_rounded_to_the_millisecond_is_not_called_a_minimum() -> None:
+    # rule E2: Axe SP 10, adjustment 7/3 = 2.333...: 10 - 2.333... = 7.6667 s -> 7667 ms, the formula's
+    # own result rounded (not the 1 s minimum)
+    event = WeaponReadied(
+        seq=2,
+        combatant="a",
+        weapon="Axe, 1 hand",
+        readiness="at_hand",
+        chart_initiative=9,
+        chart_speed=10,
+        speed_adjustment=Decimal(7) / 3,
+        initiative_ms=7667,
+        speed_ms=7667,
+    )
+    assert told([joined("a", 1), event])[2].endswith("speed 10 - 2.333 = 7.667 s between attacks")
+
+
 def shot(mode: str = "missile", **changes: object) -> RangedDerivation:
     fields: dict[str, object] = {
         "mode": mode,
