@@ -63,14 +63,18 @@ def lose_programs(
     modifiers: list[SpecialModifier],
     total: int,
 ) -> None:
-    """S6: programs destroyed lowest level first; an intact security program's alarms; an explosion."""
+    """S6: programs destroyed lowest level first; the alarms of a Computer Security program that survives
+    the damage (whether or not other programs were lost, and each alarm once); an explosion."""
     remaining = [p for p in defender.traits.programs if p.name not in target.special.programs_lost]
     count = rolls.programs_destroyed(total)
     order = sorted(range(len(remaining)), key=lambda i: remaining[i].level)
     gone = [remaining[i] for i in order[:count]]
     kept = [p for p in remaining if p not in gone]
+    had = [p for p in remaining if p.name.casefold() == SECURITY_PROGRAM]
     security = [p for p in kept if p.name.casefold() == SECURITY_PROGRAM]
-    alarms = tuple(alarm for p in security for alarm in p.alarms) if gone else ()
+    sounding = rolls.alarms_set_off(bool(had), security_destroyed=not security)
+    raised = target.special.alarms
+    alarms = tuple(a for p in security for a in p.alarms if a not in raised) if sounding else ()
     boom = rolls.explodes(count, len(remaining))
     encounter.emit(
         ProgramsDestroyed(

@@ -14,7 +14,7 @@ from affray.rulesets.special_damage.narration import TELLERS
 
 MODULE = Module(
     name="special_damage",
-    version="1",
+    version="2",
     description="wounds, robot damage, computers' programs and lost equipment; healing and repair",
     part=SPECIAL_DAMAGE,
     tellers=TELLERS,

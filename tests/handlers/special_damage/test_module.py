@@ -438,7 +438,9 @@ PROGRAMS = (
 )
 
 
-def computer_scenario(rolls: list[int], level_divisor: int = 100, **fields: TomlValue) -> EnergionScenario:
+def computer_scenario(
+    rolls: list[int], level_divisor: int = 100, programs: str = PROGRAMS, **fields: TomlValue
+) -> EnergionScenario:
     spec: dict[str, TomlValue] = {
         "id": "c",
         "name": "C",
@@ -453,7 +455,7 @@ def computer_scenario(rolls: list[int], level_divisor: int = 100, **fields: Toml
         f"{key} = {value!r}" if not isinstance(value, list) else f"{key} = {value}"
         for key, value in spec.items()
     ]
-    text += "\n[[combatants]]\n" + "\n".join(lines).replace("'", '"') + f"\nprograms = [{PROGRAMS}]\n"
+    text += "\n[[combatants]]\n" + "\n".join(lines).replace("'", '"') + f"\nprograms = [{programs}]\n"
     text += f"\n[special_damage]\nlevel_divisor = {level_divisor}\n"
     return decode_scenario(text, "computer.toml")
 
@@ -466,10 +468,19 @@ def test_a_computer_loses_its_lowest_level_program_and_sounds_its_alarms() -> No
     assert lost.remaining == ("Computer Security", "Robot Management")
 
 
-def test_a_computer_scored_under_five_loses_nothing_and_rings_no_alarm() -> None:
-    # S6: 1 + 2 = 3: 3 // 5 = 0 programs; nothing destroyed, no alarm
+def test_a_computer_scored_under_five_loses_nothing_but_its_security_program_rings_its_alarms() -> None:
+    # S6: 1 + 2 = 3: 3 // 5 = 0 programs destroyed; "if the computer has a Computer Security program which
+    # has not been destroyed, then any alarms it controls are set off": special damage to it rings them
     (lost,) = of_kind(fight(computer_scenario([3, 1])), ProgramsDestroyed)
-    assert (lost.destroyed, lost.alarms) == ((), ())
+    assert (lost.destroyed, lost.alarms) == ((), ("door",))
+
+
+def test_a_computer_whose_security_program_is_destroyed_rings_no_alarm() -> None:
+    # S6: 3 + 2 = 5: 5 // 5 = 1 program, the lowest level: here Computer Security (1) itself, so its alarms
+    # stay silent
+    low = '{ name = "Computer Security", level = 1, alarms = ["door"] }, { name = "Analysis", level = 2 }'
+    (lost,) = of_kind(fight(computer_scenario([3, 3], programs=low)), ProgramsDestroyed)
+    assert (lost.destroyed, lost.alarms) == (("Computer Security",), ())
 
 
 def test_a_computer_losing_more_programs_than_it_has_explodes() -> None:
