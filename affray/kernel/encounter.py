@@ -9,7 +9,7 @@ from typing import Generic, TypeVar
 import msgspec
 import simpy
 import structlog
-from simpy.events import NORMAL, EventPriority
+from simpy.events import NORMAL, URGENT, EventPriority
 
 from affray.events.base import Event
 from affray.events.shared import kind_of
@@ -23,20 +23,20 @@ S = TypeVar("S", bound=Folded)
 _log = structlog.get_logger("affray.kernel")
 
 
-class RankedTimeout(simpy.Event):
-    """A timeout that fires after the plain events due at the same instant, lower ``rank`` first.
+class OrderedTimeout(simpy.Event):
+    """A timeout with its own place among the events due at the same instant.
 
     SimPy orders events at one instant by (priority, insertion); a fight whose actions may end at the
     same millisecond orders them by a rule (the attack order, say) instead of by when they were planned.
     """
 
-    def __init__(self, env: simpy.Environment, delay: int, rank: int) -> None:
+    def __init__(self, env: simpy.Environment, delay: int, priority: int) -> None:
         if delay < 0:
             raise ValueError(f"negative delay {delay}")
         super().__init__(env)
         self._ok = True  # triggered with no value, as simpy.Timeout is
         self._value = None
-        env.schedule(self, EventPriority(NORMAL + 1 + rank), delay)
+        env.schedule(self, EventPriority(priority), delay)
 
 
 class Encounter(simpy.Environment, Generic[S]):
@@ -71,9 +71,14 @@ class Encounter(simpy.Environment, Generic[S]):
             _log.debug("emit", seq=stamped.seq, t=stamped.t, kind=kind_of(type(stamped)))
         return stamped
 
-    def at_rank(self, delay: int, rank: int) -> RankedTimeout:
+    def at_rank(self, delay: int, rank: int) -> OrderedTimeout:
         """A timeout of ``delay`` ms that fires after plain events at that instant, lower ranks first."""
-        return RankedTimeout(self, delay, rank)
+        return OrderedTimeout(self, delay, NORMAL + 1 + rank)
+
+    def ahead(self, delay: int) -> OrderedTimeout:
+        """A timeout of ``delay`` ms that fires before the plain events due at that instant: for what is
+        settled before anyone acts then (a weapon ready at that instant is ready for its actions)."""
+        return OrderedTimeout(self, delay, URGENT)
 
     def finish(self) -> None:
         """Stop the run after the events already due at this instant."""

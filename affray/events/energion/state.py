@@ -71,6 +71,10 @@ class EnergionCombatant(CombatantState, kw_only=True):
     holding: str | None = None
     hold: str | None = None
     """The procedure of the hold it is in or keeps (E15)."""
+    held_since_ms: int | None = None
+    """When the hold it is in landed (E15)."""
+    escape_rolled_ms: int | None = None
+    """When it last rolled to break a hold (E15: once a second)."""
     knocked_down: bool = False
     kicked_ms: int | None = None
     """When it last kicked, as a martial artist (E13: the next second is recovery)."""
@@ -170,7 +174,7 @@ def _grapple(state: EnergionState, e: GrappleResolved) -> None:
         target.knocked_down = True
     if "Pin" in e.effects or "Disable" in e.effects:
         _release(state, target)
-        target.held_by, target.hold = e.attacker, e.procedure
+        target.held_by, target.hold, target.held_since_ms = e.attacker, e.procedure, e.t
         attacker.holding, attacker.hold = e.target, e.procedure
 
 
@@ -186,8 +190,10 @@ def _release(state: EnergionState, combatant: EnergionCombatant) -> None:
 
 
 def _escape(state: EnergionState, e: HoldEscapeRolled) -> None:
+    held = state.combatants[e.combatant]
+    held.escape_rolled_ms = e.t
     if e.avoidance.avoided:
-        _release(state, state.combatants[e.combatant])
+        _release(state, held)
 
 
 def _hold_damage(state: EnergionState, e: HoldDamage) -> None:

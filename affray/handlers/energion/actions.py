@@ -14,7 +14,7 @@ from typing import Any
 from affray.events.energion.kinds import AimStarted, TargetChosen, Waited, WeaponChanged, WeaponReadied
 from affray.events.energion.state import WEAPON_ARM, EnergionCombatant
 from affray.handlers.energion.attack import attack
-from affray.handlers.energion.grapple import grapple, grapple_problem, try_to_break
+from affray.handlers.energion.grapple import grapple, grapple_problem, next_escape_ms, try_to_break
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Loadout
 from affray.handlers.energion.movement import ESCAPE_DISTANCE, escaped, flee, move
@@ -102,7 +102,7 @@ def ready_first_weapon(acting: Acting) -> Process:
     me, encounter = acting.me, acting.encounter
     first = me.arms[0]
     acting.unreadied = False
-    yield encounter.timeout(first.readiness_ms)
+    yield encounter.ahead(first.readiness_ms)  # ready before the actions due at that instant (ruling 16)
     if acting.stopped():
         return
     if WEAPON_ARM in acting.mine.disabled:
@@ -127,8 +127,7 @@ def carry_out(acting: Acting, intent: Intent) -> Process:
     mine = acting.mine
     if mine.held_by is not None:
         if isinstance(intent, BreakHold):
-            try_to_break(acting.encounter, acting.battle, acting.me, mine)
-            yield acting.encounter.timeout(MS_PER_SECOND)
+            yield from _break_hold(acting)
         else:
             reason = f"held by {mine.held_by} ({mine.hold}): it can only try to break the hold"
             yield acting.encounter.timeout(acting.refuse(type(intent).__name__.lower(), reason))
@@ -150,6 +149,18 @@ def carry_out(acting: Acting, intent: Intent) -> Process:
         return
     _choose_target(acting, intent)
     yield from TARGETED[type(intent)](acting, intent)
+
+
+def _break_hold(acting: Acting) -> Process:
+    """Rule E15: roll to break the hold, at most once a second; then the second is spent."""
+    encounter, mine = acting.encounter, acting.mine
+    wait = next_escape_ms(mine) - int(encounter.now)
+    if wait > 0:
+        yield encounter.timeout(wait)
+        if acting.stopped() or mine.held_by is None:
+            return
+    try_to_break(encounter, acting.battle, acting.me, mine)
+    yield encounter.timeout(MS_PER_SECOND)
 
 
 def _needs_the_weapon(acting: Acting, intent: Intent) -> bool:

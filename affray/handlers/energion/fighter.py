@@ -33,7 +33,9 @@ def fighter(encounter: Arena, battle: EnergionHost, me: Loadout, perceive_after_
     def stopped() -> bool:
         return state.ended or mine.out
 
-    yield encounter.timeout(perceive_after_ms)
+    # Perception, reaction and battle initiative ending at an instant are settled before anyone acts then
+    # (ruling 16): a blow or a hold at that very millisecond meets a combatant who has seen, reacted, readied.
+    yield encounter.ahead(perceive_after_ms)
     if stopped():
         return
     if me.spec.prepared:
@@ -42,7 +44,7 @@ def fighter(encounter: Arena, battle: EnergionHost, me: Loadout, perceive_after_
         reaction_ms, reaction_roll = battle.duration(encounter, me.id, "reaction", me.spec.reaction)
     encounter.emit(Perceived(combatant=me.id, after_ms=perceive_after_ms, reaction_roll=reaction_roll))
     if not me.spec.prepared:
-        yield encounter.timeout(reaction_ms)
+        yield encounter.ahead(reaction_ms)
         if stopped():
             return
     encounter.emit(Reacted(combatant=me.id, reaction_ms=reaction_ms, prepared=me.spec.prepared))
@@ -51,6 +53,7 @@ def fighter(encounter: Arena, battle: EnergionHost, me: Loadout, perceive_after_
         # E1, E3: battle initiative readies the first weapon; a caster may cast first instead (E23), its
         # spell's preparation being its battle initiative, and readies its weapon when it first needs it.
         yield from ready_first_weapon(acting)
+    yield encounter.timeout(0)  # act after everything settled ahead at this instant (ruling 16)
     yield from _act(acting)
 
 

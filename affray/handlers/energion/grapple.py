@@ -109,6 +109,14 @@ def try_to_break(encounter: Arena, battle: EnergionHost, me: Loadout, mine: Ener
     )
 
 
+def next_escape_ms(mine: EnergionCombatant) -> int:
+    """Rule E15: "the avoidance may be rolled subsequently each second that the character has an action":
+    a held combatant's next roll to break free, a second after the hold landed (whose avoidance roll was
+    the first) or after its last roll."""
+    last = max(mine.held_since_ms or 0, mine.escape_rolled_ms or 0)
+    return last + MS_PER_SECOND
+
+
 def keep_hold(encounter: Arena, battle: EnergionHost, me: Loadout, mine: EnergionCombatant) -> None:
     """A second of holding: holding down does half a point (E15; affray's holders always choose to)."""
     if mine.holding is None or mine.hold != "Hold Down":
@@ -139,10 +147,10 @@ def _armor(
 def _avoid(
     encounter: Arena, defender: Loadout, target: EnergionCombatant, procedure: GrapplingProcedure
 ) -> AvoidanceRoll:
+    # "a standard parry roll": with a device its parry chance; without one its own parry skill
     parry = parry_chance(defender, target, melee=True)
-    number = close_combat.avoidance_target(
-        procedure, defender.spec.stats.AG, parry[1] if parry is not None else Decimal(0)
-    )
+    chance = parry[1] if parry is not None else Decimal(defender.spec.parry)
+    number = close_combat.avoidance_target(procedure, defender.spec.stats.AG, chance)
     roll = encounter.dice.roll(defender.id, "avoidance", AVOIDANCE_DIE)
     return AvoidanceRoll(
         basis=procedure.avoidance,

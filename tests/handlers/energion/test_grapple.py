@@ -207,31 +207,32 @@ def test_a_holder_cannot_start_a_second_hold() -> None:
 
 
 def test_a_held_combatant_rolls_its_avoidance_once_a_second() -> None:
-    # rule E15: landed at 0 s (10, 50); b's rolls 60, 90, 80 against 49 fail, at 0, 1 and 2 s
+    # rule E15: landed at 0 s, b's avoidance 50 failing then; "the avoidance may be rolled subsequently
+    # each second": b's rolls 60, 90, 80 against 49 fail at 1, 2 and 3 s, not again at 0 s
     encounter, _ = run(brawl(10, 50, 60, 90, 80), a=[grab()], b=breaks(3))
     rolls = of_kind(encounter, HoldEscapeRolled)
     assert [(e.t, e.holder, e.procedure, e.avoidance.target_number) for e in rolls] == [
-        (0, "a", "Hold Down", Decimal(49)),
         (1000, "a", "Hold Down", Decimal(49)),
         (2000, "a", "Hold Down", Decimal(49)),
+        (3000, "a", "Hold Down", Decimal(49)),
     ]
     assert [e.avoidance.roll.purpose for e in rolls] == ["avoidance"] * 3
 
 
 def test_a_successful_avoidance_roll_breaks_the_hold() -> None:
-    # rule E15: b's second roll 49 <= 49 breaks the hold at 1 s
+    # rule E15: b's second escape roll 49 <= 49 breaks the hold at 2 s
     encounter, _ = run(brawl(10, 50, 60, 49), a=[grab()], b=breaks(2))
     last = of_kind(encounter, HoldEscapeRolled)[-1]
-    assert (last.t, last.avoidance.avoided) == (1000, True)
+    assert (last.t, last.avoidance.avoided) == (2000, True)
     a, b = encounter.state.combatants["a"], encounter.state.combatants["b"]
     assert (a.holding, a.hold, b.held_by, b.hold) == (None, None, None, None)
 
 
 def test_the_holder_decides_again_once_the_hold_is_broken() -> None:
-    # the hold lands at 0 s and its seconds begin at once; broken at 1 s, the holder's holding second
-    # ends at 1 s too and it decides again then
+    # the hold lands at 0 s and its seconds begin at once; broken at 2 s, the holder's holding second
+    # ends at 2 s too and it decides again then
     _, scripts = run(brawl(10, 50, 60, 49), a=[grab()], b=breaks(2))
-    assert [view.now for view in scripts["a"].views] == [0, 1000]
+    assert [view.now for view in scripts["a"].views] == [0, 2000]
 
 
 def test_holding_down_does_half_a_point_each_second() -> None:
@@ -338,3 +339,26 @@ def test_in_the_brawl_each_held_combatant_rolls_once_a_second_while_a_hold_lasts
     assert len(runs) >= 5
     for times in runs:
         assert all(later - earlier == 1000 for earlier, later in itertools.pairwise(times))
+
+
+def test_a_defender_without_a_parrying_device_avoids_by_its_own_parry() -> None:
+    # rule E15: avoidance by "a standard parry roll": b has no shield, a hand (no parry plus) and parry 40:
+    # 40 + Mod -1 = 39; roll 39 avoids
+    encounter, _ = run(brawl(10, 39, b=victim(shield="")), a=[grab()])
+    (done,) = of_kind(encounter, GrappleResolved)
+    assert done.avoidance is not None
+    assert (done.avoidance.target_number, done.avoidance.avoided, done.outcome) == (
+        Decimal(39),
+        True,
+        "avoided",
+    )
+
+
+def test_a_weapon_readied_at_the_instant_of_a_hold_parries_it() -> None:
+    # ruling 16: b's battle initiative ends at 0 s, the instant of a's hold: it is settled first, so b's
+    # long sword in hand parries: 40 + sword parry 0 (chart) + Mod -1 = 39 with the weapon, as without
+    encounter, _ = run(brawl(10, 39, b=victim(shield="", weapons=[{"name": "Sword, Long"}])), a=[grab()])
+    order = [
+        type(e).__name__ for e in encounter.log if type(e).__name__ in ("WeaponReadied", "GrappleResolved")
+    ]
+    assert order[:3] == ["WeaponReadied", "WeaponReadied", "GrappleResolved"]
