@@ -102,7 +102,7 @@ def build_loadout(
     path = f"$.combatants[{index}]"
     grappling = grappling or load_grappling()
     armor = _look_up(f"{path}.armor", tables.armor_named, spec.armor)
-    shield = _look_up(f"{path}.shield", tables.shield, spec.shield) if spec.shield else None
+    shield = _shield(path, spec, tables)
     base = options.stat_bonus_base
     st = formulas.stat_bonus(spec.stats.ST, base)
     ag = formulas.stat_bonus(spec.stats.AG, base)
@@ -134,6 +134,22 @@ def build_loadout(
             _look_up(f"{path}.grapples[{number}]", grappling.procedure, name)
             for number, name in enumerate(spec.grapples)
         ),
+    )
+
+
+def _shield(path: str, spec: Combatant, tables: EnergionTables) -> Shield | None:
+    """Its shield; a force field keeps its size's parry plus at the weightless speed (E5, ruling 9)."""
+    if spec.shield is None:
+        if spec.force_field:
+            raise ScenarioError(
+                f'{path}.force_field: no shield to make a force field; name its size, e.g. shield = "Medium"'
+            )
+        return None
+    shield = _look_up(f"{path}.shield", tables.shield, spec.shield)
+    if not spec.force_field:
+        return shield
+    return Shield(
+        name=f"{shield.name} force field", parry=shield.parry, speed=tables.force_field_shield_speed
     )
 
 

@@ -87,6 +87,9 @@ class Combatant(SpecialTraits, frozen=True, kw_only=True):
     """At least one, except for a computer."""
     armor: str = "Cloth"
     shield: str | None = None
+    """Its shield's size, by its name in the shields table ("Buckler" ... "Large"; rule E5)."""
+    force_field: bool = False
+    """Its shield is a force field: weightless, it stays at speed 2 whatever its size (rule E5, ruling 9)."""
     size_m2: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 0.75
     cover: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
     firing_cover: Annotated[int, msgspec.Meta(ge=0, le=100)] = 50

@@ -163,6 +163,20 @@ def test_shield_parry_gap_is_at_least_one_second() -> None:
     assert me.shield_gap_ms == 1000
 
 
+def test_force_field_shield_keeps_its_size_parry_at_speed_two() -> None:
+    # rule E5 (ruling 9): a Large force field: parry +40 as the Large shield, speed 2 (not 8);
+    # AG 115, CO 115 -> 1H adj = 15/10 + 15/30 = 2; 2 - 2 = 0 -> at least 1 s -> 1000 ms
+    me = loadout(stats={"AG": 115, "CO": 115}, shield="Large", force_field=True)
+    assert me.shield is not None
+    assert (me.shield.name, me.shield.parry, me.shield_gap_ms) == ("Large force field", 40, 1000)
+
+
+def test_force_field_without_a_shield_size_is_refused() -> None:
+    # rule E5 (ruling 9): the force field is a shield size made weightless; without a size it has no parry
+    built = scenario(fighter("me", "ford", force_field=True), FOE)
+    assert loadout_error(built).startswith("$.combatants[0].force_field: no shield")
+
+
 def test_shield_with_a_two_handed_weapon_is_refused() -> None:
     # rule E5 (ruling 10: a shield needs a free hand): Axe, 2 hand has H 2
     built = scenario(fighter("me", "ford", weapons=[{"name": "Axe, 2 hand"}], shield="Buckler"), FOE)

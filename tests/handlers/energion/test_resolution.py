@@ -190,6 +190,23 @@ def test_shield_parries_again_once_its_gap_has_run() -> None:
     assert second.outcome == "parried"
 
 
+def test_force_field_parries_again_after_two_seconds() -> None:
+    # rule E5 (ruling 9): a Large force field: parry 15 + 40 = 55, armor 10 + 40 = 50; gap 2 s (1H adj 0),
+    # not the Large shield's 8 s. Roll 5 -> 75.5 - 50 - 5 = 20.5 (would land); parry 90 > 55 fails at
+    # 0 ms; at 2000 ms the force field parries again (roll 55 <= 55)
+    bout = Bout([5, 90, 5, 55], shield="Large", force_field=True, parry=15)
+    bout.react()
+    first = bout.attack()
+    second = bout.attack(at_ms=2000)
+    assert first.parry is not None
+    assert (first.hit.shield_bonus, first.parry.device, first.parry.gap_ms) == (
+        40,
+        "shield:Large force field",
+        2000,
+    )
+    assert second.outcome == "parried"
+
+
 def test_shield_parry_plus_adds_to_armor_value() -> None:
     # rule E5 ("The plus to parry also applies to the character's basic armor class"): Leather Suit 10
     # + Small shield 20 = 30; roll 31 -> 75.5 - 30 - 31 = 14.5 -> TRUNC(24.5/10) = 2 -> 0.2 * 19.5 = 3.9
