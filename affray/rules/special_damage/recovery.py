@@ -11,8 +11,8 @@ RULINGS:
   concussion, "Back wound, leg paralyzed" a back wound). No row is a plain "cut"; the kind is kept.
 - "Healing times are not cumulative": each damage heals on its own clock, all started together, so a
   character with a chest wound and a broken leg still needs the leg's 3d10+1 days (the text's "1d10+1
-  days" there is read as the broken limb's time); everything is healed when the longest clock ends
-  (:func:`healed_after`), never the sum.
+  days" there is read as the broken limb's time: ruling 22 of docs/rulesets/special_damage.md);
+  everything is healed when the longest clock ends (:func:`healed_after`), never the sum.
 - ``treated`` is the condition of the kind's alternative: a broken limb (and nerve damage) set in a cast or
   splint within 2 hours, a back wound repaired by major surgery. It is required for those kinds and
   ignored for the others.

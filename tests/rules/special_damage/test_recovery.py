@@ -105,6 +105,14 @@ def test_healing_times_are_not_cumulative() -> None:
     assert healed_after([]) == 0
 
 
+# rule S7 (ruling 22): the text's example gives "1d10+1 days for the leg", its broken-limb row 3d10+1 days;
+# the row holds: Table 3's "Leg broken" heals as a broken limb, set in time 3d10+1 days
+def test_broken_leg_takes_the_broken_limb_time_not_the_example_figure() -> None:
+    leg = next(row for row in load_living().rows if row.damage == "Leg broken")
+    assert leg.heals_as == "broken limb"
+    assert healing_time(healing_kind(leg.heals_as), treated=True).dice == "3d10+1"
+
+
 # rule S7: 90 minutes is 1.5 hours
 def test_to_hours() -> None:
     assert to_hours(90, "minutes") == D("1.5")
