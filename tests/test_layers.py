@@ -23,7 +23,7 @@ MAY_IMPORT = {
     "cli": {"events", "kernel", "replays", "rulesets"},
     "rulesets": {"events", "kernel", "rules", "npc", "handlers", "replays", "rulesets"},
 }
-"""Which layers each layer's modules may import (besides ``affray.errors`` and ``affray`` itself)."""
+"""Which layers each layer's modules may import (besides the top: ``affray``, its errors and names)."""
 HOSTED = {"energion": {"special_damage"}, "fivestep": {"special_damage"}}
 """Host rulesets know the modules they carry: their battles build them, their states hold theirs."""
 
@@ -51,9 +51,10 @@ def modules() -> dict[str, set[str]]:
 
 
 def layer(module: str) -> str:
-    """The layer a module belongs to: ``kernel``, ``events``, ..., ``cli``; ``top`` for affray, errors."""
+    """The layer a module belongs to: ``kernel``, ``events``, ..., ``cli``; ``top`` for the shared base
+    (affray, affray.errors, affray.names)."""
     parts = module.split(".")
-    if len(parts) == 1 or parts[1] in ("errors", "__main__"):
+    if len(parts) == 1 or parts[1] in ("errors", "names", "__main__"):
         return "top"
     return parts[1]
 

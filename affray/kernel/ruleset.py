@@ -25,9 +25,15 @@ from affray.events.state import SHARED
 from affray.events.vocabulary import Part, Vocabularies, Vocabulary
 from affray.kernel.dice import DICE_ALGORITHM
 from affray.kernel.encounter import Encounter, EventSink
+from affray.kernel.tables import RulesTable
 
 Teller = Callable[[Any, Any], str]
 """``teller(event, state)``: one line telling ``event``, read against the state right after it."""
+
+
+def no_tables() -> tuple[RulesTable, ...]:
+    """The tables of a ruleset or module that lists none."""
+    return ()
 
 
 class Scenario(Protocol):
@@ -116,6 +122,8 @@ class Module:
     details: Callable[[Any], list[str]]
     """Lines about a combatant for ``affray state`` (its injuries and losses)."""
     aftermath: Aftermath | None = None
+    tables: Callable[[], Sequence[RulesTable]] = no_tables
+    """Its tables as people read them (``affray rules``), read when first asked for."""
 
     def __post_init__(self) -> None:
         _check_tellers(self.name, self.part.appliers, self.tellers)
@@ -141,6 +149,8 @@ class Ruleset:
     display: StateDisplay
     modules: tuple[str, ...] = field(default=())
     """The modules it can carry, by name."""
+    tables: Callable[[], Sequence[RulesTable]] = no_tables
+    """Its tables as people read them (``affray rules``): the charts whose names scenarios use."""
 
     def __post_init__(self) -> None:
         own = [kind for part in self.vocabularies.parts if part is not SHARED for kind in part.appliers]

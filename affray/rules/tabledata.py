@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Protocol, TypeVar
 
 import msgspec
 
 from affray.errors import TableError, UnknownTableEntry
+from affray.names import close_names, name_key
 
 _F = TypeVar("_F", bound=msgspec.Struct)
-MAX_CLOSE_MATCHES = 5
 
 
 class _HasName(Protocol):
@@ -40,7 +39,7 @@ def require_unique(source: str, path: str, names: Iterable[str], what: str = "na
     where the row index goes, e.g. ``"$.armor[{}].name"``."""
     seen: set[str] = set()
     for index, name in enumerate(names):
-        key = name.strip().casefold()
+        key = name_key(name)
         if key in seen:
             raise table_error(source, path.format(index), f"duplicate {what} {name!r}")
         seen.add(key)
@@ -49,11 +48,10 @@ def require_unique(source: str, path: str, names: Iterable[str], what: str = "na
 def find_named(kind: str, name: str, entries: Iterable[_T], *, where: str = "") -> _T:
     """The entry called ``name`` (case and surrounding spaces ignored); UnknownTableEntry with close names."""
     rows = list(entries)
-    key = name.strip().casefold()
+    key = name_key(name)
     for row in rows:
-        if row.name.strip().casefold() == key:
+        if name_key(row.name) == key:
             return row
-    by_key = {row.name.strip().casefold(): row.name for row in rows}
-    close = difflib.get_close_matches(key, list(by_key), n=MAX_CLOSE_MATCHES)
-    hint = ", ".join(repr(by_key[k]) for k in close) if close else "none"
+    close = close_names(name, (row.name for row in rows))
+    hint = ", ".join(map(repr, close)) if close else "none"
     raise UnknownTableEntry(f"unknown {kind} {name!r}{where}; close matches: {hint}")

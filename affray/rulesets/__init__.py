@@ -65,6 +65,11 @@ def ruleset_names() -> list[str]:
     return sorted({*BUILT_IN_RULESETS, *_installed(RULESET_GROUP), *_rulesets})
 
 
+def module_names() -> list[str]:
+    """Every module affray can carry now: built in, installed or registered."""
+    return sorted({*BUILT_IN_MODULES, *_installed(MODULE_GROUP), *_modules})
+
+
 def _find(name: str, known: dict[str, Any], built_in: Mapping[str, str], group: str, kind: type) -> Any:
     found = known.get(name)
     if found is not None:

@@ -24,7 +24,7 @@ from affray.events.shared import kind_of
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
-from affray.kernel.ruleset import Reading, Ruleset
+from affray.kernel.ruleset import Module, Reading, Ruleset
 from affray.replays.narrate import SHARED_TELLERS, narrate
 from affray.replays.verify import verify
 from tests.contract.samples import instances
@@ -186,3 +186,26 @@ def test_every_kind_round_trips_through_the_logs_encoding(
     decoded = vocabulary.decoder.decode(line)
     assert decoded == event
     assert ENCODER.encode(decoded) == line
+
+
+OWNERS = [*NAMES, *sorted(rulesets.BUILT_IN_MODULES)]
+
+
+def _owner(name: str) -> Ruleset | Module:
+    return rulesets.ruleset(name) if name in NAMES else rulesets.module(name)
+
+
+@pytest.mark.parametrize("name", OWNERS)
+def test_tables_have_names_one_can_type_and_rows(name: str) -> None:
+    tables = _owner(name).tables()
+    names = [table.name for table in tables]
+    assert len(set(names)) == len(names)
+    assert all(re.fullmatch(r"[a-z0-9][a-z0-9-]*", table_name) for table_name in names)
+    assert all(table.rows for table in tables)
+
+
+@pytest.mark.parametrize("name", OWNERS)
+def test_every_row_of_a_table_is_found_by_its_own_name(name: str) -> None:
+    for table in _owner(name).tables():
+        for row_name in table.names():
+            assert row_name in table.matching(row_name).names()

@@ -139,7 +139,7 @@ def build_loadout(
 
 def _shield(path: str, spec: Combatant, tables: EnergionTables) -> Shield | None:
     """Its shield; a force field keeps its size's parry plus at the weightless speed (E5, ruling 9)."""
-    if spec.shield is None:
+    if not spec.shield:
         if spec.force_field:
             raise ScenarioError(
                 f'{path}.force_field: no shield to make a force field; name its size, e.g. shield = "Medium"'

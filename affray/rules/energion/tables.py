@@ -14,6 +14,7 @@ import msgspec
 import msgspec.toml
 
 from affray.errors import TableError, UnknownTableEntry
+from affray.names import name_key
 from affray.rules.tabledata import decode_table as _decode
 from affray.rules.tabledata import find_named, require_unique
 from affray.rules.tabledata import table_error as _fail
@@ -143,12 +144,14 @@ class EnergionTables(msgspec.Struct, frozen=True, kw_only=True):
 
         Without ``training_class`` the row of the first class in chart order that lists the
         name is returned; with it (also case-insensitive), the row printed under that class.
-        Raise UnknownTableEntry, naming up to 5 close matches, when there is no such row.
+        Raise UnknownTableEntry, naming close matches, when there is no such row.
         """
         if training_class is None:
             return find_named("weapon", name, self._all_weapons())
         cls = self.training_class(training_class)
-        listed_in = [c.name for c in self.classes if any(_same(w.name, name) for w in c.weapons)]
+        listed_in = [
+            c.name for c in self.classes if any(name_key(w.name) == name_key(name) for w in c.weapons)
+        ]
         where = f" in training class {cls.name!r}"
         if listed_in:
             where += f" (listed in: {', '.join(map(repr, listed_in))})"
@@ -164,14 +167,6 @@ class EnergionTables(msgspec.Struct, frozen=True, kw_only=True):
 
     def _all_weapons(self) -> list[Weapon]:
         return [w for cls in self.classes for w in cls.weapons]
-
-
-def _normalize(name: str) -> str:
-    return name.strip().casefold()
-
-
-def _same(a: str, b: str) -> bool:
-    return _normalize(a) == _normalize(b)
 
 
 # --- file formats -------------------------------------------------------------------------

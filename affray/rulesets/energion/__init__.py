@@ -15,6 +15,7 @@ from affray.handlers.energion.scenario import EnergionScenario, convert_scenario
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.energion.display import DISPLAY
 from affray.rulesets.energion.narration import TELLERS
+from affray.rulesets.energion.tables import tables
 
 
 def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionScenario:
@@ -32,5 +33,6 @@ RULESET = Ruleset(
     tellers=TELLERS,
     display=DISPLAY,
     modules=("special_damage",),
+    tables=tables,
 )
 """The Energion ruleset."""

@@ -16,6 +16,7 @@ from affray.handlers.fivestep.scenario import FivestepScenario, convert_fivestep
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.fivestep.display import DISPLAY
 from affray.rulesets.fivestep.narration import TELLERS
+from affray.rulesets.fivestep.tables import tables
 
 
 def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> FivestepScenario:
@@ -35,5 +36,6 @@ RULESET = Ruleset(
     tellers=TELLERS,
     display=DISPLAY,
     modules=("special_damage",),
+    tables=tables,
 )
 """The five-step ruleset."""

@@ -11,6 +11,7 @@ from affray.handlers.special_damage.aftermath import run_aftermath, started_by, 
 from affray.kernel.ruleset import Aftermath, Module
 from affray.rulesets.special_damage.display import details
 from affray.rulesets.special_damage.narration import TELLERS
+from affray.rulesets.special_damage.tables import tables
 
 MODULE = Module(
     name="special_damage",
@@ -20,5 +21,6 @@ MODULE = Module(
     tellers=TELLERS,
     details=details,
     aftermath=Aftermath(started_by=started_by, run=run_aftermath, summary=summary),
+    tables=tables,
 )
 """The special_damage module."""

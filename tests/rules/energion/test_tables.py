@@ -216,6 +216,16 @@ def test_short_sword_dagger_skill_is_in_daggers(tables: EnergionTables) -> None:
     assert sword.type == 2
 
 
+# rule E10: a scenario's "Mace" or "Longbow" names no row, but the error offers the rows meant
+def test_unknown_weapon_offers_the_rows_holding_its_words(tables: EnergionTables) -> None:
+    with pytest.raises(
+        UnknownTableEntry, match=r"close matches: 'Mace, Small', 'Mace, Large', 'Mace, 2 Handed'$"
+    ):
+        tables.weapon("Mace")
+    with pytest.raises(UnknownTableEntry, match=r"close matches: 'Bow, Self, Long', 'Bow, Compound, Long'$"):
+        tables.weapon("Longbow")
+
+
 # rule E10
 def test_unknown_weapon_names_close_matches(tables: EnergionTables) -> None:
     with pytest.raises(UnknownTableEntry, match=r"close matches: .*'Sword, Long'"):
