@@ -1,5 +1,7 @@
 """Errors a user can cause: each says where the problem is and what was expected."""
 
+from __future__ import annotations
+
 from pathlib import Path
 
 
@@ -24,7 +26,20 @@ class LogError(AffrayError):
 
 
 class DiceExhausted(AffrayError):
-    """A manual dice source ran out of the rolls a referee supplied."""
+    """A manual dice source ran out of the rolls a referee supplied, or a roll does not fit its die."""
+
+    def __init__(self, problem: str, when: str = "") -> None:
+        super().__init__(problem, when)
+        self.problem = problem
+        self.when = when
+
+    def __str__(self) -> str:
+        when = f", wanted {self.when}" if self.when else ""
+        return f"$.dice.rolls: {self.problem}{when}"
+
+    def during(self, when: str) -> DiceExhausted:
+        """The same problem, saying when in the fight the roll was wanted."""
+        return DiceExhausted(self.problem, when)
 
 
 def read_user_file(path: Path, error: type[AffrayError], kind: str) -> bytes:

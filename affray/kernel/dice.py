@@ -95,6 +95,11 @@ class GeneratedDice(DiceSource):
                 return word % sides + 1
 
 
+def _wanted(stream: str, sides: int) -> str:
+    roller, _, purpose = stream.partition("/")
+    return f"a d{sides} for {roller}'s {purpose} roll"
+
+
 class ManualDice(DiceSource):
     """Faces given in order, as rolled at a real table; says which roll it lacks when they run out."""
 
@@ -114,13 +119,13 @@ class ManualDice(DiceSource):
         number = self._next + 1
         if self._next >= len(self._faces):
             raise DiceExhausted(
-                f"$.dice.rolls: manual dice ran out: roll {number} (a d{sides} for {stream}) was not "
-                f"supplied; {len(self._faces)} were given"
+                f"manual dice ran out: roll {number} ({_wanted(stream, sides)}) was not supplied; "
+                f"{len(self._faces)} were given"
             )
         value = self._faces[self._next]
         if not 1 <= value <= sides:
             raise DiceExhausted(
-                f"manual roll {number} is {value}, but a d{sides} for {stream} needs 1..{sides}"
+                f"manual roll {number} is {value}, but {_wanted(stream, sides)} needs 1..{sides}"
             )
         self._next += 1
         return value

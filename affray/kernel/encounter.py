@@ -11,9 +11,11 @@ import simpy
 import structlog
 from simpy.events import NORMAL, URGENT, EventPriority
 
+from affray.errors import DiceExhausted
 from affray.events.base import Event
 from affray.events.shared import kind_of
 from affray.events.vocabulary import Folded, Vocabulary
+from affray.kernel.clock import seconds
 from affray.kernel.dice import Dice
 
 EventSink = Callable[[Event], None]
@@ -59,6 +61,15 @@ class Encounter(simpy.Environment, Generic[S]):
         self.sinks: list[EventSink] = []
         self.finished = self.event()
         self._trace = trace and _log.is_enabled_for(DEBUG)
+
+    def run(self, until: simpy.core.SimTime | simpy.Event | None = None) -> object:
+        """SimPy's run; a manual roll missing or not fitting its die says when it was wanted, after what."""
+        try:
+            return super().run(until)
+        except DiceExhausted as exc:
+            last = self.log[-1] if self.log else None
+            after = f"after seq {last.seq} ({kind_of(type(last))})" if last else "before any event"
+            raise exc.during(f"at {seconds(int(self.now))} s {after}") from None
 
     def emit(self, event: E) -> E:
         """Stamp, apply and record ``event``; return the stamped event."""

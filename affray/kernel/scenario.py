@@ -14,6 +14,7 @@ import msgspec
 
 from affray.errors import ScenarioError
 from affray.kernel.dice import DiceSource, GeneratedDice, ManualDice
+from affray.kernel.validation import explain
 
 Identifier = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
@@ -49,12 +50,15 @@ def parse_toml(data: bytes | str, source: str) -> dict[str, object]:
         raise ScenarioError(f"{source}: invalid TOML: {exc}") from None
 
 
-def path_first(message: str) -> str:
-    """msgspec says "Expected X - at `$.a.b`"; put the path first: "$.a.b: expected X"."""
+def path_first(message: str, kind: object = None) -> str:
+    """msgspec says "Expected X - at `$.a.b`"; put the path first: "$.a.b: expected X", and, given the
+    scenario's ``kind``, what was expected there (the choices, the field meant)."""
     what, sep, where = message.rpartition(" - at ")
     if not sep:
-        return f"$: {message[0].lower()}{message[1:]}"
-    return f"{where.strip('`')}: {what[0].lower()}{what[1:]}"
+        what, where = message, "$"
+    where = where.strip("`")
+    hint = explain(kind, what, where) if kind is not None else ""
+    return f"{where}: {what[0].lower()}{what[1:]}{hint}"
 
 
 def convert(raw: object, kind: type[T], source: str) -> T:
@@ -62,7 +66,7 @@ def convert(raw: object, kind: type[T], source: str) -> T:
     try:
         return msgspec.convert(raw, kind)
     except msgspec.ValidationError as exc:
-        raise ScenarioError(f"{source}: {path_first(str(exc))}") from None
+        raise ScenarioError(f"{source}: {path_first(str(exc), kind)}") from None
 
 
 class _Named(Protocol):

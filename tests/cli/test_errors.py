@@ -51,8 +51,24 @@ SCENARIO_MISTAKES = [
     pytest.param(
         'readiness = "unready"',
         'readiness = "sheathed"',
-        ["$.combatants[1].weapons[0].readiness", "sheathed"],
+        [
+            "$.combatants[1].weapons[0].readiness",
+            "sheathed",
+            "expected one of 'at_hand', 'in_hand', 'unready'",
+        ],
         id="bad-enum-value",
+    ),
+    pytest.param(
+        "skill = 70",
+        'skill = 70\ncontroller = "tactical"',
+        ["$.combatants[0].controller", "'tactical'", "expected one of 'nearest', 'tactician'"],
+        id="unknown-controller",
+    ),
+    pytest.param(
+        "max_seconds = 120",
+        "max_second = 120",
+        ["$:", "`max_second`", "did you mean `max_seconds`?"],
+        id="typo",
     ),
     pytest.param(
         'name = "Sword, Long"',
@@ -145,10 +161,40 @@ def test_output_in_a_missing_directory_is_one_error_line(affray: Affray, tmp_pat
 MANUAL_DICE = 'seed = 1130\ndice = { source = "manual", rolls = [1, 8, 50, 50] }'
 
 
-def test_manual_dice_running_out_names_the_missing_roll(tmp_path: Path) -> None:
+def test_manual_dice_running_out_names_the_missing_roll_and_when(tmp_path: Path) -> None:
     scenario = _mutated(tmp_path, "seed = 1130", MANUAL_DICE)
     result = run_process("run", scenario, "-o", tmp_path / "o.jsonl")
-    assert_user_error(result, str(scenario), "ran out", "roll 5", "d100", "brenna/hit", "4 were given")
+    assert_user_error(
+        result,
+        str(scenario),
+        "ran out",
+        "roll 5",
+        "a d100 for brenna's hit roll",
+        "4 were given",
+        "wanted at ",
+    )
+
+
+def test_a_top_level_key_after_the_combatants_says_where_it_belongs(affray: Affray, tmp_path: Path) -> None:
+    # TOML reads a bare key after [[combatants]] as a key of the last combatant
+    scenario = tmp_path / "scenario.toml"
+    scenario.write_text(DUEL_TEXT.replace("max_seconds = 120\n", "") + "max_seconds = 120\n")
+    assert_user_error(
+        affray("run", scenario, "-o", tmp_path / "o.jsonl"),
+        "$.combatants[1]: object contains unknown field `max_seconds`",
+        "TOML puts a key written after [[combatants]] inside the last of them",
+        "belongs at the top of the file, above the first [[combatants]]",
+    )
+
+
+def test_an_option_after_the_combatants_says_it_belongs_under_its_table(
+    affray: Affray, tmp_path: Path
+) -> None:
+    scenario = tmp_path / "scenario.toml"
+    scenario.write_text(DUEL_TEXT + "hit_locations = true\n")
+    assert_user_error(
+        affray("run", scenario, "-o", tmp_path / "o.jsonl"), "`hit_locations` belongs under [options]"
+    )
 
 
 def test_manual_dice_running_out_keeps_the_partial_log_readable(tmp_path: Path) -> None:

@@ -210,10 +210,20 @@ def test_same_scenario_twice_gives_equal_logs() -> None:
     assert [ENCODER.encode(event) for event in first.log] == [ENCODER.encode(event) for event in second.log]
 
 
-def test_running_out_of_manual_dice_names_the_roll() -> None:
-    # a, in hand and in reach at 0 ms, needs its hit roll, but no rolls were supplied
+def test_running_out_of_manual_dice_names_the_roll_and_when_it_was_wanted() -> None:
+    # a, in hand and in reach at 0 ms, needs its hit roll, but no rolls were supplied; b joined last (seq 2)
     built = scenario(fighter("a", "ford", prepared=True), fighter("b", "raiders", position=[1, 0]), rolls=[])
-    with pytest.raises(
-        DiceExhausted, match=re.escape("roll 1 (a d100 for a/hit) was not supplied; 0 were given")
-    ):
+    wanted = "roll 1 (a d100 for a's hit roll) was not supplied; 0 were given, wanted at 0.000 s after seq"
+    with pytest.raises(DiceExhausted, match=re.escape(wanted)):
+        run(built)
+
+
+def test_a_missing_roll_later_in_the_fight_says_its_game_time() -> None:
+    # rule E1: a's hit roll 99 misses (60 - 1 - 99 < 0); its next blow comes the long sword's speed later
+    # (8, 1H adjustment 0): at 8 s
+    # (b reacts only at 20 s, so it neither parries nor strikes before)
+    built = scenario(
+        fighter("a", "ford", prepared=True), fighter("b", "raiders", position=[1, 0], reaction=20), rolls=[99]
+    )
+    with pytest.raises(DiceExhausted, match=r"wanted at 8\.000 s after seq \d+ \(attack_resolved\)"):
         run(built)
