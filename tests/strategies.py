@@ -392,6 +392,7 @@ max_seconds = 30
 id = "archer"
 name = "Archer"
 side = "wall"
+controller = "nearest"
 damage_points = 20
 skill = 60
 weapons = [{ name = "Crossbow, Light" }]

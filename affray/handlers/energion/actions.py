@@ -34,6 +34,7 @@ from affray.npc.energion.intents import (
     Flee,
     Grapple,
     Intent,
+    Surrender,
     Wait,
 )
 from affray.npc.energion.view import View, seen
@@ -200,6 +201,12 @@ def _cast(acting: Acting, intent: Cast) -> Process:
         yield from cast(acting.encounter, acting.battle, acting.me, acting.mine, intent)
 
 
+def _surrender(acting: Acting, intent: Surrender) -> Process:
+    """It gives up the fight and is out (ruling 48)."""
+    acting.battle.put_out(acting.encounter, acting.me.id, f"surrendered: {intent.reason}")
+    yield acting.encounter.timeout(0)
+
+
 def _wait(acting: Acting, intent: Wait) -> Process:
     seconds = max(intent.seconds, 1)
     acting.encounter.emit(Waited(combatant=acting.me.id, seconds=seconds, reason=intent.reason))
@@ -289,6 +296,7 @@ Action = Callable[[Acting, Any], Process]
 UNTARGETED: dict[type, Action] = {
     BreakHold: _not_held,
     Cast: _cast,
+    Surrender: _surrender,
     Wait: _wait,
     ChangeWeapon: _change_weapon,
 }

@@ -31,7 +31,17 @@ from affray.rules.energion.formulas import tidy
 from affray.rules.energion.locations import disabling_damage, load_hit_locations, location_state
 from affray.rules.energion.tables import EnergionTables, load_tables
 
-CONTROLLERS: dict[str, type[Controller]] = {"nearest": NearestEnemy, "tactician": Tactician}
+
+def controller_for(me: Loadout) -> Controller:
+    """The combatant's controller; "auto" picks the tactician for one with more than a single melee weapon
+    to use: spells, grappling, martial arts, a missile or hurled weapon, or several weapons (ruling 50)."""
+    spec = me.spec
+    name = spec.controller
+    if name == "auto":
+        armed = len(me.arms) > 1 or any(arm.ranged for arm in me.arms)
+        versatile = armed or spec.spells or spec.grapples or spec.martial_arts_level
+        name = "tactician" if versatile else "nearest"
+    return Tactician(cornered=spec.cornered) if name == "tactician" else NearestEnemy()
 
 
 class EnergionBattle(Ending):
@@ -54,7 +64,7 @@ class EnergionBattle(Ending):
         self.interrupted: set[str] = set()
         """Casters whose spell has been interrupted and who have not yet heard of it."""
         self.controllers: dict[str, Controller] = {
-            spec.id: CONTROLLERS[spec.controller]() for spec in scenario.combatants
+            spec.id: controller_for(self.loadouts[spec.id]) for spec in scenario.combatants
         }
 
     @property

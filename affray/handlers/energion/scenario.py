@@ -75,7 +75,12 @@ class Combatant(SpecialTraits, frozen=True, kw_only=True):
     id: Identifier
     name: str
     side: Identifier
-    controller: Literal["nearest", "tactician"] = "nearest"
+    controller: Literal["auto", "nearest", "tactician"] = "auto"
+    """Who decides its actions: "auto" is the tactician for a combatant with spells, grappling, martial arts,
+    a missile or hurled weapon or several weapons (nearest would never use them), else nearest (ruling 50)."""
+    cornered: Literal["surrender", "stand"] = "surrender"
+    """What its tactician does when fleeing gains it no ground for 10 s: give up the fight, or turn and
+    fight on (ruling 48)."""
     position: tuple[float, float] = (0.0, 0.0)
     move_rate: Annotated[float, msgspec.Meta(gt=0, le=50)] = 3.0
     damage_points: Annotated[int, msgspec.Meta(ge=1, le=10000)]

@@ -83,13 +83,21 @@ class Flee(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
+class Surrender(msgspec.Struct, frozen=True, kw_only=True):
+    """Give up the fight: the combatant is out (a flight that gains no ground, ruling 48)."""
+
+    reason: str
+
+
 class BreakHold(msgspec.Struct, frozen=True, kw_only=True):
     """Spend the second trying to break the hold one is in (rule E15)."""
 
     reason: str
 
 
-Intent = Attack | Approach | Charge | Flee | Aim | ChangeWeapon | Wait | Cast | Grapple | BreakHold
+Intent = (
+    Attack | Approach | Charge | Flee | Aim | ChangeWeapon | Wait | Cast | Grapple | BreakHold | Surrender
+)
 
 
 class Controller(Protocol):

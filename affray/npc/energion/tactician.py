@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Literal
 
 import msgspec
 
@@ -24,6 +25,7 @@ from affray.npc.energion.intents import (
     Flee,
     Grapple,
     Intent,
+    Surrender,
     Wait,
 )
 from affray.npc.energion.view import ArmView, Seen, View
@@ -32,6 +34,9 @@ from affray.rules.energion.ranged import aim_start, range_band
 
 FLEE_AT = Decimal("0.25")
 """At or below this share of its damage points left, it flees."""
+NO_GROUND_MS = 10 * MS_PER_SECOND
+"""A flight whose gap to the nearest enemy has not grown by GROUND_M in this long cannot succeed."""
+GROUND_M = Decimal(1)
 FULL_COVER = 100
 CHARGE_PACE = Decimal(4)
 """Faster than this (m/s) a melee fighter charges: the E21 damage multiple, speed / 4, exceeds 1."""
@@ -52,6 +57,8 @@ class Situation(msgspec.Struct, frozen=True, kw_only=True):
     arm: ArmView
     ready: bool
     """The weapon in hand is ready and has uses left."""
+    cornered: bool = False
+    """It has given up fleeing and stands (ruling 48)."""
 
     @property
     def me(self) -> Seen:
@@ -80,7 +87,7 @@ Option = Callable[[Situation], Intent | GiveUp | None]
 def flee(s: Situation) -> Intent | None:
     """Badly hurt: run from the enemy."""
     me = s.me
-    if me.damage_left <= me.damage_points * FLEE_AT:
+    if not s.cornered and me.damage_left <= me.damage_points * FLEE_AT:
         return Flee(target=s.target.id, reason=f"badly hurt ({me.damage_left}/{me.damage_points} DP): flee")
     return None
 
@@ -249,14 +256,25 @@ OPTIONS: tuple[Option, ...] = (
 """The tactician's options, most pressing first."""
 
 
+class Flight(msgspec.Struct, frozen=True):
+    """How a flight is going: the widest gap to the nearest enemy it has opened, and when."""
+
+    gap: Decimal
+    since_ms: int
+
+
 class Tactician:
     """Nearest enemy first: a spell when one reaches it (unless a melee weapon is ready up close); a missile
-    or hurled weapon from a distance, aimed by range; melee up close."""
+    or hurled weapon from a distance, aimed by range; melee up close. A flight that gains no ground for
+    10 s ends as ``cornered`` says: it surrenders, or stands and fights on (ruling 48)."""
 
     name = "tactician"
 
-    def __init__(self) -> None:
+    def __init__(self, cornered: Literal["surrender", "stand"] = "surrender") -> None:
         self.memory = TargetMemory()
+        self.when_cornered = cornered
+        self.flight: Flight | None = None
+        self.cornered = False
 
     def give_up(self, pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
         """Rule S3: the victim's pick of the equipment it loses: the kind it has most units of first."""
@@ -277,11 +295,33 @@ class Tactician:
             gap=gap,
             arm=arm,
             ready=view.me.weapon_ready and arm.usable,
+            cornered=self.cornered,
         )
-        for option in OPTIONS:
-            choice = option(situation)
-            if isinstance(choice, GiveUp):
-                return None
-            if choice is not None:
-                return choice
-        return None
+        choice = _weigh(situation)
+        if not isinstance(choice, Flee):
+            self.flight = None
+            return choice
+        if self.flight is None or gap >= self.flight.gap + GROUND_M:
+            self.flight = Flight(gap, view.now)
+        elif view.now - self.flight.since_ms >= NO_GROUND_MS:
+            return self._cornered(situation)
+        return choice
+
+    def _cornered(self, situation: Situation) -> Intent | None:
+        """Ruling 48: the flight has gained no ground on the nearest enemy for 10 s."""
+        why = f"gained no ground on {situation.target.id} in {NO_GROUND_MS // MS_PER_SECOND} s of flight"
+        if self.when_cornered == "surrender":
+            return Surrender(reason=why)
+        self.cornered, self.flight = True, None
+        return _weigh(msgspec.structs.replace(situation, cornered=True))
+
+
+def _weigh(situation: Situation) -> Intent | None:
+    """The first option that applies, in rank."""
+    for option in OPTIONS:
+        choice = option(situation)
+        if isinstance(choice, GiveUp):
+            return None
+        if choice is not None:
+            return choice
+    return None

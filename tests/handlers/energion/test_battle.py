@@ -16,7 +16,7 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario, load_scenario
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
-from tests.handlers.energion import fighter, of_kind, scenario
+from tests.handlers.energion import TomlValue, fighter, of_kind, scenario
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 FAR = [100, 0]
@@ -227,3 +227,36 @@ def test_a_missing_roll_later_in_the_fight_says_its_game_time() -> None:
     )
     with pytest.raises(DiceExhausted, match=r"wanted at 8\.000 s after seq \d+ \(attack_resolved\)"):
         run(built)
+
+
+# --- which controller decides (ruling 50) --------------------------------------------------------------
+
+
+def controller_of(**fields: TomlValue) -> str:
+    """The name of the controller ``me`` gets, with ``fields``, against a plain foe."""
+    battle = EnergionBattle(scenario(fighter("me", "ford", **fields), fighter("foe", "raiders")))
+    return battle.controllers["me"].name
+
+
+def test_a_plain_swordsman_is_left_to_nearest() -> None:
+    assert controller_of() == "nearest"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        pytest.param({"weapons": [{"name": "Bow, Self, Long"}]}, id="missile"),
+        pytest.param({"weapons": [{"name": "Dagger, Throwing", "hurled": True}]}, id="hurled"),
+        pytest.param({"weapons": [{"name": "Sword, Long"}, {"name": "Dagger, Normal"}]}, id="two-weapons"),
+        pytest.param({"spells": [{"name": "Bolt", "casting_seconds": 2, "damage": "1d6"}]}, id="spells"),
+        pytest.param({"grapples": ["Trip"]}, id="grapples"),
+        pytest.param({"martial_arts_level": 2, "weapons": [{"name": "Hand"}]}, id="martial-arts"),
+    ],
+)
+def test_a_combatant_with_more_to_use_gets_the_tactician(fields: dict[str, TomlValue]) -> None:
+    # ruling 50: nearest would walk a bowman into melee and never cast a spell
+    assert controller_of(**fields) == "tactician"
+
+
+def test_a_controller_named_in_the_scenario_is_kept() -> None:
+    assert controller_of(controller="nearest", weapons=[{"name": "Bow, Self, Long"}]) == "nearest"

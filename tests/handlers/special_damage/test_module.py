@@ -147,7 +147,9 @@ def test_a_target_that_fails_its_rs_check_takes_no_modifier() -> None:
 def test_a_point_blank_crossbow_shot_adds_two() -> None:
     # S9, S2: skill 100 // 100 = level 1, chance 5; 3 m is point blank (+2); Table 2 "Bow or crossbow" +2;
     # type 1 + 2 + 1 + 2 = 6 (Shoulder wound: equipment roll 50)
-    built = special(a(skill=100, weapons=[{"name": "Crossbow, Light"}]), b(position=[3, 0]), rolls=[3, 1, 50])
+    # (nearest shoots at once: the tactician would aim first)
+    shooter = a(skill=100, controller="nearest", weapons=[{"name": "Crossbow, Light"}])
+    built = special(shooter, b(position=[3, 0]), rolls=[3, 1, 50])
     event = only_special(fight(built))
     assert event.modifiers == (
         SpecialModifier("Point blank range", 2),

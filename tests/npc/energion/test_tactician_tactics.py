@@ -7,8 +7,9 @@ from decimal import Decimal
 
 from affray.events.energion.kinds import AttackResolved, TargetChosen
 from affray.events.energion.state import EnergionCombatant, EnergionState
+from affray.events.shared import CombatantOut
 from affray.handlers.energion.battle import EnergionBattle
-from affray.npc.energion.intents import Aim, Approach, Attack, Charge, Flee, Intent, Wait
+from affray.npc.energion.intents import Aim, Approach, Attack, Charge, Flee, Intent, Surrender, Wait
 from affray.npc.energion.tactician import Tactician
 from affray.npc.energion.view import View
 from tests.handlers.energion import fighter, scenario
@@ -92,6 +93,72 @@ def test_flees_from_afar_as_well() -> None:
     intent = decide("60", taken="32", weapon=WITH_BOW)
     assert isinstance(intent, Flee)
     assert intent.target == "foe"
+
+
+def chase(tactician: Tactician, gaps: list[str]) -> list[Intent | None]:
+    """What a badly hurt ``me`` (8 of 40 DP left) decides at 0 s, 1 s, ... with its foe at each gap."""
+    intents = []
+    for second, gap in enumerate(gaps):
+        me = person("me", "wall", "0", damage_taken=Decimal(32), weapon_index=WITH_SWORD)
+        state = EnergionState(
+            combatants={"me": me, "foe": person("foe", "raiders", gap)}, field_version=second
+        )
+        view = view_of(me, state, arms=(BOW, SWORD), now=second * 1000, pace=Decimal(3), parries=True)
+        intents.append(tactician.decide(view))
+    return intents
+
+
+def test_a_flight_gaining_no_ground_for_ten_seconds_surrenders() -> None:
+    # ruling 48: the gap stays 2 m (the foe as fast as it): at 10 s the flight has gained no ground
+    intents = chase(Tactician(), ["2"] * 11)
+    assert all(isinstance(intent, Flee) for intent in intents[:10])
+    assert intents[10] == Surrender(reason="gained no ground on foe in 10 s of flight")
+
+
+def test_a_flight_that_opens_a_metre_goes_on() -> None:
+    # ruling 48: 2 m, then 3 m at 9 s (a metre gained): 10 s more from then before it gives up
+    intents = chase(Tactician(), ["2"] * 9 + ["3"] * 10)
+    assert all(isinstance(intent, Flee) for intent in intents)
+
+
+def test_a_cornered_tactician_that_stands_fights_on_and_flees_no_more() -> None:
+    # ruling 48 (cornered = "stand"): at 10 s it turns on the foe 2 m off: sword in hand, it closes in
+    tactician = Tactician(cornered="stand")
+    intents = chase(tactician, ["2"] * 11 + ["5"])
+    assert all(isinstance(intent, Flee) for intent in intents[:10])
+    assert not isinstance(intents[10], Flee | Surrender)
+    assert not isinstance(intents[11], Flee | Surrender)
+
+
+def test_a_chased_archer_surrenders_rather_than_flee_to_the_time_limit() -> None:
+    # ruling 48: both tacticians at 3 m/s; the hurt archer runs, the brute keeps pace, and 10 s on she
+    # gives up: the fight ends with a winner long before its 600 s
+    built = scenario(
+        fighter("archer", "wall", damage_points=24, controller="tactician"),
+        fighter("brute", "raiders", damage_points=60, skill=70, position=[1, 0], controller="tactician"),
+        max_seconds=600,
+    )
+    encounter = EnergionBattle(built).run()
+    out = [e for e in encounter.log if isinstance(e, CombatantOut)]
+    assert [(e.combatant, e.reason) for e in out] == [
+        ("archer", "surrendered: gained no ground on brute in 10 s of flight")
+    ]
+    assert encounter.state.winner == "raiders"
+    assert encounter.state.t < 120_000
+
+
+def test_a_chased_archer_who_stands_fights_it_out() -> None:
+    # ruling 48 (cornered = "stand"): the same chase, but she turns and fights until one of them falls
+    built = scenario(
+        fighter("archer", "wall", damage_points=24, controller="tactician", cornered="stand"),
+        fighter("brute", "raiders", damage_points=60, skill=70, position=[1, 0], controller="tactician"),
+        max_seconds=600,
+    )
+    encounter = EnergionBattle(built).run()
+    out = [e for e in encounter.log if isinstance(e, CombatantOut)]
+    assert len(out) == 1
+    assert not out[0].reason.startswith(("surrendered", "fled"))
+    assert encounter.state.winner is not None
 
 
 # --- parrying rather than striking when outmatched (ruling 47) -----------------------------------------
