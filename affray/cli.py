@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 
@@ -85,6 +85,20 @@ def _load(path: Path) -> LogFile:
     return log
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def _refuse_overwriting(output: Path, inputs: Mapping[Path, str]) -> None:
+    """An output that is one of the command's own inputs is refused, ``--force`` or not."""
+    for given, what in inputs.items():
+        if _same_file(output, given):
+            raise AffrayError(f"-o {output}: that is {what}; write the output to another file")
+
+
 @cli.command()
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=True))
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Log file to write.")
@@ -93,6 +107,8 @@ def _load(path: Path) -> LogFile:
 def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT."""
     ruleset, spec = rulesets.load_scenario(scenario)
+    named = {scenario.parent / name: f"{name}, a file the scenario names" for name in ruleset.files(spec)}
+    _refuse_overwriting(output, {scenario: "the scenario", **named})
     try:
         battle = ruleset.battle(spec)
     except AffrayError as exc:
@@ -194,6 +210,7 @@ def heal(log: Path, days: int, output: Path, force: bool) -> None:
 
     The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies.
     """
+    _refuse_overwriting(output, {log: "the log to heal"})
     loaded = _load(log)
     if not loaded.ended:
         raise AffrayError(f"{log}: the log is cut short; heal needs a whole log")

@@ -36,6 +36,11 @@ def no_tables() -> tuple[RulesTable, ...]:
     return ()
 
 
+def no_files(scenario: Any) -> tuple[str, ...]:
+    """The files a scenario names of a ruleset whose scenarios name none."""
+    return ()
+
+
 class Scenario(Protocol):
     """What every ruleset's scenario has: the ruleset, the seed, a name and the modules it turns on."""
 
@@ -151,6 +156,9 @@ class Ruleset:
     """The modules it can carry, by name."""
     tables: Callable[[], Sequence[RulesTable]] = no_tables
     """Its tables as people read them (``affray rules``): the charts whose names scenarios use."""
+    files: Callable[[Any], Sequence[str]] = no_files
+    """``files(scenario)``: the files a loaded scenario was read from besides itself (its own tables, say),
+    as it names them, relative to its folder."""
 
     def __post_init__(self) -> None:
         own = [kind for part in self.vocabularies.parts if part is not SHARED for kind in part.appliers]

@@ -90,6 +90,13 @@ def test_heal_refuses_to_replace_an_existing_output(affray: Affray, robots_log: 
     assert out.read_text() == "keep me\n"
 
 
+def test_heal_refuses_to_write_over_the_log_it_heals(affray: Affray, robots_log: Path) -> None:
+    kept = robots_log.read_bytes()
+    result = affray("heal", robots_log, "--days", "3", "-o", robots_log, "--force")
+    assert_user_error(result, f"-o {robots_log}: that is the log to heal")
+    assert robots_log.read_bytes() == kept
+
+
 def test_heal_replaces_an_existing_output_with_force(
     affray: Affray, robots_log: Path, tmp_path: Path
 ) -> None:

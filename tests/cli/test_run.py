@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 from affray.events.energion.state import vocabulary
 from affray.kernel.clock import seconds
 from affray.replays.rebuild import state_at_seq
 from affray.replays.telling import number
-from tests.cli.conftest import DUEL, Affray, assert_user_error
+from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error
 from tests.strategies import read_path
 
 ENERGION = vocabulary()
@@ -58,6 +59,26 @@ def test_run_refuses_to_overwrite_an_existing_file(affray: Affray, tmp_path: Pat
     assert_user_error(result, str(out), "--force")
     assert result.out == ""
     assert out.read_bytes() == b"not to be lost\n"
+
+
+def test_run_refuses_to_write_over_its_scenario_even_with_force(affray: Affray, tmp_path: Path) -> None:
+    scenario = tmp_path / "duel.toml"
+    scenario.write_bytes(DUEL.read_bytes())
+    aliased = tmp_path / "." / "duel.toml"
+    assert_user_error(
+        affray("run", scenario, "-o", aliased, "--force"), f"-o {aliased}: that is the scenario"
+    )
+    assert scenario.read_bytes() == DUEL.read_bytes()
+
+
+def test_run_refuses_to_write_over_a_table_its_scenario_names(affray: Affray, tmp_path: Path) -> None:
+    shutil.copytree(EXAMPLES / "tables", tmp_path / "tables")
+    shutil.copy(EXAMPLES / "firefight.toml", tmp_path)
+    table = tmp_path / "tables" / "fivestep" / "3-6.toml"
+    kept = table.read_bytes()
+    result = affray("run", tmp_path / "firefight.toml", "-o", table, "--force")
+    assert_user_error(result, "that is tables/fivestep/3-6.toml, a file the scenario names")
+    assert table.read_bytes() == kept
 
 
 def test_run_with_force_replaces_an_existing_file(affray: Affray, tmp_path: Path, duel_bytes: bytes) -> None:

@@ -12,11 +12,16 @@ from typing import Any
 
 from affray.events.fivestep.state import vocabulary
 from affray.handlers.fivestep.battle import FivestepBattle
-from affray.handlers.fivestep.scenario import FivestepScenario, convert_fivestep, embed_tables
+from affray.handlers.fivestep.scenario import FivestepScenario, TableFile, convert_fivestep, embed_tables
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.fivestep.display import DISPLAY
 from affray.rulesets.fivestep.narration import TELLERS
 from affray.rulesets.fivestep.tables import tables
+
+
+def files(scenario: FivestepScenario) -> tuple[str, ...]:
+    """The table files the scenario names."""
+    return tuple(t.path if isinstance(t, TableFile) else t for t in scenario.tables.values())
 
 
 def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> FivestepScenario:
@@ -37,5 +42,6 @@ RULESET = Ruleset(
     display=DISPLAY,
     modules=("special_damage",),
     tables=tables,
+    files=files,
 )
 """The five-step ruleset."""
