@@ -6,7 +6,6 @@ import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from pathlib import Path
 
 import click
@@ -15,7 +14,7 @@ import structlog
 from affray import __version__, rulesets
 from affray.errors import AffrayError, LogError
 from affray.events.codec import LogFile, LogWriter, read_log
-from affray.kernel.clock import seconds, to_ms
+from affray.kernel.clock import game_time, parse_game_time
 from affray.kernel.dice import ManualDice
 from affray.kernel.fold import encode_state, fold
 from affray.kernel.ruleset import Module, Reading, Recorded, Ruleset
@@ -29,7 +28,6 @@ from affray.replays.verify import first_difference, verify
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
-MAX_SECONDS = 86400
 
 
 def _configure_logging(verbose: bool) -> None:
@@ -134,7 +132,7 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     name = spec.name or scenario.stem
     winner = f"side {state.winner} wins" if state.winner else "no winner"
     click.echo(
-        f"{name}: {winner} at {seconds(state.t)} s ({state.end_reason}); "
+        f"{name}: {winner} at {game_time(state.t)} ({state.end_reason}); "
         f"{len(encounter.log)} events -> {output}"
     )
     for c in state.combatants.values():
@@ -161,12 +159,12 @@ def replay(log: Path) -> None:
 
 @cli.command()
 @click.argument("log", type=click.Path(path_type=Path))
-@click.option("--at", "at_seconds", type=str, help="Game time in seconds, e.g. 12.5.")
+@click.option("--at", "at_time", type=str, help="Game time: seconds (12.5) or with units (30d, 2h 15min).")
 @click.option("--seq", type=click.IntRange(min=0), help="Event number.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
-def state(log: Path, at_seconds: str | None, seq: int | None, as_json: bool) -> None:
-    """Show every combatant's state in LOG at a moment (--at SECONDS or --seq N; default: the end)."""
-    if at_seconds is not None and seq is not None:
+def state(log: Path, at_time: str | None, seq: int | None, as_json: bool) -> None:
+    """Show every combatant's state in LOG at a moment (--at TIME or --seq N; default: the end)."""
+    if at_time is not None and seq is not None:
         raise AffrayError("--at and --seq: give one of them, not both")
     loaded = _load(log)
     events = loaded.events
@@ -175,8 +173,8 @@ def state(log: Path, at_seconds: str | None, seq: int | None, as_json: bool) -> 
         if seq > len(events):
             raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {len(events)}")
         current = state_at_seq(events, seq, loaded.vocabulary)
-    elif at_seconds is not None:
-        moment = _milliseconds(at_seconds)
+    elif at_time is not None:
+        moment = _moment(at_time, events[-1].t if events else 0)
         current = state_at_time(events, moment, loaded.vocabulary)
     else:
         current = state_at_seq(events, len(events), loaded.vocabulary)
@@ -187,15 +185,17 @@ def state(log: Path, at_seconds: str | None, seq: int | None, as_json: bool) -> 
         click.echo(line)
 
 
-def _milliseconds(text: str) -> int:
-    """``--at`` seconds to milliseconds; anything but a time from 0 to a day is an error."""
+def _moment(text: str, last_ms: int) -> int:
+    """``--at`` to milliseconds: any time from 0 to the log's last event."""
     try:
-        moment = Decimal(text)
-    except ArithmeticError:
-        raise AffrayError(f"--at {text!r}: expected seconds, e.g. 12.5") from None
-    if not moment.is_finite() or not 0 <= moment <= MAX_SECONDS:
-        raise AffrayError(f"--at {text!r}: expected a time from 0 to {MAX_SECONDS} seconds")
-    return to_ms(moment)
+        moment = parse_game_time(text)
+    except ValueError:
+        raise AffrayError(
+            f"--at {text!r}: expected seconds (12.5) or a time with units (30d, 2h 15min)"
+        ) from None
+    if moment > last_ms:
+        raise AffrayError(f"--at {text!r}: the log ends at {game_time(last_ms)}")
+    return moment
 
 
 @cli.command()

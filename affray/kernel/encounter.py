@@ -15,7 +15,7 @@ from affray.errors import DiceExhausted
 from affray.events.base import Event
 from affray.events.shared import kind_of
 from affray.events.vocabulary import Folded, Vocabulary
-from affray.kernel.clock import seconds
+from affray.kernel.clock import game_time
 from affray.kernel.dice import Dice
 
 EventSink = Callable[[Event], None]
@@ -69,7 +69,7 @@ class Encounter(simpy.Environment, Generic[S]):
         except DiceExhausted as exc:
             last = self.log[-1] if self.log else None
             after = f"after seq {last.seq} ({kind_of(type(last))})" if last else "before any event"
-            raise exc.during(f"at {seconds(int(self.now))} s {after}") from None
+            raise exc.during(f"at {game_time(int(self.now))} {after}") from None
 
     def emit(self, event: E) -> E:
         """Stamp, apply and record ``event``; return the stamped event."""

@@ -14,7 +14,7 @@ from affray.events.base import Event
 from affray.events.shared import ActionRefused, CheckRolled, CombatantOut, EncounterEnded, Moved
 from affray.events.state import EncounterState
 from affray.events.vocabulary import Vocabulary
-from affray.kernel.clock import seconds
+from affray.kernel.clock import game_time
 from affray.kernel.fold import apply_checked
 from affray.kernel.ruleset import Teller
 from affray.replays.telling import at, number, rolled
@@ -64,4 +64,4 @@ def narrate(
     for event in events:
         apply_checked(vocabulary, state, event)
         text = told[type(event)](event, state)
-        yield f"{seconds(event.t):>9} s  #{event.seq:<4} {text}"
+        yield f"{game_time(event.t):>11}  #{event.seq:<4} {text}"

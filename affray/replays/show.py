@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from affray.events.state import CombatantState, EncounterState
-from affray.kernel.clock import seconds
+from affray.kernel.clock import game_time
 from affray.kernel.fold import digest
 from affray.kernel.ruleset import Reading
 from affray.replays.telling import number
@@ -15,7 +15,7 @@ from affray.replays.telling import number
 def conditions_now(c: CombatantState, now: int) -> str:
     """The conditions that keep it out of action at ``now`` ("" when none): "unconscious until 12.000 s"."""
     active = [
-        name if until is None else f"{name} until {seconds(until)} s"
+        name if until is None else f"{name} until {game_time(until)}"
         for name, until in c.conditions.items()
         if until is None or now < until
     ]
@@ -26,9 +26,9 @@ def show_state(state: EncounterState[Any], moment: int | None, reading: Reading)
     """The state as lines for people, at ``moment`` (ms) or after its last event."""
     over = f"; ended: {state.end_reason}" if state.ended else ""
     if moment is None:
-        when = f"after seq {state.seq}, at {seconds(state.t)} s"
+        when = f"after seq {state.seq}, at {game_time(state.t)}"
     else:
-        when = f"at {seconds(moment)} s (the last event before it: seq {state.seq} at {seconds(state.t)} s)"
+        when = f"at {game_time(moment)} (the last event before it: seq {state.seq} at {game_time(state.t)})"
     display = reading.ruleset.display
     lines = [f"{when}{over}; state digest {digest(state)}"]
     lines += [f"  {line}" for line in display.overview(state)]

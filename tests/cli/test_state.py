@@ -124,7 +124,7 @@ def test_state_seq_at_the_last_event_is_allowed(affray: Affray, duel_log: Path, 
     assert result.code == 0, result
 
 
-@pytest.mark.parametrize("value", ["abc", "", "-1", "nan", "inf", "-inf", "0x10", "1s"])
+@pytest.mark.parametrize("value", ["abc", "", "-1", "nan", "inf", "-inf", "0x10", "1 fortnight", "1e3"])
 def test_state_bad_at_value_is_an_error(affray: Affray, duel_log: Path, value: str) -> None:
     assert_user_error(affray("state", duel_log, "--at", value), "--at", repr(value))
 

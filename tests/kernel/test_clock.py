@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from affray.kernel.clock import MS_PER_SECOND, seconds, to_ms
+from affray.kernel.clock import MS_PER_SECOND, game_time, parse_game_time, seconds, to_ms
 
 
 def test_a_second_is_a_thousand_milliseconds() -> None:
@@ -75,3 +75,36 @@ def test_seconds_puts_the_sign_before_a_negative_time(ms: int, text: str) -> Non
 @given(st.integers(min_value=-(10**12), max_value=10**12))
 def test_seconds_read_back_with_to_ms_give_the_same_milliseconds(ms: int) -> None:
     assert to_ms(Decimal(seconds(ms))) == ms
+
+
+@pytest.mark.parametrize(
+    ("ms", "text"),
+    [
+        (46330, "46.330 s"),
+        (3599999, "3599.999 s"),
+        (3600000, "1 h 00 min 00 s"),
+        (90061500, "1 d 1 h 01 min 01.500 s"),
+        (2592064000, "30 d 0 h 01 min 04 s"),
+    ],
+)
+def test_game_time_shows_seconds_in_the_first_hour_then_days_and_hours(ms: int, text: str) -> None:
+    assert game_time(ms) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "ms"),
+    [("12.5", 12500), ("30d", 2592000000), ("1h 30min", 5400000), ("2 h 30 m", 9000000), ("4.5 s", 4500)],
+)
+def test_a_typed_time_may_carry_units(text: str, ms: int) -> None:
+    assert parse_game_time(text) == ms
+
+
+@given(st.integers(min_value=0, max_value=3650 * 86400 * 1000))
+def test_a_shown_time_reads_back_as_itself(ms: int) -> None:
+    assert parse_game_time(game_time(ms)) == ms
+
+
+@pytest.mark.parametrize("text", ["", "abc", "-3", "1e5", "12.5.3", "3 weeks"])
+def test_what_is_not_a_time_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="time"):
+        parse_game_time(text)

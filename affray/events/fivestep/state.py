@@ -24,6 +24,7 @@ from affray.events.fivestep.kinds import (
     ToHitResolved,
     TurnStarted,
 )
+from affray.events.special_damage.kinds import AftermathStarted
 from affray.events.special_damage.state import SPECIAL_DAMAGE, SpecialState
 from affray.events.state import SHARED, CombatantState, EncounterState, joined_fields, unchanged
 from affray.events.vocabulary import Part, Vocabularies
@@ -64,6 +65,8 @@ class FivestepCombatant(CombatantState, kw_only=True):
 
     parts: dict[str, int] = msgspec.field(default_factory=dict)
     """Rule F11: its body parts' damage points."""
+    destroyed: list[str] = msgspec.field(default_factory=list)
+    """Rule F11: its parts destroyed (five times their points taken): no healing restores them."""
     turn: TurnState | None = None
     """Rule F7: its current turn's Agility Points."""
     used: dict[str, int] = msgspec.field(default_factory=dict)
@@ -162,6 +165,8 @@ def _damage(state: FivestepState, e: DamageResolved) -> None:
     target.location_damage[e.part] = target.location_damage.get(e.part, Decimal(0)) + points
     if not e.functional and e.part not in target.disabled:
         target.disabled.append(e.part)
+    if e.destroyed and e.part not in target.destroyed:
+        target.destroyed.append(e.part)
 
 
 def _alertness(state: FivestepState, e: AlertnessRaised) -> None:
@@ -189,5 +194,19 @@ FIVESTEP = Part(
 )
 """The fivestep kinds (rules F3-F12). Poison effects are told, not kept: the text gives them no rule that
 later rolls read."""
-vocabulary = Vocabularies(FivestepState, (SHARED, FIVESTEP), {"special_damage": (SPECIAL_DAMAGE,)})
+
+
+def _destroyed_stay(state: FivestepState, e: AftermathStarted) -> None:
+    for combatant_id in e.restored:
+        combatant = state.combatants[combatant_id]
+        combatant.disabled.extend(combatant.destroyed)
+
+
+FIVESTEP_SPECIAL_DAMAGE = Part(
+    name="fivestep+special_damage", appliers={}, extends={AftermathStarted: _destroyed_stay}
+)
+"""Ruling 21 under fivestep: the aftermath heals damage points, but a part destroyed (F11) stays so."""
+vocabulary = Vocabularies(
+    FivestepState, (SHARED, FIVESTEP), {"special_damage": (SPECIAL_DAMAGE, FIVESTEP_SPECIAL_DAMAGE)}
+)
 """The fivestep vocabulary for a scenario's modules: ``vocabulary(scenario.modules)``."""

@@ -163,6 +163,9 @@ class AftermathStarted(Event, frozen=True, kw_only=True, tag="aftermath_started"
 
     days: int
     limbs_set_in_time: bool
+    restored: tuple[str, ...] = ()
+    """The living survivors whose damage points are taken as healed as it begins (ruling 21); a log written
+    before affray listed them holds none, and folds as it did then."""
 
 
 class HealingScheduled(Event, frozen=True, kw_only=True, tag="healing_scheduled"):

@@ -77,6 +77,7 @@ class Carrier(Protocol):
     damage_taken: Decimal
     damage_dealt: Decimal
     location_damage: dict[str, Decimal]
+    disabled: list[str]
     conditions: dict[str, int | None]
     special: SpecialState
 
@@ -139,6 +140,25 @@ def _exploded(state: Field, e: Exploded) -> None:
         state.combatants[hit.combatant].damage_taken += hit.damage
 
 
+def dead(combatant: Carrier) -> bool:
+    """Killed outright: a mortal location (E20), a deadly special damage (S4) or an explosion (S5, S6).
+
+    A combatant merely put out at 0 damage points or fewer, knocked out, fled or surrendered lives to heal
+    (a ruling).
+    """
+    reason = combatant.out_reason or ""
+    return combatant.out and any(word in reason for word in ("death", "special damage:", "exploded"))
+
+
+def _aftermath(state: Field, e: AftermathStarted) -> None:
+    """Ruling 21: the host's own rules heal the damage points of the living first; their locations too."""
+    for combatant_id in e.restored:
+        combatant: Carrier = state.combatants[combatant_id]
+        combatant.damage_taken = _ZERO
+        combatant.location_damage.clear()
+        combatant.disabled.clear()
+
+
 def _healed(state: Field, e: Healed) -> None:
     injuries = state.combatants[e.combatant].special.injuries
     for index, injury in enumerate(injuries):
@@ -157,7 +177,7 @@ SPECIAL_DAMAGE = Part(
         ProgramsDestroyed: _programs,
         Exploded: _exploded,
         RefereeRuling: unchanged,
-        AftermathStarted: unchanged,
+        AftermathStarted: _aftermath,
         HealingScheduled: unchanged,
         Healed: _healed,
         NotHealed: unchanged,

@@ -2,13 +2,15 @@
 
 The encounter's clock runs on from the end of the fight for the days asked. Each injury heals on its own
 clock ("healing times are not cumulative"), from the start of the aftermath: the host's own rules heal the
-Stamina (damage points) first, and affray takes them as healed when the aftermath begins (a ruling). A
+Stamina (damage points) first, and affray takes a living survivor's as healed when the aftermath begins
+(ruling 21: ``AftermathStarted.restored``); a robot keeps its damage points. A
 robot is repaired by a combatant of its side with Robotics skill, one injury after another; without one it
 stays damaged. Timed conditions (unconsciousness, stuns) end when their time comes.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Generator, Sequence
 from typing import Any
 
@@ -22,7 +24,7 @@ from affray.events.special_damage.kinds import (
     Injury,
     NotHealed,
 )
-from affray.events.special_damage.state import Carrier
+from affray.events.special_damage.state import Carrier, dead
 from affray.handlers.special_damage.host import SpecialHost
 from affray.kernel.clock import MS_PER_DAY, UNIT_MS
 from affray.kernel.encounter import Encounter
@@ -36,7 +38,14 @@ def run_aftermath(encounter: Encounter[Any], host: SpecialHost, days: int) -> No
     """Continue ``encounter`` (a finished fight under ``host``) for ``days`` of healing and repair,
     appending its events."""
     options = host.special_options
-    encounter.emit(AftermathStarted(days=days, limbs_set_in_time=options.limbs_set_in_time))
+    restored = tuple(
+        c.id
+        for c in encounter.state.combatants.values()
+        if c.special.body == "living" and not dead(c) and (c.damage_taken or c.location_damage or c.disabled)
+    )
+    encounter.emit(
+        AftermathStarted(days=days, limbs_set_in_time=options.limbs_set_in_time, restored=restored)
+    )
     end = int(encounter.now) + days * MS_PER_DAY
     combatant: Carrier
     for combatant in encounter.state.combatants.values():
@@ -61,21 +70,23 @@ def started_by(event: Event) -> int | None:
 
 
 def summary(added: Sequence[Event]) -> str:
-    """What an aftermath's events did: injuries healed or repaired of those scheduled, and the fees."""
+    """What an aftermath's events did: whose damage points it restored, the injuries healed or repaired of
+    all there were (and why the others were not), and the fees."""
+    started = next((e for e in added if isinstance(e, AftermathStarted)), None)
+    restored = len(started.restored) if started else 0
     healed = sum(isinstance(e, Healed) for e in added)
     scheduled = [e for e in added if isinstance(e, HealingScheduled)]
+    refused = [e for e in added if isinstance(e, NotHealed)]
+    why = Counter(e.reason for e in refused)
+    cannot = "; ".join(f"{count} not: {reason}" for reason, count in why.items())
+    injuries = len(scheduled) + len(refused)
     cost = sum(e.cost for e in scheduled)
-    fees = f", {cost} Cr in fees" if cost else ""
-    return f"{healed} of {len(scheduled)} injuries healed or repaired{fees}"
-
-
-def dead(combatant: Carrier) -> bool:
-    """Killed outright: a mortal location (E20), a deadly special damage (S4) or an explosion (S5, S6).
-
-    A combatant merely put out at 0 damage points or fewer, knocked out or fled lives to heal (a ruling).
-    """
-    reason = combatant.out_reason or ""
-    return combatant.out and any(word in reason for word in ("death", "special damage:", "exploded"))
+    lines = [
+        f"damage points of {restored} {'survivor' if restored == 1 else 'survivors'} restored",
+        f"{healed} of {injuries} {'injury' if injuries == 1 else 'injuries'} healed or repaired"
+        + (f" ({cannot})" if cannot else ""),
+    ]
+    return ", ".join(lines) + (f", {cost} Cr in fees" if cost else "")
 
 
 def _heal(encounter: Encounter[Any], treated: bool, combatant: Carrier, injury: Injury) -> None:

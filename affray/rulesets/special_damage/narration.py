@@ -18,7 +18,7 @@ from affray.events.special_damage.kinds import (
     SpecialDamage,
 )
 from affray.events.special_damage.state import Field
-from affray.kernel.clock import seconds
+from affray.kernel.clock import game_time
 from affray.kernel.ruleset import Teller
 from affray.replays.telling import number, rolled
 
@@ -47,7 +47,7 @@ def _condition(e: ConditionStarted, s: Field) -> str:
     if e.until_ms is None:
         return f"{e.combatant} is {e.condition}{chance} by {e.cause}"
     duration = f" ({rolled(e.duration)})" if e.duration else ""
-    return f"{e.combatant} is {e.condition}{chance} by {e.cause} until {seconds(e.until_ms)} s{duration}"
+    return f"{e.combatant} is {e.condition}{chance} by {e.cause} until {game_time(e.until_ms)}{duration}"
 
 
 def _condition_ended(e: ConditionEnded, s: Field) -> str:
@@ -88,7 +88,8 @@ def _ruling(e: RefereeRuling, s: Field) -> str:
 def _aftermath(e: AftermathStarted, s: Field) -> str:
     limbs = "set in time" if e.limbs_set_in_time else "not set in time (hospital)"
     days = "1 day" if e.days == 1 else f"{e.days} days"
-    return f"the fight is over: {days} of healing and repair begin (broken limbs {limbs})"
+    restored = f"; the damage points of {', '.join(e.restored)} are healed" if e.restored else ""
+    return f"the fight is over: {days} of healing and repair begin (broken limbs {limbs}){restored}"
 
 
 def _scheduled(e: HealingScheduled, s: Field) -> str:
@@ -97,7 +98,7 @@ def _scheduled(e: HealingScheduled, s: Field) -> str:
     note = f"; {e.note}" if e.note else ""
     return (
         f"{e.combatant}'s {e.injury} heals as {e.heals_as}: {rolled(e.roll)}{extra}, ready at "
-        f"{seconds(e.ready_ms)} s{cost}{note}"
+        f"{game_time(e.ready_ms)}{cost}{note}"
     )
 
 

@@ -127,6 +127,33 @@ def test_an_unconscious_combatant_comes_round_during_the_aftermath() -> None:
 def test_the_aftermath_folds_to_the_live_state() -> None:
     battle = EnergionBattle(condition_scenario())
     encounter = battle.run()
+    taken = encounter.state.combatants["b"].damage_taken
     run_aftermath(encounter, battle, 1)
     assert fold(encounter.log, encounter.vocabulary) == encounter.state
-    assert encounter.state.combatants["b"].damage_taken > Decimal(0)
+    assert taken > Decimal(0)
+
+
+def test_a_living_survivors_damage_points_are_healed_as_the_aftermath_begins() -> None:
+    # ruling 21: b took special damage's Stamina in the fight; the aftermath starts with it restored
+    battle = EnergionBattle(condition_scenario())
+    encounter = battle.run()
+    assert encounter.state.combatants["b"].damage_taken > 0
+    run_aftermath(encounter, battle, 1)
+    (started,) = of_kind(encounter, AftermathStarted)
+    assert started.restored == ("b",)
+    assert encounter.state.combatants["b"].damage_taken == 0
+
+
+def test_a_robot_keeps_its_damage_points() -> None:
+    # ruling 21: only the living heal by the host's rules; the robot's Leg damage Stamina stays taken
+    encounter = healed([3, 1], 1, a(), b(kind="robot"))
+    (started,) = of_kind(encounter, AftermathStarted)
+    assert started.restored == ()
+    assert encounter.state.combatants["b"].damage_taken > 0
+
+
+def test_the_dead_are_not_restored() -> None:
+    # ruling 25: 9 + 12 + 2 = 23: Dead; its damage points stay as the fight left them
+    encounter = healed([3, 9], 1, level_divisor=5)
+    (started,) = of_kind(encounter, AftermathStarted)
+    assert "b" not in started.restored

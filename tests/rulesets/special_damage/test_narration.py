@@ -42,11 +42,12 @@ def test_special_damage_narrates_the_chance_the_type_roll_and_its_modifiers() ->
         pytest.param(9, "the encounter ends: side ford wins (only side ford still stands)", id="ended-fight"),
         pytest.param(
             10,
-            "the fight is over: 1 day of healing and repair begin (broken limbs set in time)",
+            "the fight is over: 1 day of healing and repair begin (broken limbs set in time); the damage"
+            " points of b are healed",
             id="aftermath",
         ),
         pytest.param(
-            11, "b's Head wound heals as wound: 1d10+1=4, manual, ready at 14400.000 s", id="scheduled"
+            11, "b's Head wound heals as wound: 1d10+1=4, manual, ready at 4 h 00 min 00 s", id="scheduled"
         ),
         pytest.param(12, "b is no longer unconscious", id="ended"),
         pytest.param(13, "b's Head wound has healed: its penalties are gone", id="healed"),
