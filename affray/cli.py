@@ -135,11 +135,12 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
         f"{name}: {winner} at {game_time(state.t)} ({state.end_reason}); "
         f"{len(encounter.log)} events -> {output}"
     )
+    display = ruleset.display
     for c in state.combatants.values():
         status = f"out ({c.out_reason})" if c.out else "standing"
         click.echo(
             f"  {c.id:<12} {c.side:<10} dealt {number(c.damage_dealt):>7} in {c.hits}/{c.attacks} hits; "
-            f"took {number(c.damage_taken):>7} of {number(c.damage_points)} DP; {status}"
+            f"{display.harm(c)}; {status}"
         )
 
 

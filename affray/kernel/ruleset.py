@@ -101,6 +101,14 @@ class StateDisplay(Protocol):
         """Further lines about the combatant (wounds, disabled locations)."""
         ...
 
+    def left(self, combatant: Any) -> str:
+        """What it has left, in the ruleset's words, for the state's "left" column ("27.65/32 DP")."""
+        ...
+
+    def harm(self, combatant: Any) -> str:
+        """What the fight did to it, in the ruleset's words, for ``affray run``'s summary."""
+        ...
+
 
 @dataclass(frozen=True)
 class Aftermath:

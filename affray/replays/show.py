@@ -32,14 +32,14 @@ def show_state(state: EncounterState[Any], moment: int | None, reading: Reading)
     display = reading.ruleset.display
     lines = [f"{when}{over}; state digest {digest(state)}"]
     lines += [f"  {line}" for line in display.overview(state)]
-    lines.append(f"  {'id':<12} {'side':<10} {'DP left':>12} {'position':>18}  {'status':<30} target")
+    lines.append(f"  {'id':<12} {'side':<10} {'left':>15} {'position':>18}  {'status':<30} target")
     now = moment if moment is not None else state.t
     for c in state.combatants.values():
         status = f"out: {c.out_reason}" if c.out else conditions_now(c, now) or display.status(c, now)
         where = f"({number(c.position[0])}, {number(c.position[1])})"
-        left = f"{number(c.damage_left)}/{number(c.damage_points)}"
+        left = display.left(c)
         target = display.target(c) or "-"
-        lines.append(f"  {c.id:<12} {c.side:<10} {left:>12} {where:>18}  {status:<30} {target}")
+        lines.append(f"  {c.id:<12} {c.side:<10} {left:>15} {where:>18}  {status:<30} {target}")
         details = display.details(c)
         for module in reading.modules:
             details += module.details(c)

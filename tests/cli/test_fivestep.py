@@ -51,6 +51,30 @@ def test_the_header_records_the_procedure_chosen_for_each_step(affray: Affray, f
     }
 
 
+def test_the_run_summary_tells_points_by_body_part_not_damage_points(
+    affray: Affray, firefight: Path, tmp_path: Path
+) -> None:
+    # F11: each part has its own points; vance's head took 18 of its 12: without function
+    result = affray("run", firefight, "-o", tmp_path / "f.jsonl")
+    assert result.code == 0, result
+    rows = {line.split()[0]: line for line in result.out.splitlines()[1:]}
+    assert "took 18 points on 1 body part; without function: head; out" in rows["vance"]
+    assert "; unhurt; standing" in rows["mara"]
+    assert " DP" not in result.out
+
+
+def test_the_state_counts_the_parts_that_still_function(
+    affray: Affray, firefight: Path, tmp_path: Path
+) -> None:
+    # F11: vance's head is without function: 6 of his 7 parts still work
+    out = tmp_path / "f.jsonl"
+    assert affray("run", firefight, "-o", out).code == 0
+    shown = affray("state", out).out.splitlines()
+    assert shown[2].split() == ["id", "side", "left", "position", "status", "target"]
+    vance = next(line for line in shown if line.split()[:1] == ["vance"])
+    assert "6/7 parts" in vance
+
+
 def test_the_replay_names_each_steps_procedure(affray: Affray, firefight: Path) -> None:
     # rule F4: surprise, primary attack, action, percent to hit and damage lines each say their procedure
     log = firefight.with_suffix(".jsonl")

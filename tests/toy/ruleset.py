@@ -42,6 +42,14 @@ class ToyDisplay:
         """Nothing more."""
         return []
 
+    def left(self, c: ToyFighter) -> str:
+        """Its points left of its total."""
+        return f"{c.damage_left}/{c.damage_points} points"
+
+    def harm(self, c: ToyFighter) -> str:
+        """The points it took."""
+        return f"took {c.damage_taken} of {c.damage_points} points"
+
 
 RULESET = Ruleset(
     name="toy",

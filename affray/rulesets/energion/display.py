@@ -4,6 +4,7 @@ locations (rule E20)."""
 from __future__ import annotations
 
 from affray.events.energion.state import EnergionCombatant, EnergionState
+from affray.replays.telling import number
 
 
 class EnergionDisplay:
@@ -34,6 +35,14 @@ class EnergionDisplay:
     def details(self, c: EnergionCombatant) -> list[str]:
         """Its disabled locations (E20)."""
         return [f"disabled: {part}" for part in c.disabled]
+
+    def left(self, c: EnergionCombatant) -> str:
+        """Its damage points left of its total (E1)."""
+        return f"{number(c.damage_left)}/{number(c.damage_points)} DP"
+
+    def harm(self, c: EnergionCombatant) -> str:
+        """The damage points it took of its total."""
+        return f"took {number(c.damage_taken):>7} of {number(c.damage_points)} DP"
 
 
 DISPLAY = EnergionDisplay()

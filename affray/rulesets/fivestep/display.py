@@ -40,5 +40,18 @@ class FivestepDisplay:
         ]
         return [f"wounds: {', '.join(wounds)}"] if wounds else []
 
+    def left(self, c: FivestepCombatant) -> str:
+        """Its body parts that still function, of all (F11: each part has its own points)."""
+        return f"{len(c.parts) - len(c.disabled)}/{len(c.parts)} parts"
+
+    def harm(self, c: FivestepCombatant) -> str:
+        """The points it took, on how many body parts, and which are without function (F11)."""
+        hurt = [part for part, taken in c.location_damage.items() if taken > 0]
+        if not hurt:
+            return "unhurt"
+        parts = "1 body part" if len(hurt) == 1 else f"{len(hurt)} body parts"
+        without = f"; without function: {', '.join(c.disabled)}" if c.disabled else ""
+        return f"took {number(c.damage_taken)} points on {parts}{without}"
+
 
 DISPLAY = FivestepDisplay()
