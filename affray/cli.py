@@ -45,7 +45,12 @@ def _configure_logging(verbose: bool) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="affray")
-@click.option("-v", "--verbose", is_flag=True, help="Log the kernel's steps (seq, game time) to stderr.")
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Log the kernel's steps (seq, game time, kind) to stderr while simulating: run, heal, verify.",
+)
 @click.pass_context
 def cli(ctx: click.Context, verbose: bool) -> None:
     """affray: simulate, record, replay and verify tabletop combat."""
@@ -206,7 +211,8 @@ def _moment(text: str, last_ms: int) -> int:
 )
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Healed log to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
-def heal(log: Path, days: int, output: Path, force: bool) -> None:
+@click.pass_context
+def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) -> None:
     """Continue LOG's clock past the fight for DAYS: special damage heals, robots are repaired (S7, S8).
 
     The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies.
@@ -225,7 +231,7 @@ def heal(log: Path, days: int, output: Path, force: bool) -> None:
     if any(aftermath.started_by(event) is not None for event in loaded.events):
         raise AffrayError(f"{log}: the log already holds an aftermath")
     battle = recorded.battle()
-    encounter = battle.run()
+    encounter = battle.run(trace=ctx.obj["verbose"])
     difference = first_difference(loaded.header_line, loaded.events, encounter.log)
     if difference is not None:
         raise AffrayError(
@@ -243,13 +249,14 @@ def heal(log: Path, days: int, output: Path, force: bool) -> None:
 
 @cli.command(name="verify")
 @click.argument("log", type=click.Path(path_type=Path))
-def verify_command(log: Path) -> None:
+@click.pass_context
+def verify_command(ctx: click.Context, log: Path) -> None:
     """Check LOG's hash chain, fold it, re-simulate its scenario and compare event by event.
 
     Exit 0 when everything holds, 1 naming the first seq that breaks or differs.
     """
     loaded = _read(log)
-    verdict = verify(loaded, lambda: _recorded(loaded, log))
+    verdict = verify(loaded, lambda: _recorded(loaded, log), trace=ctx.obj["verbose"])
     if verdict.ok:
         click.echo(
             f"ok: {log}: {verdict.events} events chain, fold and re-simulate identically "
@@ -362,7 +369,13 @@ def rules(name: str | None, table: str | None, entry: str | None, as_json: bool)
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one ``error:`` line and exit 2 for any user error, never a traceback."""
-    args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        commands = ", ".join(sorted(cli.commands))
+        click.echo(
+            f"error: no command given; the commands are {commands} (affray --help tells more)", err=True
+        )
+        sys.exit(EXIT_USER_ERROR)
     try:
         with cli.make_context("affray", args) as ctx:
             cli.invoke(ctx)

@@ -26,11 +26,11 @@ class Verdict(msgspec.Struct, kw_only=True):
     final_digest: str | None = None
 
 
-def resimulate(recorded: Recorded, events: list[Event]) -> Encounter[Any]:
+def resimulate(recorded: Recorded, events: list[Event], *, trace: bool = False) -> Encounter[Any]:
     """Simulate the recorded scenario again, and the aftermath of a module that the recorded events go on
-    into (healing after the fight, say)."""
+    into (healing after the fight, say); ``trace`` logs the kernel's steps."""
     battle = recorded.battle()
-    replay = battle.run()
+    replay = battle.run(trace=trace)
     if len(events) <= len(replay.log):
         return replay
     follows = events[len(replay.log)]
@@ -42,7 +42,7 @@ def resimulate(recorded: Recorded, events: list[Event]) -> Encounter[Any]:
     return replay
 
 
-def verify(log: LogFile, recorded: Callable[[], Recorded]) -> Verdict:
+def verify(log: LogFile, recorded: Callable[[], Recorded], *, trace: bool = False) -> Verdict:
     """Check the chain (as read), fold every event, re-simulate and compare line by line. ``recorded``
     gives what the header says was simulated (it may raise AffrayError: a damaged scenario, say).
 
@@ -60,7 +60,7 @@ def verify(log: LogFile, recorded: Callable[[], Recorded]) -> Verdict:
             return Verdict(ok=False, events=count, seq=event.seq, message=f"cannot be folded: {exc}")
     try:
         what = recorded()
-        replay = resimulate(what, log.events)
+        replay = resimulate(what, log.events, trace=trace)
     except AffrayError as exc:
         if problem is not None:
             return _broken(problem, count)

@@ -378,6 +378,8 @@ def test_verify_names_the_seq_that_cannot_be_folded(
         pytest.param(["bogus"], ["bogus"], id="unknown-command"),
         pytest.param(["run", str(DUEL)], ["--output"], id="missing-output"),
         pytest.param(["replay"], ["LOG"], id="missing-argument"),
+        pytest.param([], ["no command given", "heal, replay, rules, run, state, verify"], id="no-command"),
+        pytest.param(["-v"], ["Missing command"], id="options-only"),
     ],
 )
 def test_command_line_mistake_is_one_error_line(affray: Affray, args: list[str], names: list[str]) -> None:
@@ -408,6 +410,13 @@ def test_verbose_run_logs_each_kernel_step_with_seq_and_t(tmp_path: Path) -> Non
     for line, event in zip(steps, events, strict=True):
         assert re.search(rf"\bseq={event.seq}\b", line), line
         assert re.search(rf"\bt={event.t}\b", line), line
+
+
+def test_verbose_verify_logs_the_steps_of_its_re_simulation(duel_log: Path) -> None:
+    result = run_process("-v", "verify", duel_log)
+    assert result.code == 0, result
+    steps = [line for line in result.err_lines if "emit" in line]
+    assert len(steps) == len(read_path(duel_log).events)
 
 
 def test_short_verbose_flag_logs_kernel_steps(tmp_path: Path) -> None:
