@@ -24,6 +24,11 @@ def at(p: Position) -> str:
     return f"({number(p[0])}, {number(p[1])})"
 
 
+def face(roll: Roll) -> str:
+    """A roll's total alone, marked as ``rolled`` marks it when a referee supplied it: ``41, manual``."""
+    return f"{roll.total}, manual" if roll.source == "manual" else str(roll.total)
+
+
 def rolled(roll: Roll, unit: str = "") -> str:
     """A roll with its faces when there are several: ``3d10=17 [9+2+6]``; manual rolls say so."""
     faces = " [" + "+".join(str(f) for f in roll.faces) + "]" if len(roll.faces) > 1 else ""

@@ -28,7 +28,7 @@ from affray.events.energion.kinds import (
 from affray.events.energion.state import EnergionState
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.ruleset import Teller
-from affray.replays.telling import at, number, rolled, signed
+from affray.replays.telling import at, face, number, rolled, signed
 
 
 def _joined(e: CombatantJoined, s: EnergionState) -> str:
@@ -83,17 +83,17 @@ def _attack(e: AttackResolved, s: EnergionState) -> str:
     where = ""
     if h.location is not None:
         bare = "" if h.location_armored else ", unarmored: Cloth"
-        how = f"location {h.location_roll.total}" if h.location_roll else "the part presented"
+        how = f"location {face(h.location_roll)}" if h.location_roll else "the part presented"
         where = f" at the {h.location} ({how}{bare})"
     line = (
         f"{e.attacker} {verb} {e.target} with {e.weapon}{where}: {number(h.hit_chance)}% {chance} - armor "
-        f"{armor} ({h.armor} vs type {h.weapon_type}{shield}) - roll {h.roll.total}"
+        f"{armor} ({h.armor} vs type {h.weapon_type}{shield}) - roll {face(h.roll)}"
         f" = quality {number(h.quality)}"
     )
     if e.parry is not None:
         p = e.parry
         verdict = "parried" if p.parried else "fails"
-        line += f"; parry with {p.device} {number(p.chance)}%, roll {p.roll.total}: {verdict}"
+        line += f"; parry with {p.device} {number(p.chance)}%, roll {face(p.roll)}: {verdict}"
     if e.outcome == "miss":
         return line + " -> miss"
     if e.damage is None:
@@ -120,7 +120,7 @@ def _shot(r: RangedDerivation, melee_chance: str) -> str:
         if r.firing_from_cover:
             cover += " while it shoots from full cover"
         if r.presented is not None and r.presented_roll is not None:
-            cover += f", random cover presents the {r.presented} ({r.presented_roll.total})"
+            cover += f", random cover presents the {r.presented} ({face(r.presented_roll)})"
         text += f" - size {number(r.size_penalty)} ({number(r.visible_area)} m2 visible{cover})"
     if r.speed_penalty:
         maneuver = ", maneuvering" if r.maneuvering else ""
@@ -160,14 +160,14 @@ def _subdued(d: DamageDerivation) -> str:
 def _avoidance(a: AvoidanceRoll) -> str:
     basis = {"half_ag": "half AG", "ag": "AG", "parry_roll": "parry"}[a.basis]
     verdict = "avoided" if a.avoided else "fails"
-    return f"avoidance ({basis}) {number(a.target_number)}, roll {a.roll.total}: {verdict}"
+    return f"avoidance ({basis}) {number(a.target_number)}, roll {face(a.roll)}: {verdict}"
 
 
 def _grapple(e: GrappleResolved, s: EnergionState) -> str:
     armor = "normal armor" if e.armor == "normal" else "AG/luck armor"
     line = (
         f"{e.attacker} tries a {e.procedure} on {e.target}: {number(e.hit_chance)}% - {armor} "
-        f"{number(e.armor_value)} - roll {e.roll.total} = quality {number(e.quality)}"
+        f"{number(e.armor_value)} - roll {face(e.roll)} = quality {number(e.quality)}"
     )
     if e.avoidance is not None:
         line += f"; {_avoidance(e.avoidance)}"

@@ -20,7 +20,7 @@ from affray.events.special_damage.kinds import (
 from affray.events.special_damage.state import Field
 from affray.kernel.clock import game_time
 from affray.kernel.ruleset import Teller
-from affray.replays.telling import number, rolled
+from affray.replays.telling import face, number, rolled
 
 
 def _special(e: SpecialDamage, s: Field) -> str:
@@ -43,7 +43,7 @@ def _special(e: SpecialDamage, s: Field) -> str:
 
 
 def _condition(e: ConditionStarted, s: Field) -> str:
-    chance = f" ({e.chance}%: {e.chance_roll.total})" if e.chance is not None and e.chance_roll else ""
+    chance = f" ({e.chance}%: {face(e.chance_roll)})" if e.chance is not None and e.chance_roll else ""
     if e.until_ms is None:
         return f"{e.combatant} is {e.condition}{chance} by {e.cause}"
     duration = f" ({rolled(e.duration)})" if e.duration else ""
@@ -56,9 +56,9 @@ def _condition_ended(e: ConditionEnded, s: Field) -> str:
 
 def _equipment(e: EquipmentLost, s: Field) -> str:
     if e.weapon is not None:
-        return f"{e.combatant} loses its {e.weapon} (weapon instead of equipment: roll {e.weapon_roll.total})"
+        return f"{e.combatant} loses its {e.weapon} (weapon instead of equipment: roll {face(e.weapon_roll)})"
     items = ", ".join(f"{i.units} {i.name}" for i in e.items) or "nothing left to lose"
-    return f"{e.combatant} loses equipment: {items} (weapon roll {e.weapon_roll.total})"
+    return f"{e.combatant} loses equipment: {items} (weapon roll {face(e.weapon_roll)})"
 
 
 def _programs(e: ProgramsDestroyed, s: Field) -> str:
@@ -71,7 +71,7 @@ def _programs(e: ProgramsDestroyed, s: Field) -> str:
 
 def _exploded(e: Exploded, s: Field) -> str:
     hits = "; ".join(
-        f"{h.combatant} at {number(h.distance)} m: RS {h.rs_target} roll {h.rs_roll.total}"
+        f"{h.combatant} at {number(h.distance)} m: RS {h.rs_target} roll {face(h.rs_roll)}"
         f"{' halved' if h.halved else ''} -> {number(h.damage)}"
         for h in e.hits
     )

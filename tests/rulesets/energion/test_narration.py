@@ -117,6 +117,23 @@ def test_an_attack_line_shows_chance_bonus_armor_roll_and_quality() -> None:
     )
 
 
+def test_a_manual_hit_and_parry_roll_are_marked_on_the_attack_line() -> None:
+    # the referee's own rolls are marked as they are on perception and check lines
+    parry = ParryAttempt(
+        device="shield:Buckler",
+        chance=Decimal(25),
+        roll=roll(30, source="manual"),
+        parried=False,
+        gap_ms=2000,
+    )
+    plain = attack()
+    hit = msgspec.structs.replace(plain.hit, roll=roll(11, source="manual"))
+    event = msgspec.structs.replace(plain, hit=hit, parry=parry)
+    text = told([joined("a", 1), joined("b", 2, shield="Buckler"), event])[3]
+    assert "- roll 11, manual = quality 41.5" in text
+    assert "; parry with shield:Buckler 25%, roll 30, manual: fails" in text
+
+
 def test_a_hit_line_shows_the_damage_derivation_and_damage_points_left() -> None:
     text = told([joined("a", 1), joined("b", 2), attack()])[3]
     assert text.endswith(
@@ -457,20 +474,20 @@ def test_a_landed_hold_is_told_with_its_attack_avoidance_and_effect() -> None:
     # 60% - AG/luck armor 0 - roll 10 = quality 50; avoidance 50 - 1 = 49, roll 50 fails
     lines = grapple_lines(10, 50)
     assert line_of(lines, "a tries") == (
-        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 10 = quality 50; avoidance (parry) 49,"
-        " roll 50: fails -> pinned, 0 damage; b has 30/30 DP"
+        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 10, manual = quality 50; avoidance (parry)"
+        " 49, roll 50, manual: fails -> pinned, 0 damage; b has 30/30 DP"
     )
 
 
 def test_an_avoided_procedure_is_told_as_avoided() -> None:
     assert line_of(grapple_lines(10, 49), "a tries").endswith(
-        "avoidance (parry) 49, roll 49: avoided -> avoided"
+        "avoidance (parry) 49, roll 49, manual: avoided -> avoided"
     )
 
 
 def test_a_missed_procedure_is_told_as_a_miss() -> None:
     assert line_of(grapple_lines(70), "a tries") == (
-        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 70 = quality -10 -> miss"
+        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 70, manual = quality -10 -> miss"
     )
 
 
@@ -484,8 +501,8 @@ def test_an_escape_roll_is_told_with_the_holder_and_the_verdict() -> None:
     lines = grapple_lines(10, 50, 60, 49, breaks=2)
     strains = [text for text in lines.values() if text.startswith("b strains")]
     assert strains == [
-        "b strains against a's Hold Down: avoidance (parry) 49, roll 60: fails; is still held",
-        "b strains against a's Hold Down: avoidance (parry) 49, roll 49: avoided; breaks free",
+        "b strains against a's Hold Down: avoidance (parry) 49, roll 60, manual: fails; is still held",
+        "b strains against a's Hold Down: avoidance (parry) 49, roll 49, manual: avoided; breaks free",
     ]
 
 

@@ -37,7 +37,9 @@ def test_special_damage_narrates_the_chance_the_type_roll_and_its_modifiers() ->
     ("index", "text"),
     [
         pytest.param(
-            8, "b is unconscious (50%: 1) by Head wound until 60.000 s (1d100=1, manual)", id="started"
+            8,
+            "b is unconscious (50%: 1, manual) by Head wound until 60.000 s (1d100=1, manual)",
+            id="started",
         ),
         pytest.param(9, "the encounter ends: side ford wins (only side ford still stands)", id="ended-fight"),
         pytest.param(
