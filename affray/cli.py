@@ -28,6 +28,12 @@ from affray.replays.verify import first_difference, verify
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, as shells report a command stopped by Ctrl-C."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, with what became of the command's output."""
 
 
 def _configure_logging(verbose: bool) -> None:
@@ -120,8 +126,9 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     try:
         encounter = battle.run(sinks=[writer.write], trace=ctx.obj["verbose"])
     except AffrayError as exc:
-        writer.abandon()
-        raise AffrayError(f"{scenario}: {exc} (the log so far is kept in {output})") from None
+        raise AffrayError(f"{scenario}: {exc} (the log so far is kept in {writer.abandon()})") from None
+    except KeyboardInterrupt:
+        raise Interrupted(f"the log so far is kept in {writer.abandon()}") from None
     except BaseException:
         writer.abandon()
         raise
@@ -240,8 +247,12 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
     start = len(encounter.log)
     aftermath.run(encounter, battle, days)
     writer = LogWriter.create(output, loaded.header, replace=force)
-    for event in encounter.log:
-        writer.write(event)
+    try:
+        for event in encounter.log:
+            writer.write(event)
+    except BaseException:
+        writer.abandon()
+        raise
     writer.close()
     done = aftermath.summary(encounter.log[start:])
     click.echo(f"{log}: {days} days later, {done}; {len(encounter.log)} events -> {output}")
@@ -394,6 +405,10 @@ def main(argv: list[str] | None = None) -> None:
     except click.Abort:
         click.echo("error: aborted", err=True)
         sys.exit(EXIT_USER_ERROR)
+    except KeyboardInterrupt as exc:
+        detail = f"; {exc}" if str(exc) else ""
+        click.echo(f"interrupted{detail}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:
         # The reader went away (``affray replay LOG | head``): not an error. Point stdout at devnull so
         # the interpreter's final flush does not complain.

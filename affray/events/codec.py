@@ -15,7 +15,6 @@ so an edit, insertion, deletion, reordering or cut is found at the first line th
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Callable, Iterator
 from decimal import Decimal
@@ -26,6 +25,7 @@ import msgspec
 
 from affray.errors import LogError, read_user_file
 from affray.events.base import Event
+from affray.events.output import OutputFile
 from affray.events.upcast import missing_steps, upcast
 from affray.events.vocabulary import Vocabulary
 
@@ -91,40 +91,62 @@ def encode_end(count: int, prev: str) -> bytes:
 class LogWriter:
     """Appends a log line by line; every write is whole lines, so a crash leaves a readable prefix."""
 
-    def __init__(self, stream: IO[bytes], header: LogHeader) -> None:
+    def __init__(self, stream: IO[bytes], header: LogHeader, output: OutputFile | None = None) -> None:
         self._stream = stream
+        self._output = output
         self._count = 0
         line = encode_header(header)
         self._prev = line_hash(line)
-        self._stream.write(line + b"\n")
+        self._put(line + b"\n")
 
     @classmethod
     def create(cls, path: Path, header: LogHeader, *, replace: bool = False) -> LogWriter:
-        """Open ``path`` for a new log; refuse to replace an existing file unless ``replace``."""
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if replace else os.O_EXCL)
+        """A log for ``path``, written beside it until ``close`` puts it in place (see OutputFile); an
+        existing file is refused unless ``replace``, and so is a second writer."""
+        output = OutputFile(path, replace=replace)
         try:
-            fd = os.open(path, flags, 0o644)
-        except FileExistsError:
-            raise LogError(f"{path}: already exists; choose another name or pass --force") from None
+            return cls(output.stream, header, output)
+        except BaseException:
+            output.keep_partial()
+            raise
+
+    @property
+    def writing(self) -> Path | None:
+        """The file the lines go to until ``close`` (None for a stream of the caller's)."""
+        return None if self._output is None else self._output.writing
+
+    def _put(self, data: bytes) -> None:
+        try:
+            self._stream.write(data)
         except OSError as exc:
-            raise LogError(f"{path}: cannot write: {exc.strerror}") from None
-        return cls(os.fdopen(fd, "wb", buffering=0), header)
+            where = self._output.target if self._output else "the log"
+            raise LogError(f"{where}: cannot write: {exc.strerror or exc}") from None
 
     def write(self, event: Event) -> None:
         """Append one event line."""
         line = encode_event(event, self._prev)
         self._prev = line_hash(line)
         self._count += 1
-        self._stream.write(line + b"\n")
+        self._put(line + b"\n")
 
-    def abandon(self) -> None:
-        """Close the stream without an end line: the log of a run that failed, kept as far as it went."""
-        self._stream.close()
+    def abandon(self) -> Path | None:
+        """Stop without an end line, keeping the log of a failed run as far as it went; return where."""
+        if self._output is None:
+            self._stream.close()
+            return None
+        return self._output.keep_partial()
 
     def close(self) -> None:
-        """Append the end line and close the stream."""
-        self._stream.write(encode_end(self._count, self._prev) + b"\n")
-        self._stream.close()
+        """Append the end line and put the log in place."""
+        try:
+            self._put(encode_end(self._count, self._prev) + b"\n")
+        except LogError:
+            self.abandon()
+            raise
+        if self._output is None:
+            self._stream.close()
+        else:
+            self._output.commit()
 
 
 def encode_log(header: LogHeader, events: list[Event]) -> bytes:

@@ -201,8 +201,10 @@ def test_manual_dice_running_out_keeps_the_partial_log_readable(tmp_path: Path) 
     scenario = _mutated(tmp_path, "seed = 1130", MANUAL_DICE)
     out = tmp_path / "o.jsonl"
     result = run_process("run", scenario, "-o", out)
-    assert f"the log so far is kept in {out}" in result.err
-    log = read_path(out)
+    kept = tmp_path / "o.jsonl.partial"
+    assert f"the log so far is kept in {kept}" in result.err
+    assert not out.exists(), "a failed run does not take the log's name"
+    log = read_path(kept)
     assert log.events, "the events before the missing roll are kept"
     assert not log.ended
     assert log.problem is not None
@@ -213,7 +215,7 @@ def test_manual_dice_running_out_leaves_a_log_that_fails_verification(affray: Af
     scenario = _mutated(tmp_path, "seed = 1130", MANUAL_DICE)
     out = tmp_path / "o.jsonl"
     assert run_process("run", scenario, "-o", out).code == 2
-    result = affray("verify", out)
+    result = affray("verify", tmp_path / "o.jsonl.partial")
     assert result.code == 1
     assert "cut short" in result.out
 

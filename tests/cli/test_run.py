@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from affray.events.energion.state import vocabulary
@@ -118,3 +122,54 @@ def test_normal_run_prints_nothing_on_stderr(affray: Affray, tmp_path: Path) -> 
     result = affray("run", DUEL, "-o", tmp_path / "duel.jsonl")
     assert result.code == 0
     assert result.err == ""
+
+
+def test_a_forced_run_that_fails_keeps_the_old_log(affray: Affray, tmp_path: Path, duel_bytes: bytes) -> None:
+    # --force replaces the old log only when the new one is whole: here the manual dice run out
+    out = tmp_path / "duel.jsonl"
+    out.write_bytes(duel_bytes)
+    scenario = tmp_path / "short.toml"
+    scenario.write_text(DUEL.read_text().replace("seed = 1130", 'seed = 1130\ndice = { source = "manual" }'))
+    result = affray("run", scenario, "-o", out, "--force")
+    assert_user_error(result, "manual dice ran out", f"the log so far is kept in {out}.partial")
+    assert out.read_bytes() == duel_bytes
+
+
+def test_a_full_disk_is_one_error_line(affray: Affray) -> None:
+    assert_user_error(
+        affray("run", DUEL, "-o", "/dev/full", "--force"), "/dev/full: cannot write: No space left"
+    )
+
+
+def test_ctrl_c_stops_a_run_with_one_line_and_keeps_what_was_written(
+    tmp_path: Path, duel_bytes: bytes
+) -> None:
+    # forty fighters who never hurt each other, for a day of game time: a run of several seconds
+    fighters = "".join(
+        f'\n[[combatants]]\nid = "f{n}"\nname = "F{n}"\nside = "s{n % 2}"\ndamage_points = 10\nskill = 0\n'
+        f'position = [{n}, 0]\nweapons = [{{ name = "Sword, Long" }}]\n'
+        for n in range(40)
+    )
+    scenario = tmp_path / "long.toml"
+    scenario.write_text(f'ruleset = "energion"\nseed = 3\nmax_seconds = 86400\n{fighters}')
+    out = tmp_path / "long.jsonl"
+    out.write_bytes(duel_bytes)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "affray", "run", str(scenario), "-o", str(out), "--force"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        writing = tmp_path / f".long.jsonl.{process.pid}.tmp"
+        while not (writing.exists() and writing.stat().st_size > 10_000) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert err.splitlines() == [f"interrupted; the log so far is kept in {out}.partial"]
+    assert out.read_bytes() == duel_bytes
+    assert read_path(Path(f"{out}.partial")).events

@@ -127,9 +127,10 @@ def test_encode_log_gives_the_bytes_log_writer_writes(tmp_path: Path) -> None:
 def test_log_writer_leaves_whole_lines_after_every_event(tmp_path: Path) -> None:
     path = tmp_path / "duel.jsonl"
     writer = LogWriter.create(path, HEADER)
+    assert writer.writing is not None
     for count, event in enumerate(DUEL_EVENTS[:5], start=1):
         writer.write(event)
-        log = read(path.read_bytes())
+        log = read(writer.writing.read_bytes())
         assert log.events == DUEL_EVENTS[:count]
         assert log.problem is not None
         assert log.problem.message.endswith(f"cut short: no end line after seq {count}")
