@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -64,8 +65,8 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     ctx.obj = {"verbose": verbose}
 
 
-def _read(path: Path) -> LogFile:
-    return read_log(path, rulesets.vocabulary_for)
+def _read(path: Path, *, canonical: bool = False) -> LogFile:
+    return read_log(path, rulesets.vocabulary_for, canonical=canonical)
 
 
 def _reading(log: LogFile, path: Path) -> Reading:
@@ -77,16 +78,15 @@ def _recorded(log: LogFile, path: Path) -> Recorded:
 
 
 def _load(path: Path) -> LogFile:
+    """A log to tell or show: what comes before a cut or a broken line is shown, with a warning."""
     log = _read(path)
     if log.problem is not None:
         p = log.problem
         if "cut short" in p.message:
-            click.echo(
-                f"warning: {path}: {p.message}; showing the {len(log.events)} complete events",
-                err=True,
-            )
+            shown = f"{p.message}; showing the {len(log.events)} complete events"
         else:
-            raise AffrayError(f"{path}: {p.where()}: {p.message} (affray verify tells more)")
+            shown = f"{p.where()}: {p.message}; showing the {len(log.events)} events before it"
+        click.echo(f"warning: {path}: {shown} (affray verify tells more)", err=True)
     try:
         fold(log.events, log.vocabulary)
     except LogError as exc:
@@ -226,8 +226,8 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
     """
     _refuse_overwriting(output, {log: "the log to heal"})
     loaded = _load(log)
-    if not loaded.ended:
-        raise AffrayError(f"{log}: the log is cut short; heal needs a whole log")
+    if loaded.problem is not None or not loaded.ended:
+        raise AffrayError(f"{log}: the log is cut short or broken; heal needs a whole log")
     recorded = _recorded(loaded, log)
     aftermath = next((m.aftermath for m in recorded.modules if m.aftermath is not None), None)
     if aftermath is None:
@@ -258,6 +258,17 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
     click.echo(f"{log}: {days} days later, {done}; {len(encounter.log)} events -> {output}")
 
 
+def _holds_events(path: Path) -> bool:
+    """Whether the line after an unreadable first line is an event line: a log whose header was damaged."""
+    try:
+        with path.open("rb") as stream:
+            stream.readline(1 << 20)
+            second = stream.readline(1 << 20)
+    except OSError:
+        return False
+    return second.startswith(b'{"kind":') and b'"prev":"' in second
+
+
 @cli.command(name="verify")
 @click.argument("log", type=click.Path(path_type=Path))
 @click.pass_context
@@ -266,7 +277,14 @@ def verify_command(ctx: click.Context, log: Path) -> None:
 
     Exit 0 when everything holds, 1 naming the first seq that breaks or differs.
     """
-    loaded = _read(log)
+    try:
+        loaded = _read(log, canonical=True)
+    except LogError as exc:
+        if not _holds_events(log):
+            raise
+        why = re.sub(r"^line 1(?: \(header\))?:? ", "", str(exc).removeprefix(f"{log}: "))
+        click.echo(f"FAILED: {log}: line 1 (header): {why}")
+        sys.exit(EXIT_VERIFY_FAILED)
     verdict = verify(loaded, lambda: _recorded(loaded, log), trace=ctx.obj["verbose"])
     if verdict.ok:
         click.echo(

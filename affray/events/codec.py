@@ -25,6 +25,7 @@ import msgspec
 
 from affray.errors import LogError, read_user_file
 from affray.events.base import Event
+from affray.events.canonical import canonical
 from affray.events.output import OutputFile
 from affray.events.upcast import missing_steps, upcast
 from affray.events.vocabulary import Vocabulary
@@ -46,6 +47,10 @@ class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
     scenario: msgspec.Raw
 
 
+class UnreadableHeader(LogError):
+    """The first line is not a log header: the file is no log, or a log whose header was damaged."""
+
+
 Resolver = Callable[[LogHeader, str], Vocabulary[Any]]
 """``resolve(header, source)``: the vocabulary of the log's ruleset and modules, or LogError naming
 ``source`` (an unknown ruleset, say). ``affray.rulesets.vocabulary_for`` resolves with the registry."""
@@ -65,6 +70,7 @@ _RECORD_DECODER = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
 _PREV_KEY = b',"prev":"'
 _END_PREFIX = b'{"end":'
 _UNKNOWN_KIND = re.compile(r"Invalid value '(.*)' - at `\$\.kind`")
+NOT_CANONICAL = "is not written as affray writes it (a member added, repeated, reordered or reformatted)"
 
 
 def line_hash(line: bytes) -> str:
@@ -193,8 +199,8 @@ def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Voc
     """
     try:
         header = _HEADER_DECODER.decode(line)
-    except msgspec.DecodeError as exc:
-        raise LogError(f"{source}: line 1 is not an affray log header ({exc})") from None
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise UnreadableHeader(f"{source}: line 1 is not an affray log header ({exc})") from None
     if header.format_version > FORMAT_VERSION:
         raise LogError(
             f"{source}: log format version {header.format_version} is newer than this affray reads "
@@ -247,10 +253,15 @@ def _at(seq: int, message: str) -> _Broken:
 
 
 class _Chain:
-    """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them."""
+    """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them; with
+    ``canonical``, that each line is in the form affray writes (kinds read through an upcaster aside)."""
 
-    def __init__(self, header_line: bytes, header: LogHeader, vocabulary: Vocabulary[Any]) -> None:
+    def __init__(
+        self, header_line: bytes, header: LogHeader, vocabulary: Vocabulary[Any], canonical: bool = False
+    ) -> None:
         self._decode = _decoder_for(header, vocabulary)
+        self._canonical = canonical
+        self._upcast = {k for k, v in header.event_versions.items() if v < vocabulary.versions.get(k, v)}
         self._vocabulary = vocabulary
         self._prev = line_hash(header_line)
         self._suffix = b'%s%s"}' % (_PREV_KEY, self._prev.encode())
@@ -287,12 +298,14 @@ class _Chain:
             event: Event = self._decode(line)
         except msgspec.ValidationError as exc:
             raise _at(seq, self._invalid(str(exc))) from None
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, RecursionError) as exc:
             raise _at(seq, f"not a valid event ({exc})") from None
         if event.seq != seq:
             raise _at(seq, f"holds seq {event.seq} (a line was inserted, removed, duplicated or moved here)")
         if not line.endswith(self._suffix):
             raise self._previous_changed()
+        if self._canonical and not self._written_as_affray_writes(line, event):
+            raise _at(seq, NOT_CANONICAL)
         if event.t < self._t:
             raise _at(seq, f"time runs backwards ({event.t} ms after {self._t} ms)")
         self._t = event.t
@@ -300,6 +313,14 @@ class _Chain:
         self._suffix = b'%s%s"}' % (_PREV_KEY, self._prev.encode())
         self.count = seq
         return event
+
+    def _written_as_affray_writes(self, line: bytes, event: Event) -> bool:
+        if type(event).__struct_config__.tag in self._upcast:
+            return True
+        try:
+            return line == canonical(line, event, ENCODER)[:-1] + self._suffix
+        except (msgspec.DecodeError, RecursionError):
+            return False
 
     def end(self, line: bytes, more: bool) -> None:
         """Check the end line."""
@@ -323,23 +344,26 @@ class _Chain:
 
 def _open_header(first: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Vocabulary[Any]]:
     if not first.startswith(b"{"):
-        raise LogError(f"{source}: line 1 is not an affray log header")
+        raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
     return _header(first, source, resolve)
 
 
-def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>") -> LogFile:
-    """Read a whole log held in memory: every event up to the first problem, which it records."""
+def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>", *, canonical: bool = False) -> LogFile:
+    """Read a whole log held in memory: every event up to the first problem, which it records; with
+    ``canonical``, a line not written as affray writes it is a problem too (for verify)."""
     if not data:
         raise LogError(f"{source}: the file is empty, not an affray log")
     lines = data.split(b"\n")
     partial = lines.pop() != b""
     if not lines:
-        raise LogError(f"{source}: line 1 is not an affray log header")
+        raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
     header, vocabulary = _open_header(lines[0], source, resolve)
     log = LogFile(header=header, header_line=lines[0], vocabulary=vocabulary, events=[], ended=False)
-    chain = _Chain(lines[0], header, vocabulary)
+    chain = _Chain(lines[0], header, vocabulary, canonical)
     append = log.events.append
     try:
+        if canonical and not _canonical_header(lines[0], header):
+            raise _Broken(LogProblem(line=1, seq=0, message=f"the header {NOT_CANONICAL}"))
         for index in range(1, len(lines)):
             line = lines[index]
             if line.startswith(_END_PREFIX):
@@ -355,9 +379,16 @@ def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>") -> LogFile
     return log
 
 
-def read_log(path: Path, resolve: Resolver) -> LogFile:
+def read_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogFile:
     """Read the log at ``path``; an unreadable file or a missing header raises LogError."""
-    return read_bytes(read_user_file(path, LogError, "a log"), resolve, str(path))
+    return read_bytes(read_user_file(path, LogError, "a log"), resolve, str(path), canonical=canonical)
+
+
+def _canonical_header(line: bytes, header: LogHeader) -> bool:
+    try:
+        return line == canonical(line, header, ENCODER)
+    except (msgspec.DecodeError, RecursionError):
+        return False
 
 
 def iter_events(stream: IO[bytes], resolve: Resolver, source: str = "<log>") -> Iterator[Event]:
@@ -369,7 +400,7 @@ def iter_events(stream: IO[bytes], resolve: Resolver, source: str = "<log>") -> 
     """
     first = stream.readline()
     if not first.endswith(b"\n"):
-        raise LogError(f"{source}: line 1 is not an affray log header")
+        raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
     header, vocabulary = _open_header(first[:-1], source, resolve)
     chain = _Chain(first[:-1], header, vocabulary)
     pending: Event | None = None

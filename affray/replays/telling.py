@@ -6,10 +6,16 @@ from decimal import Decimal
 
 from affray.events.base import Position, Roll
 
+_HUGE = Decimal(10) ** 15
+"""Beyond this no fight's figure goes; a log that holds one is told in scientific notation."""
+
 
 def number(value: Decimal | int) -> str:
-    """A decimal for people: at most three places, no trailing zeros."""
-    text = f"{Decimal(value).quantize(Decimal('0.001')):f}".rstrip("0").rstrip(".")
+    """A decimal for people: at most three places, no trailing zeros (``1.000000e+400`` if absurdly big)."""
+    exact = Decimal(value)
+    if not exact.is_finite() or abs(exact) >= _HUGE:
+        return f"{exact:.6e}"
+    text = f"{exact.quantize(Decimal('0.001')):f}".rstrip("0").rstrip(".")
     return text if text not in ("", "-0") else "0"
 
 

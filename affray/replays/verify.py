@@ -128,5 +128,13 @@ def _fields_differ(a: Event, b: Event) -> str:
     if left.get("kind") != right.get("kind"):
         return f"recorded {left.get('kind')}, simulated {right.get('kind')}"
     keys = [k for k in left if left.get(k) != right.get(k)]
-    shown = "; ".join(f"{k}: recorded {left.get(k)!r}, simulated {right.get(k)!r}" for k in keys[:3])
+    shown = "; ".join(
+        f"{k}: recorded {_quoted(left.get(k))}, simulated {_quoted(right.get(k))}" for k in keys[:3]
+    )
     return f"{left['kind']} {shown}"
+
+
+def _quoted(value: object, most: int = 60) -> str:
+    """A value as the message quotes it: its repr, cut to ``most`` characters."""
+    text = repr(value)
+    return text if len(text) <= most else f"{text[: most - 20]}... ({len(text)} characters)"

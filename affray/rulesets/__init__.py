@@ -132,7 +132,7 @@ def recorded(header: LogHeader, source: str) -> Recorded:
     where = f"{source}: line 1 (header)"
     try:
         raw = msgspec.json.decode(header.scenario)
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise LogError(f"{where}: the scenario is damaged ({exc})") from None
     found = _header_ruleset(header, where)
     scenario = found.load(raw, f"{where} scenario", None)
@@ -153,7 +153,7 @@ def reading(header: LogHeader, source: str) -> Reading:
     found = _header_ruleset(header, where)
     try:
         modules: Sequence[str] = msgspec.json.decode(header.scenario, type=_Modules).modules
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
         raise LogError(f"{where}: the scenario's modules cannot be read ({exc})") from None
     unknown = sorted(set(modules) - set(found.modules))
     if unknown:

@@ -335,14 +335,29 @@ def test_log_that_is_a_directory_is_one_error_line(affray: Affray, tmp_path: Pat
 
 
 @pytest.mark.parametrize("command", ["replay", "state"])
-def test_tampered_log_is_one_error_line_naming_line_and_seq(
+def test_a_broken_log_is_shown_up_to_the_break_with_one_warning_naming_it(
     affray: Affray, tmp_path: Path, duel_bytes: bytes, command: str
 ) -> None:
     lines = duel_bytes.split(b"\n")
     lines[10], lines[11] = lines[11], lines[10]
     log = tmp_path / "swapped.jsonl"
     log.write_bytes(b"\n".join(lines))
-    assert_user_error(affray(command, log), str(log), "line 11", "seq 10")
+    result = affray(command, log)
+    assert result.code == 0, result
+    [warning] = result.err_lines
+    assert warning.startswith(f"warning: {log}: line 11 (seq 10): ")
+    assert "showing the 9 events before it" in warning
+
+
+def test_a_broken_log_is_told_up_to_its_last_good_event(
+    affray: Affray, tmp_path: Path, duel_bytes: bytes
+) -> None:
+    lines = duel_bytes.split(b"\n")
+    lines[10], lines[11] = lines[11], lines[10]
+    log = tmp_path / "swapped.jsonl"
+    log.write_bytes(b"\n".join(lines))
+    told = affray("replay", log).out.splitlines()
+    assert told[-1].split()[2] == "#9"
 
 
 def _orphan_log(tmp_path: Path, duel_bytes: bytes) -> Path:

@@ -64,7 +64,7 @@ def test_heal_refuses_a_cut_log(affray: Affray, robots_log: Path, tmp_path: Path
     # the reader's warning about the cut comes first; the refusal is the one error: line
     assert result.code == 2
     assert [line.split(":")[0] for line in result.err_lines] == ["warning", "error"]
-    assert result.err_lines[-1].endswith("the log is cut short; heal needs a whole log")
+    assert result.err_lines[-1].endswith("the log is cut short or broken; heal needs a whole log")
     assert not (tmp_path / "out.jsonl").exists()
 
 
