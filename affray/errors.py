@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
+
+QUOTE_LIMIT = 40
+"""How many characters of an offending value an error message quotes."""
 
 
 class AffrayError(Exception):
@@ -42,13 +47,39 @@ class DiceExhausted(AffrayError):
         return DiceExhausted(self.problem, when)
 
 
+def excerpt(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as an error quotes it: whole up to ``limit`` characters, else its start and ``...``."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def toml_limit(text: str, exc: ValueError | RecursionError) -> str:
+    """What tomllib gave up on, other than a syntax error, in a few words: nesting too deep for it, or an
+    integer longer than Python converts (with its line, when it can be found)."""
+    if isinstance(exc, RecursionError):
+        return "arrays or tables are nested too deeply"
+    digits = sys.get_int_max_str_digits()
+    if "integer string conversion" not in str(exc):
+        return excerpt(str(exc), 2 * QUOTE_LIMIT)
+    found = re.search(rf"(?<![\w.\"'])[0-9][0-9_]{{{digits},}}", text)
+    where = f"line {text.count(chr(10), 0, found.start()) + 1}: " if found else ""
+    return f"{where}an integer has more than {digits} digits"
+
+
+def _shown(path: Path) -> str:
+    name = str(path)
+    return name if name.isprintable() else repr(name)
+
+
 def read_user_file(path: Path, error: type[AffrayError], kind: str) -> bytes:
-    """The bytes of a file the user named; a missing or unreadable one raises ``error`` naming it."""
+    """The bytes of a file the user named; a missing or unreadable one (or a name no file can have, such
+    as one holding a NUL byte) raises ``error`` naming it."""
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
+        raise error(f"{_shown(path)}: no such file") from None
     except IsADirectoryError:
-        raise error(f"{path}: is a directory, not {kind}") from None
+        raise error(f"{_shown(path)}: is a directory, not {kind}") from None
     except OSError as exc:
-        raise error(f"{path}: cannot read: {exc.strerror}") from None
+        raise error(f"{_shown(path)}: cannot read: {exc.strerror}") from None
+    except ValueError as exc:
+        raise error(f"{_shown(path)}: cannot read: not a file name ({exc})") from None

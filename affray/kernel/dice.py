@@ -15,12 +15,18 @@ from typing import Any
 
 import msgspec
 
-from affray.errors import DiceExhausted, ScenarioError
+from affray.errors import DiceExhausted, ScenarioError, excerpt
 from affray.events.base import Roll, RollSource
 
 DICE_ALGORITHM = "blake2b-ctr-v1"
 _DOMAIN = b"affray-dice-v1"
 _SPAN = 1 << 64
+MAX_FACES = 1_000_000
+"""The most faces a die may have."""
+MAX_DICE = 1_000
+"""The most dice one expression may roll."""
+MAX_MODIFIER = 1_000_000
+"""The largest modifier, either way, an expression may add."""
 _EXPRESSION = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
 
 
@@ -38,17 +44,28 @@ class DiceExpression(msgspec.Struct, frozen=True):
         return text
 
 
+def _bounded(digits: str, limit: int, what: str, text: str) -> int:
+    """The number ``digits`` spell, refused above ``limit`` before it is converted (however long it is)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(limit)) or int(significant) > limit:
+        raise ScenarioError(f"dice expression {excerpt(text)!r}: {what} is at most {limit:,}")
+    return int(significant)
+
+
 def parse_expression(text: str) -> DiceExpression:
-    """Parse ``"1d100"``, ``"d10"`` or ``"4d10+2"``; raise ScenarioError on anything else."""
+    """Parse ``"1d100"``, ``"d10"`` or ``"4d10+2"``; raise ScenarioError on anything else, and on more than
+    MAX_DICE dice, MAX_FACES faces or a modifier beyond MAX_MODIFIER."""
     match = _EXPRESSION.match(text)
     if match is None:
-        raise ScenarioError(f"dice expression {text!r} is not of the form NdS or NdS+K (e.g. 4d10+2)")
-    count = int(match.group(1) or 1)
-    sides = int(match.group(2))
+        raise ScenarioError(
+            f"dice expression {excerpt(text)!r} is not of the form NdS or NdS+K (e.g. 4d10+2)"
+        )
+    count = _bounded(match.group(1) or "1", MAX_DICE, "the number of dice", text)
+    sides = _bounded(match.group(2), MAX_FACES, "the number of faces", text)
     if count < 1 or sides < 1:
-        raise ScenarioError(f"dice expression {text!r} needs at least one die of at least one face")
-    modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
-    return DiceExpression(count, sides, modifier)
+        raise ScenarioError(f"dice expression {excerpt(text)!r} needs at least one die of at least one face")
+    modifier = _bounded(match.group(4) or "0", MAX_MODIFIER, "the modifier, + or -,", text)
+    return DiceExpression(count, sides, -modifier if match.group(3) == "-" else modifier)
 
 
 def _stream_prefix(seed: int, stream: str) -> bytes:

@@ -12,12 +12,15 @@ from typing import Annotated, Literal, Protocol, TypeVar
 
 import msgspec
 
-from affray.errors import ScenarioError
-from affray.kernel.dice import DiceSource, GeneratedDice, ManualDice
+from affray.errors import ScenarioError, excerpt, toml_limit
+from affray.kernel.dice import MAX_FACES, DiceSource, GeneratedDice, ManualDice
+from affray.kernel.space import FIELD_M
 from affray.kernel.validation import explain
 
 Identifier = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+Coordinate = Annotated[float, msgspec.Meta(ge=-FIELD_M, le=FIELD_M)]
+"""One coordinate of where a combatant starts, in metres: a finite number within the field (kernel.space)."""
 T = TypeVar("T")
 
 
@@ -29,7 +32,7 @@ class Dice(Section, frozen=True, kw_only=True):
     """Where the dice come from: generated from the seed, or the faces a referee rolled, in order."""
 
     source: Literal["generated", "manual"] = "generated"
-    rolls: list[Annotated[int, msgspec.Meta(ge=1)]] = []
+    rolls: list[Annotated[int, msgspec.Meta(ge=1, le=MAX_FACES)]] = []
 
     def source_for(self, seed: int) -> DiceSource:
         """Generated streams from ``seed``, or the referee's rolls in order."""
@@ -48,6 +51,8 @@ def parse_toml(data: bytes | str, source: str) -> dict[str, object]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: invalid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise ScenarioError(f"{source}: cannot read the TOML: {toml_limit(text, exc)}") from None
 
 
 def path_first(message: str, kind: object = None) -> str:
@@ -92,7 +97,8 @@ def check_fighters(combatants: Sequence[_Named], source: str) -> None:
         for number, target in enumerate(combatant.priority_targets):
             if target not in seen:
                 raise ScenarioError(
-                    f"{source}: $.combatants[{index}].priority_targets[{number}]: no combatant {target!r}"
+                    f"{source}: $.combatants[{index}].priority_targets[{number}]: no combatant "
+                    f"{excerpt(target)!r}"
                 )
 
 

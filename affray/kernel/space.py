@@ -8,6 +8,9 @@ from functools import lru_cache
 from affray.events.base import Position
 
 MILLIMETRE = Decimal("0.001")
+FIELD_M = 1_000_000
+"""How far from (0, 0) a scenario may place anyone, in metres along each axis: to the millimetre, squared
+distances across the field stay well inside the 28 digits of decimal arithmetic."""
 
 
 def metres(value: float | int | Decimal) -> Decimal:

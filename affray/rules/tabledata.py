@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
 from typing import Protocol, TypeVar
 
 import msgspec
 
-from affray.errors import TableError, UnknownTableEntry
+from affray.errors import TableError, UnknownTableEntry, excerpt, toml_limit
 from affray.names import close_names, name_key
 
 _F = TypeVar("_F", bound=msgspec.Struct)
+
+NUMBER_LIMIT = 1_000_000
+"""Every number a table file holds is finite and within this much of 0."""
 
 
 class _HasName(Protocol):
@@ -22,11 +26,40 @@ _T = TypeVar("_T", bound=_HasName)
 
 
 def decode_table(source: str, text: str | bytes, file_type: type[_F]) -> _F:
-    """Decode a table file into its Struct; a malformed one raises TableError naming ``source``."""
+    """Decode a table file into its Struct; a malformed one, or one with a number that is not finite or
+    beyond NUMBER_LIMIT, raises TableError naming ``source`` (and the field path)."""
     try:
-        return msgspec.toml.decode(text, type=file_type)
+        table = msgspec.toml.decode(text, type=file_type)
     except msgspec.DecodeError as exc:
         raise TableError(f"{source}: {exc}") from exc
+    except (ValueError, RecursionError) as exc:
+        shown = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+        raise TableError(f"{source}: cannot read the TOML: {toml_limit(shown, exc)}") from None
+    for path, number in _numbers(table, "$"):
+        exact = Decimal(number)
+        if not exact.is_finite() or abs(exact) > NUMBER_LIMIT:
+            raise table_error(
+                source,
+                path,
+                f"expected a finite number from {-NUMBER_LIMIT:,} to {NUMBER_LIMIT:,}, "
+                f"got {excerpt(str(number))}",
+            )
+    return table
+
+
+def _numbers(value: object, path: str) -> Iterator[tuple[str, Decimal | float | int]]:
+    """Every number in a decoded table, with its field path."""
+    if isinstance(value, msgspec.Struct):
+        for field in msgspec.structs.fields(value):
+            yield from _numbers(getattr(value, field.name), f"{path}.{field.encode_name}")
+    elif isinstance(value, tuple | list):
+        for index, item in enumerate(value):
+            yield from _numbers(item, f"{path}[{index}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _numbers(item, f"{path}.{key}")
+    elif isinstance(value, Decimal | float | int) and not isinstance(value, bool):
+        yield path, value
 
 
 def table_error(source: str, path: str, problem: str) -> TableError:
@@ -54,4 +87,4 @@ def find_named(kind: str, name: str, entries: Iterable[_T], *, where: str = "") 
             return row
     close = close_names(name, (row.name for row in rows))
     hint = ", ".join(map(repr, close)) if close else "none"
-    raise UnknownTableEntry(f"unknown {kind} {name!r}{where}; close matches: {hint}")
+    raise UnknownTableEntry(f"unknown {kind} {excerpt(name)!r}{where}; close matches: {hint}")

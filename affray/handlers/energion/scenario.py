@@ -18,6 +18,7 @@ from affray.handlers.special_damage.scenario import (
 )
 from affray.kernel.dice import parse_expression
 from affray.kernel.scenario import (
+    Coordinate,
     Dice,
     Identifier,
     Section,
@@ -81,7 +82,7 @@ class Combatant(SpecialTraits, frozen=True, kw_only=True):
     cornered: Literal["surrender", "stand"] = "surrender"
     """What its tactician does when fleeing gains it no ground for 10 s: give up the fight, or turn and
     fight on (ruling 48)."""
-    position: tuple[float, float] = (0.0, 0.0)
+    position: tuple[Coordinate, Coordinate] = (0.0, 0.0)
     move_rate: Annotated[float, msgspec.Meta(gt=0, le=50)] = 3.0
     damage_points: Annotated[int, msgspec.Meta(ge=1, le=10000)]
     skill: Percent

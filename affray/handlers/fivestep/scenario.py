@@ -7,12 +7,13 @@ header holds each table's text, so a log re-simulates without the files.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
 import msgspec
 
-from affray.errors import ScenarioError, TableError, read_user_file
+from affray.errors import ScenarioError, TableError, excerpt, read_user_file
 from affray.handlers.special_damage.scenario import (
     Ruling,
     SpecialDamageOptions,
@@ -20,9 +21,24 @@ from affray.handlers.special_damage.scenario import (
     SpecialWeaponTraits,
     check_special,
 )
-from affray.kernel.scenario import Dice, Identifier, Section, Seed, check_dice, check_fighters, convert
+from affray.kernel.dice import MAX_DICE, MAX_MODIFIER
+from affray.kernel.scenario import (
+    Coordinate,
+    Dice,
+    Identifier,
+    Section,
+    Seed,
+    check_dice,
+    check_fighters,
+    convert,
+)
+from affray.rules.fivestep.damage import dice_needed, parse_damage_die_roll
+from affray.rules.tabledata import NUMBER_LIMIT
 
 Percent = Annotated[int, msgspec.Meta(ge=0, le=100)]
+WepMod = Annotated[int, msgspec.Meta(ge=-NUMBER_LIMIT, le=NUMBER_LIMIT)]
+"""A WEP MOD, read on Table 3-3, whose numbers are within ``NUMBER_LIMIT`` of 0 like every table's."""
+_LONG_NUMBER = re.compile(rf"[0-9]{{{len(str(MAX_MODIFIER)) + 1},}}")
 AdversityTableId = Literal["3-7.0", "3-7.1", "3-7.2", "3-7.3", "3-7.4"]
 OrganSystemName = Literal["circulatory", "respiratory", "nervous-endocrine", "digestive-excretory"]
 
@@ -125,7 +141,7 @@ class Side(Section, frozen=True, kw_only=True):
 class Poison(Section, frozen=True, kw_only=True):
     """A poison or drug a weapon carries (rule F12): its WEP MOD and the organ systems it affects."""
 
-    wep_mod: int
+    wep_mod: WepMod
     systems: Annotated[list[OrganSystemName], msgspec.Meta(min_length=1)]
 
 
@@ -139,7 +155,7 @@ class Weapon(SpecialWeaponTraits, frozen=True, kw_only=True):
     """WEP DIF (weaponry, grenades) or ATTACK DIF (hand to hand)."""
     damage: str | None = None
     """DAMAGE DIE ROLL "X+Y" (damage procedure 2)."""
-    wep_mod: int | None = None
+    wep_mod: WepMod | None = None
     """WEP MOD (damage procedure 3, Table 3-3)."""
     damage_type: str = ""
     action: str = ""
@@ -161,7 +177,7 @@ class Character(SpecialTraits, frozen=True, kw_only=True):
     id: Identifier
     name: str
     side: Identifier
-    position: tuple[float, float] = (0.0, 0.0)
+    position: tuple[Coordinate, Coordinate] = (0.0, 0.0)
     body: str
     """A body of the scenario's ``bodies``."""
     perception: Percent
@@ -226,7 +242,8 @@ def _check(scenario: FivestepScenario, source: str) -> None:
 
 
 def _check_characters(scenario: FivestepScenario, source: str) -> None:
-    """Each character has a body of the scenario's and names each weapon once."""
+    """Each character has a body of the scenario's, names each weapon once and rolls damage within the
+    bounds of any dice."""
     for index, c in enumerate(scenario.combatants):
         path = f"{source}: $.combatants[{index}]"
         if c.body not in scenario.bodies:
@@ -237,6 +254,25 @@ def _check_characters(scenario: FivestepScenario, source: str) -> None:
                 raise ScenarioError(
                     f"{path}.weapons[{number}].name: {c.weapons[number].name!r} is listed twice"
                 )
+            damage = c.weapons[number].damage
+            if damage is not None:
+                _check_damage(damage, f"{path}.weapons[{number}].damage")
+
+
+def _check_damage(text: str, where: str) -> None:
+    """A DAMAGE DIE ROLL "X+Y" (F10) rolls at most MAX_DICE d10 and adds at most MAX_MODIFIER; one that is
+    not X+Y at all is the battle's to refuse, when damage procedure 2 reads it."""
+    if not _LONG_NUMBER.search(text):
+        try:
+            roll = parse_damage_die_roll(text)
+        except ValueError:
+            return
+        if dice_needed(roll) <= MAX_DICE and roll.bonus <= MAX_MODIFIER:
+            return
+    raise ScenarioError(
+        f"{where}: damage die roll {excerpt(text)!r}: X is at most {MAX_DICE:,} "
+        f"and Y at most {MAX_MODIFIER:,}"
+    )
 
 
 def _check_bodies(scenario: FivestepScenario, source: str) -> None:

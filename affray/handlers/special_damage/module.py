@@ -30,7 +30,7 @@ from affray.events.special_damage.state import Carrier
 from affray.handlers.special_damage.conditions import start_conditions
 from affray.handlers.special_damage.host import SpecialHit, SpecialHost, SpecialProfile
 from affray.handlers.special_damage.losses import lose_equipment, lose_programs
-from affray.handlers.special_damage.scenario import Ruling, SpecialDamageOptions
+from affray.handlers.special_damage.scenario import Ruling, SpecialDamageOptions, replacement
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
 from affray.rules.special_damage import rolls
@@ -108,7 +108,8 @@ class SpecialDamageModule:
         if ruling is not None:
             rolled_name, rolled_stamina = row.damage, stamina
             if ruling.replace_with is not None:
-                row = next(r for r in table.rows if r.damage.casefold() == ruling.replace_with.casefold())
+                row = replacement(table.rows, ruling.replace_with)
+                assert row is not None  # checked on loading
                 effect = table.effect_of(row)
                 stamina = Decimal(row.stamina)
             if ruling.stamina is not None:

@@ -8,12 +8,14 @@ scenario has ``modules``, ``special_damage`` (:class:`SpecialDamageOptions`) and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Literal, Protocol
+from typing import Annotated, Literal, Protocol, TypeVar
 
 import msgspec
 
-from affray.errors import ScenarioError
+from affray.errors import ScenarioError, excerpt
 from affray.kernel.scenario import Section
+from affray.names import close_names
+from affray.rules.special_damage.tables import load_living, load_robots
 
 MODULE = "special_damage"
 
@@ -82,8 +84,8 @@ class Ruling(Section, frozen=True, kw_only=True):
     """Which special damage to the target it alters: the first, the second, ..."""
     replace_with: str | None = None
     """A damage of the same table (e.g. "Leg wound") instead of the one rolled."""
-    stamina: Annotated[int, msgspec.Meta(ge=0)] | None = None
-    """The extra Stamina damage instead of the table's."""
+    stamina: Annotated[int, msgspec.Meta(ge=0, le=10000)] | None = None
+    """The extra Stamina damage instead of the table's, up to the most damage points a combatant has."""
     reason: str
 
 
@@ -117,8 +119,46 @@ def check_special(
             raise ScenarioError(f"{source}: {path}.weapons: at least one weapon is needed")
         if combatant.kind != "computer" and combatant.programs:
             raise ScenarioError(f"{source}: {path}.programs: only a computer has programs")
+    kinds = {c.id: c.kind for c in combatants}
     for number, ruling in enumerate(rulings):
         if not special:
             raise ScenarioError(f"{source}: $.rulings[{number}]: rulings alter special damage; none is on")
         if ruling.target not in ids:
-            raise ScenarioError(f"{source}: $.rulings[{number}].target: no combatant {ruling.target!r}")
+            raise ScenarioError(
+                f"{source}: $.rulings[{number}].target: no combatant {excerpt(ruling.target)!r}"
+            )
+        if ruling.replace_with is not None:
+            _check_replacement(ruling.replace_with, kinds[ruling.target], f"{source}: $.rulings[{number}]")
+
+
+class _Damage(Protocol):
+    """A row of a damage results table (Table 3 or 4), as a ruling names it."""
+
+    @property
+    def damage(self) -> str: ...
+
+
+_D = TypeVar("_D", bound=_Damage)
+
+
+def replacement(rows: Sequence[_D], name: str) -> _D | None:
+    """Rule S10: the row of a damage table's ``rows`` a ruling's ``replace_with`` names (case ignored)."""
+    key = name.casefold()
+    return next((row for row in rows if row.damage.casefold() == key), None)
+
+
+def _check_replacement(name: str, kind: str, where: str) -> None:
+    """A ruling's replacement is a damage of the table its target's special damage reads: Table 3 for a
+    living target, Table 4 for a robot (a computer loses programs and reads neither)."""
+    if kind == "computer":
+        return
+    rows: Sequence[_Damage] = load_robots().rows if kind == "robot" else load_living().rows
+    if replacement(rows, name) is not None:
+        return
+    close = close_names(name, (row.damage for row in rows))
+    hint = ", ".join(map(repr, close)) if close else "none"
+    number = 4 if kind == "robot" else 3
+    raise ScenarioError(
+        f"{where}.replace_with: Table {number} ({kind} targets) has no damage {excerpt(name)!r}; "
+        f"close matches: {hint}"
+    )

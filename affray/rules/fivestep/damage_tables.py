@@ -7,7 +7,8 @@ file that declares which table it is (``table = "3-3"``) and whether it is inven
 (``example = true``); the schema of every file is in docs/rulesets/fivestep.md. :func:`load_table`
 reads one file of any of these tables; :class:`DamageTables` bundles the loaded ones, and asking it for a
 table nobody supplied raises a TableError that names the table. Every malformed file raises a TableError
-naming the file and the field path (``$.wep_mod[2].damage``).
+naming the file and the field path (``$.wep_mod[2].damage``), a number that is not finite or is beyond
+``tabledata.NUMBER_LIMIT`` (1,000,000 either way) among them.
 """
 
 from __future__ import annotations

@@ -36,6 +36,8 @@ RULINGS:
 - A key above the last column reads the last column (the table's best or worst figure is the limit); a
   range beyond the last row is off the table: the look-up gives None and the rule decides (a miss, F8).
 - Names (actions, conditions) are matched ignoring case and surrounding spaces, and must be unique.
+- Every number is finite and from -1,000,000 to 1,000,000 (``tabledata.NUMBER_LIMIT``), checked as the file
+  is decoded: ``nan``, ``inf`` or ``1e308`` is a TableError naming the file and the field path.
 """
 
 from __future__ import annotations
