@@ -121,19 +121,25 @@ class LogWriter:
         """The file the lines go to until ``close`` (None for a stream of the caller's)."""
         return None if self._output is None else self._output.writing
 
+    def _cannot(self, exc: OSError) -> LogError:
+        where = self._output.target if self._output else "the log"
+        return LogError(f"{where}: cannot write: {exc.strerror or exc}")
+
     def _put(self, data: bytes) -> None:
         try:
             self._stream.write(data)
         except OSError as exc:
-            where = self._output.target if self._output else "the log"
-            raise LogError(f"{where}: cannot write: {exc.strerror or exc}") from None
+            raise self._cannot(exc) from None
 
     def write(self, event: Event) -> None:
         """Append one event line."""
         line = encode_event(event, self._prev)
         self._prev = line_hash(line)
         self._count += 1
-        self._put(line + b"\n")
+        try:
+            self._stream.write(line + b"\n")
+        except OSError as exc:
+            raise self._cannot(exc) from None
 
     def abandon(self) -> Path | None:
         """Stop without an end line, keeping the log of a failed run as far as it went; return where."""
