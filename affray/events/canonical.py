@@ -42,3 +42,15 @@ def canonical(line: bytes, value: msgspec.Struct, encoder: msgspec.json.Encoder)
         if name in written or defaults.get(name) != bytes(raw)
     ]
     return b"{" + b",".join(kept) + b"}"
+
+
+def is_canonical(
+    line: bytes, value: msgspec.Struct, encoder: msgspec.json.Encoder, tail: bytes = b""
+) -> bool:
+    """Whether ``line`` is what affray writes for ``value``, followed by ``tail`` (an event's ``prev``
+    member and closing brace, say); a line that does not even parse as members is not."""
+    try:
+        form = canonical(line, value, encoder)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return line == (form[:-1] + tail if tail else form)

@@ -25,7 +25,7 @@ import msgspec
 
 from affray.errors import LogError, read_user_file
 from affray.events.base import Event
-from affray.events.canonical import canonical
+from affray.events.canonical import is_canonical
 from affray.events.output import OutputFile
 from affray.events.upcast import missing_steps, upcast
 from affray.events.vocabulary import Vocabulary
@@ -323,10 +323,7 @@ class _Chain:
     def _written_as_affray_writes(self, line: bytes, event: Event) -> bool:
         if type(event).__struct_config__.tag in self._upcast:
             return True
-        try:
-            return line == canonical(line, event, ENCODER)[:-1] + self._suffix
-        except (msgspec.DecodeError, RecursionError):
-            return False
+        return is_canonical(line, event, ENCODER, self._suffix)
 
     def end(self, line: bytes, more: bool) -> None:
         """Check the end line."""
@@ -368,7 +365,7 @@ def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>", *, canonic
     chain = _Chain(lines[0], header, vocabulary, canonical)
     append = log.events.append
     try:
-        if canonical and not _canonical_header(lines[0], header):
+        if canonical and not is_canonical(lines[0], header, ENCODER):
             raise _Broken(LogProblem(line=1, seq=0, message=f"the header {NOT_CANONICAL}"))
         for index in range(1, len(lines)):
             line = lines[index]
@@ -388,13 +385,6 @@ def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>", *, canonic
 def read_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogFile:
     """Read the log at ``path``; an unreadable file or a missing header raises LogError."""
     return read_bytes(read_user_file(path, LogError, "a log"), resolve, str(path), canonical=canonical)
-
-
-def _canonical_header(line: bytes, header: LogHeader) -> bool:
-    try:
-        return line == canonical(line, header, ENCODER)
-    except (msgspec.DecodeError, RecursionError):
-        return False
 
 
 def iter_events(stream: IO[bytes], resolve: Resolver, source: str = "<log>") -> Iterator[Event]:

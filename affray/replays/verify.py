@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from affray.errors import AffrayError, LogError
+from affray.errors import AffrayError, LogError, excerpt
 from affray.events.base import Event
 from affray.events.codec import LogFile, LogHeader, LogProblem, encode_event, line_hash
 from affray.kernel.encounter import Encounter
@@ -137,4 +137,4 @@ def _fields_differ(a: Event, b: Event) -> str:
 def _quoted(value: object, most: int = 60) -> str:
     """A value as the message quotes it: its repr, cut to ``most`` characters."""
     text = repr(value)
-    return text if len(text) <= most else f"{text[: most - 20]}... ({len(text)} characters)"
+    return text if len(text) <= most else f"{excerpt(text, most - 20)} ({len(text)} characters)"
