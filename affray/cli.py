@@ -14,18 +14,19 @@ import structlog
 
 from affray import __version__, rulesets
 from affray.errors import AffrayError, LogError
-from affray.events.codec import LogFile, LogWriter, read_log
+from affray.events.codec import MAX_LINE_BYTES, LogWriter
+from affray.events.reader import LogReader, open_log, read_log
 from affray.kernel.clock import game_time, parse_game_time
 from affray.kernel.dice import ManualDice
-from affray.kernel.fold import encode_state, fold
-from affray.kernel.ruleset import Module, Reading, Recorded, Ruleset
+from affray.kernel.fold import FoldError, encode_state
+from affray.kernel.ruleset import Module, Ruleset
 from affray.kernel.tables import TABLE_ENCODER, RulesTable, table_record, table_summary
 from affray.names import name_key
 from affray.replays.narrate import narrate
-from affray.replays.rebuild import state_at_seq, state_at_time
+from affray.replays.rebuild import fold_until
 from affray.replays.show import show_state
 from affray.replays.telling import number
-from affray.replays.verify import first_difference, verify
+from affray.replays.verify import Comparison, Mismatch, verify
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
@@ -65,33 +66,21 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     ctx.obj = {"verbose": verbose}
 
 
-def _read(path: Path, *, canonical: bool = False) -> LogFile:
-    return read_log(path, rulesets.vocabulary_for, canonical=canonical)
+def _open(path: Path, *, canonical: bool = False) -> LogReader:
+    return open_log(path, rulesets.vocabulary_for, canonical=canonical)
 
 
-def _reading(log: LogFile, path: Path) -> Reading:
-    return rulesets.reading(log.header, str(path))
-
-
-def _recorded(log: LogFile, path: Path) -> Recorded:
-    return rulesets.recorded(log.header, str(path))
-
-
-def _load(path: Path) -> LogFile:
-    """A log to tell or show: what comes before a cut or a broken line is shown, with a warning."""
-    log = _read(path)
-    if log.problem is not None:
-        p = log.problem
-        if "cut short" in p.message:
-            shown = f"{p.message}; showing the {len(log.events)} complete events"
-        else:
-            shown = f"{p.where()}: {p.message}; showing the {len(log.events)} events before it"
-        click.echo(f"warning: {path}: {shown} (affray verify tells more)", err=True)
-    try:
-        fold(log.events, log.vocabulary)
-    except LogError as exc:
-        raise LogError(f"{path}: {exc}") from None
-    return log
+def _warn_if_broken(reader: LogReader, path: Path, done: str) -> None:
+    """The one warning for a log shown up to a cut or a broken line (``done``: what was done to the
+    events before it, "told" or "folded")."""
+    p = reader.problem
+    if p is None:
+        return
+    if "cut short" in p.message:
+        shown = f"{p.message}; {done} the {reader.count} complete events"
+    else:
+        shown = f"{p.where()}: {p.message}; {done} the {reader.count} events before it"
+    click.echo(f"warning: {path}: {shown} (affray verify tells more)", err=True)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -124,7 +113,7 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
         raise AffrayError(f"{scenario}: {exc}") from None
     writer = LogWriter.create(output, ruleset.header(spec), replace=force)
     try:
-        encounter = battle.run(sinks=[writer.write], trace=ctx.obj["verbose"])
+        encounter = battle.run(sinks=[writer.write], trace=ctx.obj["verbose"], keep_log=False)
     except AffrayError as exc:
         raise AffrayError(f"{scenario}: {exc} (the log so far is kept in {writer.abandon()})") from None
     except KeyboardInterrupt:
@@ -144,8 +133,7 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     name = spec.name or scenario.stem
     winner = f"side {state.winner} wins" if state.winner else "no winner"
     click.echo(
-        f"{name}: {winner} at {game_time(state.t)} ({state.end_reason}); "
-        f"{len(encounter.log)} events -> {output}"
+        f"{name}: {winner} at {game_time(state.t)} ({state.end_reason}); {encounter.count} events -> {output}"
     )
     display = ruleset.display
     for c in state.combatants.values():
@@ -159,15 +147,17 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
 @cli.command()
 @click.argument("log", type=click.Path(path_type=Path))
 def replay(log: Path) -> None:
-    """Tell the fight recorded in LOG, one line per event."""
-    loaded = _load(log)
-    header = loaded.header
-    click.echo(
-        f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}, "
-        f"{len(loaded.events)} events"
-    )
-    for line in narrate(loaded.events, loaded.vocabulary, _reading(loaded, log).tellers()):
-        click.echo(line)
+    """Tell the fight recorded in LOG, one line per event, as it is read."""
+    with _open(log) as reader:
+        header = reader.header
+        tellers = rulesets.reading(header, str(log)).tellers()
+        click.echo(f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}")
+        try:
+            for line in narrate(reader, reader.vocabulary, tellers):
+                click.echo(line)
+        except FoldError as exc:
+            raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+        _warn_if_broken(reader, log, "told")
 
 
 @cli.command()
@@ -176,39 +166,40 @@ def replay(log: Path) -> None:
 @click.option("--seq", type=click.IntRange(min=0), help="Event number.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
 def state(log: Path, at_time: str | None, seq: int | None, as_json: bool) -> None:
-    """Show every combatant's state in LOG at a moment (--at TIME or --seq N; default: the end)."""
+    """Show every combatant's state in LOG at a moment (--at TIME or --seq N; default: the end).
+
+    The log is read up to that moment only.
+    """
     if at_time is not None and seq is not None:
         raise AffrayError("--at and --seq: give one of them, not both")
-    loaded = _load(log)
-    events = loaded.events
-    moment = None
-    if seq is not None:
-        if seq > len(events):
-            raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {len(events)}")
-        current = state_at_seq(events, seq, loaded.vocabulary)
-    elif at_time is not None:
-        moment = _moment(at_time, events[-1].t if events else 0)
-        current = state_at_time(events, moment, loaded.vocabulary)
-    else:
-        current = state_at_seq(events, len(events), loaded.vocabulary)
+    moment = None if at_time is None else _moment(at_time)
+    with _open(log) as reader:
+        try:
+            rebuilt = fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
+        except FoldError as exc:
+            raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+        _warn_if_broken(reader, log, "folded")
+        reading = rulesets.reading(reader.header, str(log))
+    current = rebuilt.state
+    if not rebuilt.reached and seq is not None and seq > rebuilt.count:
+        raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {rebuilt.count}")
+    if not rebuilt.reached and moment is not None and moment > rebuilt.last_t:
+        raise AffrayError(f"--at {at_time!r}: the log ends at {game_time(rebuilt.last_t)}")
     if as_json:
         click.echo(encode_state(current).decode())
         return
-    for line in show_state(current, moment, _reading(loaded, log)):
+    for line in show_state(current, moment, reading):
         click.echo(line)
 
 
-def _moment(text: str, last_ms: int) -> int:
-    """``--at`` to milliseconds: any time from 0 to the log's last event."""
+def _moment(text: str) -> int:
+    """``--at`` to milliseconds."""
     try:
-        moment = parse_game_time(text)
+        return parse_game_time(text)
     except ValueError:
         raise AffrayError(
             f"--at {text!r}: expected seconds (12.5) or a time with units (30d, 2h 15min)"
         ) from None
-    if moment > last_ms:
-        raise AffrayError(f"--at {text!r}: the log ends at {game_time(last_ms)}")
-    return moment
 
 
 @cli.command()
@@ -225,10 +216,13 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
     The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies.
     """
     _refuse_overwriting(output, {log: "the log to heal"})
-    loaded = _load(log)
-    if loaded.problem is not None or not loaded.ended:
-        raise AffrayError(f"{log}: the log is cut short or broken; heal needs a whole log")
-    recorded = _recorded(loaded, log)
+    loaded = read_log(log, rulesets.vocabulary_for)
+    if loaded.problem is not None:
+        p = loaded.problem
+        raise AffrayError(
+            f"{log}: {p.where()}: {p.message}; heal needs a whole log (affray verify tells more)"
+        )
+    recorded = rulesets.recorded(loaded.header, str(log))
     aftermath = next((m.aftermath for m in recorded.modules if m.aftermath is not None), None)
     if aftermath is None:
         healing = [name for name in recorded.ruleset.modules if rulesets.module(name).aftermath is not None]
@@ -238,12 +232,15 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
     if any(aftermath.started_by(event) is not None for event in loaded.events):
         raise AffrayError(f"{log}: the log already holds an aftermath")
     battle = recorded.battle()
-    encounter = battle.run(trace=ctx.obj["verbose"])
-    difference = first_difference(loaded.header_line, loaded.events, encounter.log)
-    if difference is not None:
+    comparison = Comparison(loaded.header_line, loaded.events)
+    try:
+        encounter = battle.run(sinks=[comparison], trace=ctx.obj["verbose"])
+        comparison.finish()
+    except Mismatch as found:
         raise AffrayError(
-            f"{log}: seq {difference[0]} does not re-simulate ({difference[1]}); affray verify tells more"
-        )
+            f"{log}: {found.where} does not re-simulate ({found.message}); affray verify tells more"
+        ) from None
+    encounter.sinks.remove(comparison)
     start = len(encounter.log)
     aftermath.run(encounter, battle, days)
     writer = LogWriter.create(output, loaded.header, replace=force)
@@ -262,8 +259,10 @@ def _holds_events(path: Path) -> bool:
     """Whether the line after an unreadable first line is an event line: a log whose header was damaged."""
     try:
         with path.open("rb") as stream:
-            stream.readline(1 << 20)
-            second = stream.readline(1 << 20)
+            first = stream.readline(1 << 16)
+            while first and not first.endswith(b"\n"):
+                first = stream.readline(1 << 16)
+            second = stream.readline(MAX_LINE_BYTES)
     except OSError:
         return False
     return second.startswith(b'{"kind":') and b'"prev":"' in second
@@ -278,14 +277,15 @@ def verify_command(ctx: click.Context, log: Path) -> None:
     Exit 0 when everything holds, 1 naming the first seq that breaks or differs.
     """
     try:
-        loaded = _read(log, canonical=True)
+        reader = _open(log, canonical=True)
     except LogError as exc:
         if not _holds_events(log):
             raise
         why = re.sub(r"^line 1(?: \(header\))?:? ", "", str(exc).removeprefix(f"{log}: "))
         click.echo(f"FAILED: {log}: line 1 (header): {why}")
         sys.exit(EXIT_VERIFY_FAILED)
-    verdict = verify(loaded, lambda: _recorded(loaded, log), trace=ctx.obj["verbose"])
+    with reader:
+        verdict = verify(reader, lambda: rulesets.recorded(reader.header, str(log)), trace=ctx.obj["verbose"])
     if verdict.ok:
         click.echo(
             f"ok: {log}: {verdict.events} events chain, fold and re-simulate identically "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 QUOTE_LIMIT = 40
 """How many characters of an offending value an error message quotes."""
@@ -70,16 +71,29 @@ def _shown(path: Path) -> str:
     return name if name.isprintable() else repr(name)
 
 
+def _unreadable(path: Path, error: type[AffrayError], kind: str, exc: OSError | ValueError) -> AffrayError:
+    """What went wrong opening or reading a file the user named, as ``error`` naming it."""
+    if isinstance(exc, FileNotFoundError):
+        return error(f"{_shown(path)}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return error(f"{_shown(path)}: is a directory, not {kind}")
+    if isinstance(exc, OSError):
+        return error(f"{_shown(path)}: cannot read: {exc.strerror}")
+    return error(f"{_shown(path)}: cannot read: not a file name ({exc})")
+
+
 def read_user_file(path: Path, error: type[AffrayError], kind: str) -> bytes:
     """The bytes of a file the user named; a missing or unreadable one (or a name no file can have, such
     as one holding a NUL byte) raises ``error`` naming it."""
     try:
         return path.read_bytes()
-    except FileNotFoundError:
-        raise error(f"{_shown(path)}: no such file") from None
-    except IsADirectoryError:
-        raise error(f"{_shown(path)}: is a directory, not {kind}") from None
-    except OSError as exc:
-        raise error(f"{_shown(path)}: cannot read: {exc.strerror}") from None
-    except ValueError as exc:
-        raise error(f"{_shown(path)}: cannot read: not a file name ({exc})") from None
+    except (OSError, ValueError) as exc:
+        raise _unreadable(path, error, kind, exc) from None
+
+
+def open_user_file(path: Path, error: type[AffrayError], kind: str) -> BinaryIO:
+    """A file the user named, open for reading in binary; failing as ``read_user_file`` does."""
+    try:
+        return path.open("rb")
+    except (OSError, ValueError) as exc:
+        raise _unreadable(path, error, kind, exc) from None

@@ -41,7 +41,8 @@ from melee import (
 )
 
 from affray import rulesets
-from affray.events.codec import LogFile, encode_log, line_hash, read_bytes
+from affray.events.codec import encode_log, line_hash
+from affray.events.reader import LogFile, read_bytes
 from affray.kernel.fold import digest, fold
 
 TARGET = 1_000_000

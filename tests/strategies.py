@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 import pytest
@@ -22,7 +21,7 @@ from hypothesis import strategies as st
 
 from affray import rulesets
 from affray.events.base import Event, Roll
-from affray.events.codec import LogFile, encode_log, iter_events, read_bytes, read_log
+from affray.events.codec import encode_log
 from affray.events.energion.kinds import (
     AimStarted,
     AttackResolved,
@@ -41,6 +40,7 @@ from affray.events.energion.kinds import (
     WeaponChanged,
     WeaponReadied,
 )
+from affray.events.reader import LogFile, read_bytes, read_log
 from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Moved
 from affray.handlers.energion import battle as battle_module
 from affray.handlers.energion.battle import EnergionBattle
@@ -627,11 +627,6 @@ def all_kinds() -> set[type[Event]]:
 def read_path(path: Path) -> LogFile:
     """The log at ``path`` read back as ``affray`` reads it."""
     return read_log(path, rulesets.vocabulary_for)
-
-
-def stream_events(stream: IO[bytes], source: str = "<log>") -> Iterator[Event]:
-    """The events of a log streamed line by line, with the registry's vocabularies."""
-    return iter_events(stream, rulesets.vocabulary_for, source)
 
 
 def tell(

@@ -10,25 +10,20 @@
 Every line is encoded deterministically (struct fields in declaration order, mapping keys sorted, decimals
 as JSON numbers). ``prev`` is the BLAKE2b-128 hex digest of the previous line's bytes (without its newline),
 so an edit, insertion, deletion, reordering or cut is found at the first line that no longer chains.
+No line is longer than ``MAX_LINE_BYTES``. Reading is ``affray.events.reader``'s.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Callable, Iterator
-from decimal import Decimal
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Literal
 
 import msgspec
 
-from affray.errors import LogError, read_user_file
+from affray.errors import LogError
 from affray.events.base import Event
-from affray.events.canonical import is_canonical
 from affray.events.output import OutputFile
-from affray.events.upcast import missing_steps, upcast
-from affray.events.vocabulary import Vocabulary
 
 FORMAT_VERSION = 1
 
@@ -47,15 +42,6 @@ class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
     scenario: msgspec.Raw
 
 
-class UnreadableHeader(LogError):
-    """The first line is not a log header: the file is no log, or a log whose header was damaged."""
-
-
-Resolver = Callable[[LogHeader, str], Vocabulary[Any]]
-"""``resolve(header, source)``: the vocabulary of the log's ruleset and modules, or LogError naming
-``source`` (an unknown ruleset, say). ``affray.rulesets.vocabulary_for`` resolves with the registry."""
-
-
 class LogEnd(msgspec.Struct, frozen=True, kw_only=True):
     """The last line: how many events the log holds, chained to the last of them."""
 
@@ -64,13 +50,13 @@ class LogEnd(msgspec.Struct, frozen=True, kw_only=True):
 
 
 ENCODER = msgspec.json.Encoder(decimal_format="number", order="deterministic")
-_HEADER_DECODER = msgspec.json.Decoder(LogHeader)
-_END_DECODER = msgspec.json.Decoder(LogEnd)
-_RECORD_DECODER = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
-_PREV_KEY = b',"prev":"'
-_END_PREFIX = b'{"end":'
-_UNKNOWN_KIND = re.compile(r"Invalid value '(.*)' - at `\$\.kind`")
-NOT_CANONICAL = "is not written as affray writes it (a member added, repeated, reordered or reformatted)"
+PREV_KEY = b',"prev":"'
+"""How an event line's last member begins."""
+END_PREFIX = b'{"end":'
+"""How the end line begins."""
+MAX_LINE_BYTES = 4 * 1024 * 1024
+"""The longest line a log may hold, newline aside (4 MiB): readers refuse a longer one unread, so that
+reading a log takes memory for its state and one line whatever its length."""
 
 
 def line_hash(line: bytes) -> str:
@@ -83,10 +69,24 @@ def encode_header(header: LogHeader) -> bytes:
     return ENCODER.encode(header)
 
 
+def _too_long(where: object, what: str, line: bytes) -> LogError:
+    return LogError(
+        f"{where}: {what} would be {len(line):,} bytes, longer than the {MAX_LINE_BYTES:,} a log line may "
+        "hold (docs/log-format.md)"
+    )
+
+
+def _header_line(header: LogHeader, where: object) -> bytes:
+    line = encode_header(header)
+    if len(line) > MAX_LINE_BYTES:
+        raise _too_long(where, "the header line, which holds the scenario,", line)
+    return line
+
+
 def encode_event(event: Event, prev: str) -> bytes:
     """An event line's bytes: the event's JSON with ``prev`` as its last member."""
     body = ENCODER.encode(event)
-    return b'%s%s%s"}' % (body[:-1], _PREV_KEY, prev.encode())
+    return b'%s%s%s"}' % (body[:-1], PREV_KEY, prev.encode())
 
 
 def encode_end(count: int, prev: str) -> bytes:
@@ -101,14 +101,16 @@ class LogWriter:
         self._stream = stream
         self._output = output
         self._count = 0
-        line = encode_header(header)
+        line = _header_line(header, self._where())
         self._prev = line_hash(line)
         self._put(line + b"\n")
 
     @classmethod
     def create(cls, path: Path, header: LogHeader, *, replace: bool = False) -> LogWriter:
         """A log for ``path``, written beside it until ``close`` puts it in place (see OutputFile); an
-        existing file is refused unless ``replace``, and so is a second writer."""
+        existing file is refused unless ``replace``, and so is a second writer. A header longer than a
+        log line may be (a scenario too large to record) is refused before anything is written."""
+        _header_line(header, path)
         output = OutputFile(path, replace=replace)
         try:
             return cls(output.stream, header, output)
@@ -121,9 +123,11 @@ class LogWriter:
         """The file the lines go to until ``close`` (None for a stream of the caller's)."""
         return None if self._output is None else self._output.writing
 
+    def _where(self) -> object:
+        return self._output.target if self._output else "the log"
+
     def _cannot(self, exc: OSError) -> LogError:
-        where = self._output.target if self._output else "the log"
-        return LogError(f"{where}: cannot write: {exc.strerror or exc}")
+        return LogError(f"{self._where()}: cannot write: {exc.strerror or exc}")
 
     def _put(self, data: bytes) -> None:
         try:
@@ -134,6 +138,8 @@ class LogWriter:
     def write(self, event: Event) -> None:
         """Append one event line."""
         line = encode_event(event, self._prev)
+        if len(line) > MAX_LINE_BYTES:
+            raise _too_long(self._where(), f"the line of seq {event.seq}", line)
         self._prev = line_hash(line)
         self._count += 1
         try:
@@ -171,248 +177,3 @@ def encode_log(header: LogHeader, events: list[Event]) -> bytes:
         lines.append(line)
     lines.append(encode_end(len(events), prev))
     return b"\n".join(lines) + b"\n"
-
-
-class LogProblem(msgspec.Struct, frozen=True, kw_only=True):
-    """The first thing wrong in a log: the line (1-based), the seq there (0 for the header), and what."""
-
-    line: int
-    seq: int
-    message: str
-
-    def where(self) -> str:
-        """``line 8 (seq 7)``, or ``line 1 (header)``."""
-        return f"line {self.line} ({f'seq {self.seq}' if self.seq else 'header'})"
-
-
-class LogFile(msgspec.Struct, kw_only=True):
-    """A log as read: its header, the vocabulary it was read with, every event up to the first problem,
-    and that problem if any."""
-
-    header: LogHeader
-    header_line: bytes
-    vocabulary: Vocabulary[Any]
-    events: list[Event]
-    ended: bool
-    problem: LogProblem | None = None
-
-
-def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Vocabulary[Any]]:
-    """The header and the vocabulary to read the events with; LogError when this affray cannot read them.
-
-    ``event_versions`` is checked for the kinds of the vocabulary; other kinds it lists are ignored
-    (logs of format 1 written by affray 0.1 list the kinds of every ruleset).
-    """
-    try:
-        header = _HEADER_DECODER.decode(line)
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise UnreadableHeader(f"{source}: line 1 is not an affray log header ({exc})") from None
-    if header.format_version > FORMAT_VERSION:
-        raise LogError(
-            f"{source}: log format version {header.format_version} is newer than this affray reads "
-            f"({FORMAT_VERSION})"
-        )
-    vocabulary = resolve(header, source)
-    for kind, version in header.event_versions.items():
-        current = vocabulary.versions.get(kind)
-        if current is None:
-            continue
-        if version > current:
-            raise LogError(
-                f"{source}: line 1: {kind} version {version} is newer than this affray ({current})"
-            )
-        if missing_steps(vocabulary.upcasters, kind, version, current):
-            raise LogError(f"{source}: line 1: no upcaster brings {kind} from version {version} to {current}")
-    return header, vocabulary
-
-
-def _decoder_for(header: LogHeader, vocabulary: Vocabulary[Any]) -> Callable[[bytes], Event]:
-    """A function bytes -> Event that upcasts kinds recorded under older versions."""
-    current = vocabulary.versions
-    old = {k: v for k, v in header.event_versions.items() if k in current and v < current[k]}
-    if not old:
-        return vocabulary.decoder.decode
-
-    def decode(line: bytes) -> Event:
-        record = _RECORD_DECODER.decode(line)
-        kind = str(record.get("kind"))
-        recorded = old.get(kind)
-        if recorded is not None:
-            record = upcast(vocabulary.upcasters, record, recorded, current[kind])
-        record.pop("prev", None)
-        event: Event = msgspec.convert(record, vocabulary.union)
-        return event
-
-    return decode
-
-
-class _Broken(Exception):
-    """A problem found while reading; ``drop_last`` when it lies in the event already accepted."""
-
-    def __init__(self, problem: LogProblem, *, drop_last: bool = False) -> None:
-        self.problem = problem
-        self.drop_last = drop_last
-
-
-def _at(seq: int, message: str) -> _Broken:
-    return _Broken(LogProblem(line=seq + 1, seq=seq, message=message))
-
-
-class _Chain:
-    """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them; with
-    ``canonical``, that each line is in the form affray writes (kinds read through an upcaster aside)."""
-
-    def __init__(
-        self, header_line: bytes, header: LogHeader, vocabulary: Vocabulary[Any], canonical: bool = False
-    ) -> None:
-        self._decode = _decoder_for(header, vocabulary)
-        self._canonical = canonical
-        self._upcast = {k for k, v in header.event_versions.items() if v < vocabulary.versions.get(k, v)}
-        self._vocabulary = vocabulary
-        self._prev = line_hash(header_line)
-        self._suffix = b'%s%s"}' % (_PREV_KEY, self._prev.encode())
-        self.count = 0
-        self._t = 0
-
-    def _invalid(self, message: str) -> str:
-        unknown = _UNKNOWN_KIND.fullmatch(message)
-        if unknown:
-            return f"unknown event kind {unknown.group(1)!r} (not a kind of {self._vocabulary.name})"
-        return f"not a valid event ({message})"
-
-    def _previous_changed(self) -> _Broken:
-        """The line before no longer hashes to the ``prev`` that the current line records."""
-        if self.count == 0:
-            return _Broken(
-                LogProblem(
-                    line=1, seq=0, message="the header was changed: the first event does not chain to it"
-                )
-            )
-        return _Broken(
-            LogProblem(
-                line=self.count + 1,
-                seq=self.count,
-                message="this line was changed: its hash no longer matches the prev the next line records",
-            ),
-            drop_last=True,
-        )
-
-    def event(self, line: bytes) -> Event:
-        """Check and decode the next event line."""
-        seq = self.count + 1
-        try:
-            event: Event = self._decode(line)
-        except msgspec.ValidationError as exc:
-            raise _at(seq, self._invalid(str(exc))) from None
-        except (msgspec.DecodeError, RecursionError) as exc:
-            raise _at(seq, f"not a valid event ({exc})") from None
-        if event.seq != seq:
-            raise _at(seq, f"holds seq {event.seq} (a line was inserted, removed, duplicated or moved here)")
-        if not line.endswith(self._suffix):
-            raise self._previous_changed()
-        if self._canonical and not self._written_as_affray_writes(line, event):
-            raise _at(seq, NOT_CANONICAL)
-        if event.t < self._t:
-            raise _at(seq, f"time runs backwards ({event.t} ms after {self._t} ms)")
-        self._t = event.t
-        self._prev = line_hash(line)
-        self._suffix = b'%s%s"}' % (_PREV_KEY, self._prev.encode())
-        self.count = seq
-        return event
-
-    def _written_as_affray_writes(self, line: bytes, event: Event) -> bool:
-        if type(event).__struct_config__.tag in self._upcast:
-            return True
-        return is_canonical(line, event, ENCODER, self._suffix)
-
-    def end(self, line: bytes, more: bool) -> None:
-        """Check the end line."""
-        after = self.count + 1
-        try:
-            end = _END_DECODER.decode(line)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise _at(after, f"the end line is damaged ({exc})") from None
-        if end.end != self.count:
-            raise _at(after, f"the end line counts {end.end} events where the log holds {self.count}")
-        if end.prev != self._prev:
-            raise self._previous_changed()
-        if more:
-            raise _Broken(LogProblem(line=after + 2, seq=after, message="lines follow the end line"))
-
-    def cut(self, partial: bool) -> _Broken:
-        """The problem of a log that stops before its end line."""
-        what = "a partial line" if partial else "no end line"
-        return _at(self.count + 1, f"the log is cut short: {what} after seq {self.count}")
-
-
-def _open_header(first: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Vocabulary[Any]]:
-    if not first.startswith(b"{"):
-        raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
-    return _header(first, source, resolve)
-
-
-def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>", *, canonical: bool = False) -> LogFile:
-    """Read a whole log held in memory: every event up to the first problem, which it records; with
-    ``canonical``, a line not written as affray writes it is a problem too (for verify)."""
-    if not data:
-        raise LogError(f"{source}: the file is empty, not an affray log")
-    lines = data.split(b"\n")
-    partial = lines.pop() != b""
-    if not lines:
-        raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
-    header, vocabulary = _open_header(lines[0], source, resolve)
-    log = LogFile(header=header, header_line=lines[0], vocabulary=vocabulary, events=[], ended=False)
-    chain = _Chain(lines[0], header, vocabulary, canonical)
-    append = log.events.append
-    try:
-        if canonical and not is_canonical(lines[0], header, ENCODER):
-            raise _Broken(LogProblem(line=1, seq=0, message=f"the header {NOT_CANONICAL}"))
-        for index in range(1, len(lines)):
-            line = lines[index]
-            if line.startswith(_END_PREFIX):
-                chain.end(line, more=index + 1 < len(lines) or partial)
-                log.ended = True
-                return log
-            append(chain.event(line))
-        raise chain.cut(partial)
-    except _Broken as broken:
-        log.problem = broken.problem
-        if broken.drop_last:
-            log.events.pop()
-    return log
-
-
-def read_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogFile:
-    """Read the log at ``path``; an unreadable file or a missing header raises LogError."""
-    return read_bytes(read_user_file(path, LogError, "a log"), resolve, str(path), canonical=canonical)
-
-
-def iter_events(stream: IO[bytes], resolve: Resolver, source: str = "<log>") -> Iterator[Event]:
-    """Stream the events of a log line by line, checking the chain, for logs too big to hold.
-
-    An event is yielded once the next line has confirmed its hash (the last one at a cut, as
-    ``read_bytes`` keeps it). Yields every complete event before a cut and then stops; raises LogError at
-    any other problem, having yielded only the events before it.
-    """
-    first = stream.readline()
-    if not first.endswith(b"\n"):
-        raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
-    header, vocabulary = _open_header(first[:-1], source, resolve)
-    chain = _Chain(first[:-1], header, vocabulary)
-    pending: Event | None = None
-    try:
-        for raw in stream:
-            if not raw.endswith(b"\n"):
-                break
-            line = raw[:-1]
-            if line.startswith(_END_PREFIX):
-                chain.end(line, more=bool(stream.read(1)))
-                break
-            event = chain.event(line)
-            if pending is not None:
-                yield pending
-            pending = event
-    except _Broken as broken:
-        raise LogError(f"{source}: {broken.problem.where()}: {broken.problem.message}") from None
-    if pending is not None:
-        yield pending

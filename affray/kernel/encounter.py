@@ -46,18 +46,25 @@ class Encounter(simpy.Environment, Generic[S]):
 
     Handlers run as processes on it, roll through ``dice`` and call ``emit``; ``emit`` stamps the event's
     ``seq`` and ``t``, applies it to ``state`` with the ``vocabulary``'s ``apply``, the same that replays
-    use, appends it to ``log`` and hands it to every sink (a log writer, say). With ``trace`` every emit
-    is also logged through structlog at debug level, with ``seq`` and ``t`` bound; without it the hot
+    use, appends it to ``log`` and hands it to every sink (a log writer, say). ``count`` is how many
+    events were emitted and ``last`` the latest. Without ``keep_log`` the events only go to the sinks and
+    ``log`` stays empty, so a run of any length takes memory for its state alone. With ``trace`` every
+    emit is also logged through structlog at debug level, with ``seq`` and ``t`` bound; without it the hot
     path never touches the logger.
     """
 
-    def __init__(self, dice: Dice, vocabulary: Vocabulary[S], *, trace: bool = False) -> None:
+    def __init__(
+        self, dice: Dice, vocabulary: Vocabulary[S], *, trace: bool = False, keep_log: bool = True
+    ) -> None:
         super().__init__(initial_time=0)
         self.dice = dice
         self.vocabulary = vocabulary
         self.state: S = vocabulary.new_state()
         self._apply = vocabulary.apply
         self.log: list[Event] = []
+        self._keep_log = keep_log
+        self.count = 0
+        self.last: Event | None = None
         self.sinks: list[EventSink] = []
         self.finished = self.event()
         self._trace = trace and _log.is_enabled_for(DEBUG)
@@ -67,15 +74,18 @@ class Encounter(simpy.Environment, Generic[S]):
         try:
             return super().run(until)
         except DiceExhausted as exc:
-            last = self.log[-1] if self.log else None
+            last = self.last
             after = f"after seq {last.seq} ({kind_of(type(last))})" if last else "before any event"
             raise exc.during(f"at {game_time(int(self.now))} {after}") from None
 
     def emit(self, event: E) -> E:
         """Stamp, apply and record ``event``; return the stamped event."""
-        stamped = msgspec.structs.replace(event, seq=len(self.log) + 1, t=int(self.now))
+        self.count = seq = self.count + 1
+        stamped = msgspec.structs.replace(event, seq=seq, t=int(self.now))
         self._apply(self.state, stamped)
-        self.log.append(stamped)
+        self.last = stamped
+        if self._keep_log:
+            self.log.append(stamped)
         for sink in self.sinks:
             sink(stamped)
         if self._trace:

@@ -21,24 +21,28 @@ from affray.events.vocabulary import Folded, Vocabulary
 S = TypeVar("S", bound=Folded)
 
 
+class FoldError(LogError):
+    """An event read from a log that does not fit the state it is applied to."""
+
+
 def apply_checked(vocabulary: Vocabulary[S], state: S, event: Event) -> S:
-    """``vocabulary.apply`` for events read from a file: an event that does not fit raises LogError."""
+    """``vocabulary.apply`` for events read from a file: an event that does not fit raises FoldError."""
     if type(event) not in vocabulary:
-        raise LogError(f"seq {event.seq}: {kind_of(type(event))} is not a kind of {vocabulary.name}")
+        raise FoldError(f"seq {event.seq}: {kind_of(type(event))} is not a kind of {vocabulary.name}")
     try:
         return vocabulary.apply(state, event)
     except KeyError as exc:
-        raise LogError(
+        raise FoldError(
             f"seq {event.seq}: {kind_of(type(event))} names combatant {exc} who never joined"
         ) from None
     except (TypeError, ValueError, ArithmeticError, AttributeError) as exc:
-        raise LogError(f"seq {event.seq}: {kind_of(type(event))} cannot be applied ({exc})") from None
+        raise FoldError(f"seq {event.seq}: {kind_of(type(event))} cannot be applied ({exc})") from None
 
 
 def fold(events: Iterable[Event], vocabulary: Vocabulary[S], state: S | None = None) -> S:
     """Fold events into a fresh state (or onto ``state``): the replay of a log.
 
-    Raises LogError naming the seq of an event that does not fit (one naming a combatant who never joined).
+    Raises FoldError naming the seq of an event that does not fit (one naming a combatant who never joined).
     """
     if state is None:
         state = vocabulary.new_state()

@@ -73,8 +73,11 @@ class Battle(Protocol):
         """The scenario it simulates (a :class:`Scenario`)."""
         ...
 
-    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Encounter[Any]:
-        """Simulate the encounter to its end and return it, with its state and its log."""
+    def run(
+        self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True
+    ) -> Encounter[Any]:
+        """Simulate the encounter to its end and return it, with its state and (``keep_log``) its log;
+        ``sinks`` see every event as it is emitted, ``trace`` logs the kernel's steps."""
         ...
 
     def notices(self) -> list[str]:

@@ -1,22 +1,51 @@
-"""Rebuild the encounter's state at a game time or a seq by folding the log."""
+"""Rebuild the encounter's state at a game time or a seq by folding the log, read no further than that."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
+
+import msgspec
 
 from affray.events.base import Event
 from affray.events.vocabulary import Vocabulary
-from affray.kernel.fold import fold
+from affray.kernel.fold import apply_checked
 
 
-def state_at_seq(events: Sequence[Event], seq: int, vocabulary: Vocabulary[Any]) -> Any:
+class Rebuilt(msgspec.Struct, kw_only=True):
+    """A state folded up to a point: ``reached`` when an event past the point was seen (so the events
+    hold it), else the events ended first, after ``count`` of them, the last at ``last_t`` ms."""
+
+    state: Any
+    reached: bool
+    count: int
+    last_t: int
+
+
+def fold_until(
+    events: Iterable[Event], vocabulary: Vocabulary[Any], *, seq: int | None = None, t_ms: int | None = None
+) -> Rebuilt:
+    """The state after the event numbered ``seq``, or once every event at or before game time ``t_ms``
+    has happened (neither: after every event). Stops at the first event past the point, unfolded and
+    unread beyond; an event that does not fit raises FoldError."""
+    state = vocabulary.new_state()
+    count = last_t = 0
+    for event in events:
+        if (seq is not None and event.seq > seq) or (t_ms is not None and event.t > t_ms):
+            return Rebuilt(state=state, reached=True, count=count, last_t=last_t)
+        apply_checked(vocabulary, state, event)
+        count, last_t = count + 1, event.t
+    return Rebuilt(state=state, reached=False, count=count, last_t=last_t)
+
+
+def state_at_seq(events: Iterable[Event], seq: int, vocabulary: Vocabulary[Any]) -> Any:
     """The state after the event numbered ``seq`` (0 is before any event)."""
-    if not 0 <= seq <= len(events):
-        raise ValueError(f"seq {seq} is outside 0..{len(events)}")
-    return fold(events[:seq], vocabulary)
+    rebuilt = fold_until(events, vocabulary, seq=seq)
+    if seq < 0 or (not rebuilt.reached and seq > rebuilt.count):
+        raise ValueError(f"seq {seq} is outside 0..{rebuilt.count}")
+    return rebuilt.state
 
 
-def state_at_time(events: Sequence[Event], t_ms: int, vocabulary: Vocabulary[Any]) -> Any:
+def state_at_time(events: Iterable[Event], t_ms: int, vocabulary: Vocabulary[Any]) -> Any:
     """The state once every event at or before game time ``t_ms`` has happened."""
-    return fold((event for event in events if event.t <= t_ms), vocabulary)
+    return fold_until(events, vocabulary, t_ms=t_ms).state

@@ -1,22 +1,29 @@
-"""Verify a log: its chain, its fold, and a re-simulation of its scenario compared event by event."""
+"""Verify a log: its chain, its fold, and a re-simulation of its scenario compared event by event.
+
+Both go along together: the log is read line by line, each event is folded as it is read, and the
+re-simulation, which keeps no log, hands each event it emits to a comparison with the next one read. So
+verification takes memory for two states and one line, whatever the log's length.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
 
 import msgspec
 
 from affray.errors import AffrayError, LogError, excerpt
 from affray.events.base import Event
-from affray.events.codec import LogFile, LogHeader, LogProblem, encode_event, line_hash
+from affray.events.codec import LogHeader, encode_event, line_hash
+from affray.events.reader import LogProblem
+from affray.events.vocabulary import Vocabulary
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import apply_checked, digest
 from affray.kernel.ruleset import Recorded
 
 
 class Verdict(msgspec.Struct, kw_only=True):
-    """What verification found: ``ok``, or the first bad ``seq`` and why, plus what it checked."""
+    """What verification found: ``ok``, or the first bad ``seq`` and why, plus how many events it read."""
 
     ok: bool
     events: int
@@ -26,58 +33,168 @@ class Verdict(msgspec.Struct, kw_only=True):
     final_digest: str | None = None
 
 
-def resimulate(recorded: Recorded, events: list[Event], *, trace: bool = False) -> Encounter[Any]:
-    """Simulate the recorded scenario again, and the aftermath of a module that the recorded events go on
-    into (healing after the fight, say); ``trace`` logs the kernel's steps."""
-    battle = recorded.battle()
-    replay = battle.run(trace=trace)
-    if len(events) <= len(replay.log):
-        return replay
-    follows = events[len(replay.log)]
-    for aftermath in (m.aftermath for m in recorded.modules if m.aftermath is not None):
-        days = aftermath.started_by(follows)
-        if days is not None:
-            aftermath.run(replay, battle, days)
-            break
-    return replay
+class RecordedLog(Protocol):
+    """A log to verify, read whole (``LogFile``) or as it goes (``LogReader``): iterating yields its
+    events up to its first problem, which is ``problem`` once they are read."""
+
+    header: LogHeader
+    header_line: bytes
+    vocabulary: Vocabulary[Any]
+    problem: LogProblem | None
+
+    def __iter__(self) -> Iterator[Event]: ...
 
 
-def verify(log: LogFile, recorded: Callable[[], Recorded], *, trace: bool = False) -> Verdict:
+class Mismatch(Exception):
+    """Where a log first fails: its ``seq`` (0 for the header), ``where`` in words, and ``message``."""
+
+    def __init__(self, seq: int, where: str, message: str) -> None:
+        super().__init__(seq, where, message)  # SimPy re-raises a failed process's exception from its args
+        self.seq = seq
+        self.where = where
+        self.message = message
+
+    @classmethod
+    def at_seq(cls, seq: int, message: str) -> Mismatch:
+        """A mismatch at event ``seq``."""
+        return cls(seq, f"seq {seq}", message)
+
+    @classmethod
+    def of(cls, problem: LogProblem) -> Mismatch:
+        """The mismatch of a problem found while reading."""
+        return cls(problem.seq, problem.where(), problem.message)
+
+
+class Comparison:
+    """An event sink comparing each simulated event, as it is emitted, with the next recorded one, by the
+    bytes both would be written as; the first that differs raises Mismatch. ``finish`` checks that the
+    recorded events end where the simulation did."""
+
+    def __init__(self, header_line: bytes, recorded: Iterable[Event]) -> None:
+        self._recorded = iter(recorded)
+        self._prev = line_hash(header_line)
+        self._peeked: Event | None = None
+        self.compared = 0
+        self.simulated = 0
+
+    def peek(self) -> Event | None:
+        """The next recorded event, not yet compared (None after the last)."""
+        if self._peeked is None:
+            self._peeked = next(self._recorded, None)
+        return self._peeked
+
+    def __call__(self, simulated: Event) -> None:
+        self.simulated += 1
+        if self.simulated > self.compared + 1:
+            return  # the log stopped before: count how far the simulation goes on
+        recorded, self._peeked = self.peek(), None
+        if recorded is None:
+            return
+        ours, theirs = encode_event(recorded, self._prev), encode_event(simulated, self._prev)
+        if ours != theirs:
+            raise Mismatch.at_seq(
+                self.simulated, "differs from the re-simulation: " + _fields_differ(recorded, simulated)
+            )
+        self._prev = line_hash(ours)
+        self.compared = self.simulated
+
+    def finish(self) -> None:
+        """After the simulation: raise Mismatch if the recorded events stop before it or go on after."""
+        after = self.compared + 1
+        if self.simulated > self.compared:
+            raise Mismatch.at_seq(
+                after,
+                f"the log stops at seq {self.compared}; the re-simulation goes on to seq {self.simulated}",
+            )
+        if self.peek() is not None:
+            raise Mismatch.at_seq(after, f"the re-simulation ends at seq {self.compared}; the log goes on")
+
+
+class _Folding:
+    """A log's events, each folded into ``state`` as it is read; a fold that fails, or the log's problem
+    once its events are read, raises Mismatch. ``count`` is how many were read. It is one iterator: what
+    one loop leaves, the next goes on with."""
+
+    def __init__(self, log: RecordedLog) -> None:
+        self._log = log
+        self.state = log.vocabulary.new_state()
+        self.count = 0
+        self._events = self._read()
+
+    def __iter__(self) -> Iterator[Event]:
+        return self._events
+
+    def _read(self) -> Iterator[Event]:
+        vocabulary, state = self._log.vocabulary, self.state
+        for event in self._log:
+            self.count += 1
+            try:
+                apply_checked(vocabulary, state, event)
+            except LogError as exc:
+                raise Mismatch.at_seq(event.seq, f"cannot be folded: {exc}") from None
+            yield event
+        if self._log.problem is not None:
+            raise Mismatch.of(self._log.problem)
+
+
+def verify(log: RecordedLog, recorded: Callable[[], Recorded], *, trace: bool = False) -> Verdict:
     """Check the chain (as read), fold every event, re-simulate and compare line by line. ``recorded``
     gives what the header says was simulated (it may raise AffrayError: a damaged scenario, say).
 
     The first bad seq is the earliest of: where the log as read breaks, where the fold fails, and where
-    the events differ from the re-simulation.
+    the events differ from the re-simulation; ``trace`` logs the kernel's steps.
     """
-    count = len(log.events)
-    problem = log.problem
-    vocabulary = log.vocabulary
-    state = vocabulary.new_state()
-    for event in log.events:
-        try:
-            apply_checked(vocabulary, state, event)
-        except LogError as exc:
-            return Verdict(ok=False, events=count, seq=event.seq, message=f"cannot be folded: {exc}")
+    folding = _Folding(log)
+    try:
+        return _verified(log, folding, recorded, trace)
+    except Mismatch as found:
+        return Verdict(
+            ok=False, events=folding.count, seq=found.seq, where=found.where, message=found.message
+        )
+
+
+def _verified(log: RecordedLog, folding: _Folding, recorded: Callable[[], Recorded], trace: bool) -> Verdict:
     try:
         what = recorded()
-        replay = resimulate(what, log.events, trace=trace)
     except AffrayError as exc:
-        if problem is not None:
-            return _broken(problem, count)
-        return Verdict(ok=False, events=count, message=f"re-simulation failed: {exc}")
+        return _failed(folding, exc)
     header_difference = _header_difference(log.header, what.ruleset.header(what.scenario))
     if header_difference:
-        return Verdict(ok=False, events=count, seq=0, where="line 1 (header)", message=header_difference)
-    difference = first_difference(log.header_line, log.events, replay.log[:count] if problem else replay.log)
-    if difference is not None:
-        seq, message = difference
-        return Verdict(ok=False, events=count, seq=seq, where=f"seq {seq}", message=message)
-    if problem is not None:
-        return _broken(problem, count)
-    folded, live = digest(state), digest(replay.state)
-    if folded != live:
-        return Verdict(ok=False, events=count, message="folded state differs from the live state")
-    return Verdict(ok=True, events=count, final_digest=folded)
+        raise Mismatch(0, "line 1 (header)", header_difference)
+    comparison = Comparison(log.header_line, folding)
+    try:
+        live = resimulate(what, comparison, trace=trace).state
+    except AffrayError as exc:
+        return _failed(folding, exc)
+    comparison.finish()
+    folded = digest(folding.state)
+    if folded != digest(live):
+        return Verdict(ok=False, events=folding.count, message="folded state differs from the live state")
+    return Verdict(ok=True, events=folding.count, final_digest=folded)
+
+
+def resimulate(recorded: Recorded, comparison: Comparison, *, trace: bool = False) -> Encounter[Any]:
+    """Simulate the recorded scenario again into ``comparison``, keeping no log, and the aftermath of a
+    module that the recorded events go on into (healing after the fight, say)."""
+    battle = recorded.battle()
+    encounter = battle.run(sinks=[comparison], trace=trace, keep_log=False)
+    follows = comparison.peek()
+    if follows is None:
+        return encounter
+    for aftermath in (m.aftermath for m in recorded.modules if m.aftermath is not None):
+        days = aftermath.started_by(follows)
+        if days is not None:
+            aftermath.run(encounter, battle, days)
+            break
+    return encounter
+
+
+def _failed(folding: _Folding, exc: AffrayError) -> Verdict:
+    """A re-simulation that could not be made or finished: the log's own problem, if it has one, is what
+    it says first."""
+    for _ in folding:
+        pass
+    return Verdict(ok=False, events=folding.count, message=f"re-simulation failed: {exc}")
 
 
 def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
@@ -95,31 +212,6 @@ def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
         return "the header's seed is not its scenario's seed"
     differing = [f"{k} {left[k]!r} (this affray: {right[k]!r})" for k in left if left[k] != right.get(k)]
     return "the header disagrees with the re-simulation: " + "; ".join(differing) if differing else ""
-
-
-def _broken(problem: LogProblem, count: int) -> Verdict:
-    return Verdict(ok=False, events=count, seq=problem.seq, where=problem.where(), message=problem.message)
-
-
-def first_difference(
-    header_line: bytes, recorded: list[Event], simulated: list[Event]
-) -> tuple[int, str] | None:
-    """The first seq whose line differs between two runs, and how; None when they are identical."""
-    prev = line_hash(header_line)
-    for index in range(max(len(recorded), len(simulated))):
-        seq = index + 1
-        if index >= len(recorded):
-            return (
-                seq,
-                f"the log stops at seq {len(recorded)}; the re-simulation goes on to seq {len(simulated)}",
-            )
-        if index >= len(simulated):
-            return seq, f"the re-simulation ends at seq {len(simulated)}; the log goes on"
-        ours, theirs = encode_event(recorded[index], prev), encode_event(simulated[index], prev)
-        if ours != theirs:
-            return seq, "differs from the re-simulation: " + _fields_differ(recorded[index], simulated[index])
-        prev = line_hash(ours)
-    return None
 
 
 def _fields_differ(a: Event, b: Event) -> str:

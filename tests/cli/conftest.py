@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from affray.cli import main
-from affray.events.codec import LogFile, encode_end, line_hash
+from affray.events.codec import encode_end, line_hash
+from affray.events.reader import LogFile
 from tests.strategies import read_path
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -346,7 +346,9 @@ def test_a_broken_log_is_shown_up_to_the_break_with_one_warning_naming_it(
     assert result.code == 0, result
     [warning] = result.err_lines
     assert warning.startswith(f"warning: {log}: line 11 (seq 10): ")
-    assert "showing the 9 events before it" in warning
+    assert warning.endswith(
+        f"{'told' if command == 'replay' else 'folded'} the 9 events before it (affray verify tells more)"
+    )
 
 
 def test_a_broken_log_is_told_up_to_its_last_good_event(
@@ -380,12 +382,15 @@ def test_log_that_chains_but_cannot_be_folded_is_one_error_line(
 def test_verify_names_the_seq_that_cannot_be_folded(
     affray: Affray, tmp_path: Path, duel_bytes: bytes
 ) -> None:
-    log = _orphan_log(tmp_path, duel_bytes)
+    lines = duel_bytes.split(b"\n")[:-2]
+    seq = next(k for k, line in enumerate(lines) if line.startswith(b'{"kind":"perceived"'))
+    lines[seq] = re.sub(rb'"combatant":"[^"]*"', b'"combatant":"nobody"', lines[seq], count=1)
+    log = tmp_path / "stranger.jsonl"
+    log.write_bytes(rechain(lines))
     result = affray("verify", log)
     assert result.code == 1
-    assert result.out.startswith(f"FAILED: {log}: ")
-    assert "seq 2" in result.out
-    assert "cannot be folded" in result.out
+    assert result.out.startswith(f"FAILED: {log}: seq {seq}: cannot be folded: ")
+    assert "nobody" in result.out
 
 
 @pytest.mark.parametrize(

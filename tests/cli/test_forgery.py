@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from affray.events.codec import NOT_CANONICAL
+from affray.events.reader import NOT_CANONICAL
 from tests.cli.conftest import Affray, rechain
 
 # seq 5 of the duel: brenna readies her sword, {"kind":"weapon_readied","seq":5,"t":5333,...}

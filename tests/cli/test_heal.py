@@ -61,10 +61,8 @@ def test_heal_refuses_a_cut_log(affray: Affray, robots_log: Path, tmp_path: Path
     cut = tmp_path / "cut.jsonl"
     cut.write_bytes(data[: data.rindex(b"\n", 0, len(data) - 1) + 1])
     result = affray("heal", cut, "--days", "3", "-o", tmp_path / "out.jsonl")
-    # the reader's warning about the cut comes first; the refusal is the one error: line
-    assert result.code == 2
-    assert [line.split(":")[0] for line in result.err_lines] == ["warning", "error"]
-    assert result.err_lines[-1].endswith("the log is cut short or broken; heal needs a whole log")
+    assert_user_error(result, str(cut), "cut short")
+    assert result.err_lines[0].endswith("heal needs a whole log (affray verify tells more)")
     assert not (tmp_path / "out.jsonl").exists()
 
 

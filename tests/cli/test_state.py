@@ -10,8 +10,8 @@ import msgspec
 import pytest
 
 from affray.events.base import Event
-from affray.events.codec import LogFile
 from affray.events.energion.state import EnergionState, vocabulary
+from affray.events.reader import LogFile
 from affray.kernel.clock import seconds
 from affray.replays.rebuild import state_at_seq, state_at_time
 from tests.cli.conftest import EXAMPLES, Affray, assert_user_error, run_process

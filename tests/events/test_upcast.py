@@ -17,9 +17,10 @@ import pytest
 
 from affray.errors import LogError
 from affray.events import upcast
-from affray.events.codec import LogFile, LogHeader, encode_log, iter_events, read_bytes
+from affray.events.codec import LogHeader, encode_log
 from affray.events.energion.kinds import Perceived
 from affray.events.energion.state import ENERGION, EnergionState
+from affray.events.reader import LogFile, LogReader, read_bytes
 from affray.events.shared import EncounterEnded
 from affray.events.state import SHARED
 from affray.events.vocabulary import Upcaster, Vocabulary
@@ -70,9 +71,9 @@ def test_an_old_version_line_is_upcast_when_the_log_is_read() -> None:
     assert [e for e in log.events if isinstance(e, Perceived)] == PERCEIVED
 
 
-def test_iter_events_upcasts_old_version_lines_too() -> None:
+def test_a_streaming_reader_upcasts_old_version_lines_too() -> None:
     vocabulary = energion_with({("perceived", 0): rename_delay})
-    streamed = list(iter_events(io.BytesIO(perceived_v0_log()), lambda header, where: vocabulary))
+    streamed = list(LogReader(io.BytesIO(perceived_v0_log()), lambda header, where: vocabulary))
     assert [e for e in streamed if isinstance(e, Perceived)] == PERCEIVED
 
 

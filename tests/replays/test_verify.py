@@ -7,20 +7,24 @@ chain was recomputed after an edit is caught by the re-simulation, at the first 
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from affray import rulesets
 from affray.errors import LogError
 from affray.events.base import Event
 from affray.events.codec import encode_event, encode_header, encode_log
 from affray.events.energion.kinds import AttackResolved, Perceived
+from affray.events.reader import LogReader
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.fold import digest
-from affray.replays.verify import Verdict, first_difference
+from affray.replays.verify import Comparison, Mismatch, Verdict, verify
 from tests.strategies import (
     chain_hash,
     example,
@@ -225,8 +229,30 @@ def test_a_log_shortened_with_a_recomputed_chain_is_named_at_the_first_missing_s
     assert result.message == f"the log stops at seq 20; the re-simulation goes on to seq {N}"
 
 
-def test_first_difference_is_none_for_identical_runs() -> None:
-    assert first_difference(LINES[0], EVENTS, list(EVENTS)) is None
+def test_a_comparison_of_identical_runs_finds_nothing() -> None:
+    comparison = Comparison(LINES[0], EVENTS)
+    for event in EVENTS:
+        comparison(event)
+    comparison.finish()
+    assert (comparison.compared, comparison.simulated) == (N, N)
+
+
+def test_a_comparison_raises_at_the_first_event_that_differs() -> None:
+    comparison = Comparison(LINES[0], replaced(FIRST_HIT.seq, more_damage(FIRST_HIT)))
+    for event in EVENTS[: FIRST_HIT.seq - 1]:
+        comparison(event)
+    with pytest.raises(Mismatch) as found:
+        comparison(FIRST_HIT)
+    assert (found.value.seq, found.value.where) == (FIRST_HIT.seq, f"seq {FIRST_HIT.seq}")
+
+
+def test_a_log_read_as_it_goes_gets_the_verdict_of_one_read_whole() -> None:
+    tampered = encode_log(read(DUEL).header, replaced(FIRST_HIT.seq, more_damage(FIRST_HIT)))
+    streamed = verify(
+        LogReader(io.BytesIO(tampered), rulesets.vocabulary_for),
+        lambda: rulesets.recorded(read(DUEL).header, "duel.jsonl"),
+    )
+    assert streamed == verdict(tampered)
 
 
 # -- the header's own claims -------------------------------------------------------------------------

@@ -66,10 +66,13 @@ class ToyBattle(Ending):
         """Nothing to note."""
         return []
 
-    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Arena:
+    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True) -> Arena:
         """Every fighter joins, then swings until one side stands or time is up."""
         encounter: Arena = Encounter(
-            Dice(self.scenario.dice.source_for(self.scenario.seed)), vocabulary(), trace=trace
+            Dice(self.scenario.dice.source_for(self.scenario.seed)),
+            vocabulary(),
+            trace=trace,
+            keep_log=keep_log,
         )
         encounter.sinks.extend(sinks)
         for spec in self.scenario.combatants:

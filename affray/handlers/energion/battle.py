@@ -76,10 +76,13 @@ class EnergionBattle(Ending):
         """Nothing to note: the Energion charts are the seed's own."""
         return []
 
-    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Arena:
+    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True) -> Arena:
         """Simulate the encounter to its end and return it, its state and its log."""
         encounter: Arena = Encounter(
-            Dice(self.scenario.dice.source_for(self.scenario.seed)), self.vocabulary, trace=trace
+            Dice(self.scenario.dice.source_for(self.scenario.seed)),
+            self.vocabulary,
+            trace=trace,
+            keep_log=keep_log,
         )
         encounter.sinks.extend(sinks)
         perceptions = {

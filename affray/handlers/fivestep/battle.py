@@ -72,10 +72,13 @@ class FivestepBattle(Ending):
         tables = ", ".join(self.tables.examples)
         return [f"Tables {tables} are invented example data (example = true), not the rules"]
 
-    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False) -> Arena:
+    def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True) -> Arena:
         """Simulate the encounter to its end and return it, its state and its log."""
         encounter: Arena = Encounter(
-            Dice(self.scenario.dice.source_for(self.scenario.seed)), self.vocabulary, trace=trace
+            Dice(self.scenario.dice.source_for(self.scenario.seed)),
+            self.vocabulary,
+            trace=trace,
+            keep_log=keep_log,
         )
         encounter.sinks.extend(sinks)
         encounter.process(rounds(encounter, self))

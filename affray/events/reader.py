@@ -1,0 +1,347 @@
+"""Reading a log line by line: the header at once, then each event once the chain confirms it.
+
+A reader holds one line at a time, so a log of any length takes memory for the caller's state and one
+line: every line is read with ``MAX_LINE_BYTES`` as its bound, and a longer one is a problem, not read on.
+The first thing wrong (a line that does not decode, chain, count or keep time) ends the events and is
+recorded as the reader's ``problem``; every event before it is still read.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import msgspec
+
+from affray.errors import LogError, open_user_file
+from affray.events.base import Event
+from affray.events.canonical import is_canonical
+from affray.events.codec import (
+    ENCODER,
+    END_PREFIX,
+    FORMAT_VERSION,
+    MAX_LINE_BYTES,
+    PREV_KEY,
+    LogEnd,
+    LogHeader,
+    line_hash,
+)
+from affray.events.upcast import missing_steps, upcast
+from affray.events.vocabulary import Vocabulary
+
+_HEADER_DECODER = msgspec.json.Decoder(LogHeader)
+_END_DECODER = msgspec.json.Decoder(LogEnd)
+_RECORD_DECODER = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
+_UNKNOWN_KIND = re.compile(r"Invalid value '(.*)' - at `\$\.kind`")
+NOT_CANONICAL = "is not written as affray writes it (a member added, repeated, reordered or reformatted)"
+TOO_LONG = f"is longer than the {MAX_LINE_BYTES:,} bytes a log line may hold; it is not read"
+
+
+class UnreadableHeader(LogError):
+    """The first line is not a log header: the file is no log, or a log whose header was damaged."""
+
+
+Resolver = Callable[[LogHeader, str], Vocabulary[Any]]
+"""``resolve(header, source)``: the vocabulary of the log's ruleset and modules, or LogError naming
+``source`` (an unknown ruleset, say). ``affray.rulesets.vocabulary_for`` resolves with the registry."""
+
+
+class LogProblem(msgspec.Struct, frozen=True, kw_only=True):
+    """The first thing wrong in a log: the line (1-based), the seq there (0 for the header), and what."""
+
+    line: int
+    seq: int
+    message: str
+
+    def where(self) -> str:
+        """``line 8 (seq 7)``, or ``line 1 (header)``."""
+        return f"line {self.line} ({f'seq {self.seq}' if self.seq else 'header'})"
+
+
+def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Vocabulary[Any]]:
+    """The header and the vocabulary to read the events with; LogError when this affray cannot read them.
+
+    ``event_versions`` is checked for the kinds of the vocabulary; other kinds it lists are ignored
+    (logs of format 1 written by affray 0.1 list the kinds of every ruleset).
+    """
+    if not line.startswith(b"{"):
+        raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
+    try:
+        header = _HEADER_DECODER.decode(line)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise UnreadableHeader(f"{source}: line 1 is not an affray log header ({exc})") from None
+    if header.format_version > FORMAT_VERSION:
+        raise LogError(
+            f"{source}: log format version {header.format_version} is newer than this affray reads "
+            f"({FORMAT_VERSION})"
+        )
+    vocabulary = resolve(header, source)
+    for kind, version in header.event_versions.items():
+        current = vocabulary.versions.get(kind)
+        if current is None:
+            continue
+        if version > current:
+            raise LogError(
+                f"{source}: line 1: {kind} version {version} is newer than this affray ({current})"
+            )
+        if missing_steps(vocabulary.upcasters, kind, version, current):
+            raise LogError(f"{source}: line 1: no upcaster brings {kind} from version {version} to {current}")
+    return header, vocabulary
+
+
+def _decoder_for(header: LogHeader, vocabulary: Vocabulary[Any]) -> Callable[[bytes], Event]:
+    """A function bytes -> Event that upcasts kinds recorded under older versions."""
+    current = vocabulary.versions
+    old = {k: v for k, v in header.event_versions.items() if k in current and v < current[k]}
+    if not old:
+        return vocabulary.decoder.decode
+
+    def decode(line: bytes) -> Event:
+        record = _RECORD_DECODER.decode(line)
+        kind = str(record.get("kind"))
+        recorded = old.get(kind)
+        if recorded is not None:
+            record = upcast(vocabulary.upcasters, record, recorded, current[kind])
+        record.pop("prev", None)
+        event: Event = msgspec.convert(record, vocabulary.union)
+        return event
+
+    return decode
+
+
+class _Broken(Exception):
+    """A problem found while reading; ``drop_last`` when it lies in the event already accepted."""
+
+    def __init__(self, problem: LogProblem, *, drop_last: bool = False) -> None:
+        self.problem = problem
+        self.drop_last = drop_last
+
+
+def _at(seq: int, message: str) -> _Broken:
+    return _Broken(LogProblem(line=seq + 1, seq=seq, message=message))
+
+
+class _Chain:
+    """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them; with
+    ``canonical``, that each line is in the form affray writes (kinds read through an upcaster aside)."""
+
+    def __init__(
+        self, header_line: bytes, header: LogHeader, vocabulary: Vocabulary[Any], canonical: bool = False
+    ) -> None:
+        self._decode = _decoder_for(header, vocabulary)
+        self._canonical = canonical
+        self._upcast = {k for k, v in header.event_versions.items() if v < vocabulary.versions.get(k, v)}
+        self._vocabulary = vocabulary
+        self._prev = line_hash(header_line)
+        self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
+        self.count = 0
+        self._t = 0
+
+    def _invalid(self, message: str) -> str:
+        unknown = _UNKNOWN_KIND.fullmatch(message)
+        if unknown:
+            return f"unknown event kind {unknown.group(1)!r} (not a kind of {self._vocabulary.name})"
+        return f"not a valid event ({message})"
+
+    def _previous_changed(self) -> _Broken:
+        """The line before no longer hashes to the ``prev`` that the current line records."""
+        if self.count == 0:
+            return _Broken(
+                LogProblem(
+                    line=1, seq=0, message="the header was changed: the first event does not chain to it"
+                )
+            )
+        return _Broken(
+            LogProblem(
+                line=self.count + 1,
+                seq=self.count,
+                message="this line was changed: its hash no longer matches the prev the next line records",
+            ),
+            drop_last=True,
+        )
+
+    def event(self, line: bytes) -> Event:
+        """Check and decode the next event line."""
+        seq = self.count + 1
+        try:
+            event: Event = self._decode(line)
+        except msgspec.ValidationError as exc:
+            raise _at(seq, self._invalid(str(exc))) from None
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise _at(seq, f"not a valid event ({exc})") from None
+        if event.seq != seq:
+            raise _at(seq, f"holds seq {event.seq} (a line was inserted, removed, duplicated or moved here)")
+        if not line.endswith(self._suffix):
+            raise self._previous_changed()
+        if self._canonical and not self._written_as_affray_writes(line, event):
+            raise _at(seq, NOT_CANONICAL)
+        if event.t < self._t:
+            raise _at(seq, f"time runs backwards ({event.t} ms after {self._t} ms)")
+        self._t = event.t
+        self._prev = line_hash(line)
+        self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
+        self.count = seq
+        return event
+
+    def _written_as_affray_writes(self, line: bytes, event: Event) -> bool:
+        if type(event).__struct_config__.tag in self._upcast:
+            return True
+        return is_canonical(line, event, ENCODER, self._suffix)
+
+    def end(self, line: bytes, more: bool) -> None:
+        """Check the end line."""
+        after = self.count + 1
+        try:
+            end = _END_DECODER.decode(line)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise _at(after, f"the end line is damaged ({exc})") from None
+        if end.end != self.count:
+            raise _at(after, f"the end line counts {end.end} events where the log holds {self.count}")
+        if end.prev != self._prev:
+            raise self._previous_changed()
+        if more:
+            raise _Broken(LogProblem(line=after + 2, seq=after, message="lines follow the end line"))
+
+    def cut(self, partial: bool) -> _Broken:
+        """The problem of a log that stops before its end line."""
+        what = "a partial line" if partial else "no end line"
+        return _at(self.count + 1, f"the log is cut short: {what} after seq {self.count}")
+
+
+class LogReader:
+    """A log read from ``stream`` line by line: its ``header`` and ``vocabulary`` at once, its events by
+    iterating, once.
+
+    Each event is yielded once the next line has confirmed its hash (the last one at a cut too). The first
+    problem ends the events and is then ``problem``; ``ended`` says the end line was read and holds;
+    ``count`` is how many events were yielded. With ``canonical``, a line not written as affray writes it
+    is a problem too (for verify). A reader is a context manager that closes its stream.
+    """
+
+    def __init__(
+        self, stream: IO[bytes], resolve: Resolver, source: str = "<log>", *, canonical: bool = False
+    ) -> None:
+        self._stream = stream
+        self.source = source
+        first = self._readline()
+        if not first:
+            raise LogError(f"{source}: the file is empty, not an affray log")
+        if not first.endswith(b"\n"):
+            long = f" (it {TOO_LONG})" if len(first) > MAX_LINE_BYTES else ""
+            raise UnreadableHeader(f"{source}: line 1 is not an affray log header{long}")
+        self.header_line = first[:-1]
+        self.header, self.vocabulary = _header(self.header_line, source, resolve)
+        self.problem: LogProblem | None = None
+        self.ended = False
+        self.count = 0
+        self._chain = _Chain(self.header_line, self.header, self.vocabulary, canonical)
+        self._started = False
+        if canonical and not is_canonical(self.header_line, self.header, ENCODER):
+            self.problem = LogProblem(line=1, seq=0, message=f"the header {NOT_CANONICAL}")
+
+    def _readline(self) -> bytes:
+        try:
+            return self._stream.readline(MAX_LINE_BYTES + 1)
+        except OSError as exc:
+            raise LogError(f"{self.source}: cannot read: {exc.strerror or exc}") from None
+
+    def __iter__(self) -> Iterator[Event]:
+        if self._started:
+            raise RuntimeError("a LogReader's events are read once")
+        self._started = True
+        return self._events() if self.problem is None else iter(())
+
+    def _events(self) -> Iterator[Event]:
+        chain = self._chain
+        pending: Event | None = None
+        try:
+            while True:
+                raw = self._readline()
+                if not raw.endswith(b"\n"):
+                    if len(raw) > MAX_LINE_BYTES:
+                        raise _at(chain.count + 1, f"line {chain.count + 2} {TOO_LONG}")
+                    raise chain.cut(partial=bool(raw))
+                line = raw[:-1]
+                if line.startswith(END_PREFIX):
+                    chain.end(line, more=bool(self._stream.read(1)))
+                    self.ended = True
+                    break
+                event = chain.event(line)
+                if pending is not None:
+                    self.count += 1
+                    yield pending
+                pending = event
+        except _Broken as broken:
+            self.problem = broken.problem
+            if broken.drop_last:
+                pending = None
+        if pending is not None:
+            self.count += 1
+            yield pending
+
+    def close(self) -> None:
+        """Close the stream."""
+        self._stream.close()
+
+    def __enter__(self) -> LogReader:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def open_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogReader:
+    """A reader of the log at ``path``; an unreadable file or a missing header raises LogError."""
+    stream = open_user_file(path, LogError, "a log")
+    try:
+        return LogReader(stream, resolve, str(path), canonical=canonical)
+    except BaseException:
+        stream.close()
+        raise
+
+
+class LogFile(msgspec.Struct, kw_only=True):
+    """A log read whole: its header, the vocabulary it was read with, every event up to the first
+    problem, and that problem if any."""
+
+    header: LogHeader
+    header_line: bytes
+    vocabulary: Vocabulary[Any]
+    events: list[Event]
+    ended: bool
+    problem: LogProblem | None = None
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events)
+
+
+def read_all(reader: LogReader) -> LogFile:
+    """Every event ``reader`` reads, held in memory."""
+    events = list(reader)
+    return LogFile(
+        header=reader.header,
+        header_line=reader.header_line,
+        vocabulary=reader.vocabulary,
+        events=events,
+        ended=reader.ended,
+        problem=reader.problem,
+    )
+
+
+def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>", *, canonical: bool = False) -> LogFile:
+    """Read a whole log held in memory (see LogReader)."""
+    return read_all(LogReader(io.BytesIO(data), resolve, source, canonical=canonical))
+
+
+def read_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogFile:
+    """Read the whole log at ``path`` into memory; an unreadable file or a missing header raises
+    LogError."""
+    with open_log(path, resolve, canonical=canonical) as reader:
+        return read_all(reader)
