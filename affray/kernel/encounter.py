@@ -66,28 +66,47 @@ class Encounter(simpy.Environment, Generic[S]):
         self.count = 0
         self.last: Event | None = None
         self.sinks: list[EventSink] = []
+        self._sink_failed: BaseException | None = None
         self.finished = self.event()
         self._trace = trace and _log.is_enabled_for(DEBUG)
 
     def run(self, until: simpy.core.SimTime | simpy.Event | None = None) -> object:
-        """SimPy's run; a manual roll missing or not fitting its die says when it was wanted, after what."""
+        """SimPy's run; a manual roll missing or not fitting its die says when it was wanted, after what.
+
+        What a sink raised is raised from here, even when the run would have stopped at that instant
+        first (SimPy raises a process's failure only once its turn comes, after the run's end, if due then).
+        """
         try:
-            return super().run(until)
+            result = super().run(until)
         except DiceExhausted as exc:
             last = self.last
             after = f"after seq {last.seq} ({kind_of(type(last))})" if last else "before any event"
             raise exc.during(f"at {game_time(int(self.now))} {after}") from None
+        except BaseException:
+            if self._sink_failed is not None:
+                raise self._sink_failed from None
+            raise
+        if self._sink_failed is not None:
+            raise self._sink_failed
+        return result
 
     def emit(self, event: E) -> E:
-        """Stamp, apply and record ``event``; return the stamped event."""
+        """Stamp, apply and record ``event``; return the stamped event. Once a sink has raised, every emit
+        raises that again: no sink sees an event after one it failed on."""
+        if self._sink_failed is not None:
+            raise self._sink_failed
         self.count = seq = self.count + 1
         stamped = msgspec.structs.replace(event, seq=seq, t=int(self.now))
         self._apply(self.state, stamped)
         self.last = stamped
         if self._keep_log:
             self.log.append(stamped)
-        for sink in self.sinks:
-            sink(stamped)
+        try:
+            for sink in self.sinks:
+                sink(stamped)
+        except BaseException as exc:
+            self._sink_failed = exc
+            raise
         if self._trace:
             _log.debug("emit", seq=stamped.seq, t=stamped.t, kind=kind_of(type(stamped)))
         return stamped

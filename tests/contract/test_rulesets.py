@@ -92,6 +92,15 @@ def test_the_live_state_is_the_fold_of_the_log_at_every_seq(
 
 
 @pytest.mark.parametrize("path", SAMPLES)
+def test_a_run_keeping_no_log_hands_its_sinks_the_events_a_run_logs(path: Path) -> None:
+    ruleset, scenario = load(path)
+    seen: list[Any] = []
+    encounter = ruleset.battle(scenario).run(sinks=[seen.append], keep_log=False)
+    logged = ruleset.battle(scenario).run().log
+    assert (seen, encounter.log, encounter.count, encounter.last) == (logged, [], len(logged), logged[-1])
+
+
+@pytest.mark.parametrize("path", SAMPLES)
 def test_a_log_verifies_by_re_simulating_its_header(path: Path) -> None:
     log = read(log_of(path))
     assert verify(log, lambda: rulesets.recorded(log.header, str(path))).ok

@@ -15,7 +15,8 @@ from hypothesis import given
 
 from affray.errors import LogError
 from affray.events.base import Event
-from affray.events.codec import LogHeader, LogWriter, encode_log
+from affray.events.codec import MAX_LINE_BYTES, LogHeader, LogWriter, encode_log
+from affray.events.energion.kinds import CombatantJoined
 from affray.events.shared import ActionRefused
 from affray.events.special_damage.kinds import ConditionEnded
 from affray.handlers.energion.battle import EnergionBattle
@@ -146,6 +147,24 @@ def test_log_writer_replaces_an_existing_file_when_asked(tmp_path: Path) -> None
     writer = LogWriter.create(path, HEADER, replace=True)
     writer.close()
     assert path.read_bytes() == encode_log(HEADER, [])
+
+
+def test_log_writer_refuses_a_header_over_the_line_limit_before_writing_anything(tmp_path: Path) -> None:
+    huge = msgspec.structs.replace(HEADER, scenario=msgspec.Raw(b'"%s"' % (b"x" * MAX_LINE_BYTES)))
+    with pytest.raises(
+        LogError, match=r"the header line, which holds the scenario, would be 4,194,867 bytes"
+    ):
+        LogWriter.create(tmp_path / "huge.jsonl", huge)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_log_writer_refuses_an_event_line_over_the_line_limit(tmp_path: Path) -> None:
+    writer = LogWriter.create(tmp_path / "duel.jsonl", HEADER)
+    joined = DUEL_EVENTS[0]
+    assert isinstance(joined, CombatantJoined)
+    with pytest.raises(LogError, match="the line of seq 1 would be"):
+        writer.write(msgspec.structs.replace(joined, name="n" * MAX_LINE_BYTES))
+    assert writer.abandon() == tmp_path / "duel.jsonl.partial"
 
 
 # -- determinism -------------------------------------------------------------------------------------

@@ -179,3 +179,57 @@ def test_every_die_rolled_in_an_example_is_in_the_log(name: str) -> None:
     # RS checks, kick recovery and a computer's special damage roll included
     made, logged = rolls_made_and_logged(example(name))
     assert logged == made
+
+
+# -- keeping no log, and sinks that fail -------------------------------------------------------------
+
+
+def test_an_encounter_keeping_no_log_counts_its_events_and_keeps_the_last() -> None:
+    e = Encounter(Dice(ManualDice([])), vocabulary(), keep_log=False)
+    seen: list[Event] = []
+    e.sinks.append(seen.append)
+    for name in "abc":
+        e.emit(joined(name))
+    assert (e.log, e.count, e.last, [event.seq for event in seen]) == ([], 3, seen[-1], [1, 2, 3])
+
+
+class SinkFailed(Exception):
+    pass
+
+
+def fail_on(seq: int) -> Any:
+    def sink(event: Event) -> None:
+        if event.seq == seq:
+            raise SinkFailed(f"seq {event.seq}")
+
+    return sink
+
+
+def test_a_sink_failing_at_the_instant_the_run_stops_still_fails_the_run() -> None:
+    e = encounter()
+    e.sinks.append(fail_on(2))
+
+    def ends_then_joins() -> Generator[Any, Any, None]:
+        yield e.timeout(5)
+        e.emit(joined("a"))
+        e.finish()  # the run stops at this instant, before the next process's failure has its turn
+
+    def joins_at_the_same_instant() -> Generator[Any, Any, None]:
+        yield e.timeout(5)
+        e.emit(joined("b"))
+
+    e.process(ends_then_joins())
+    e.process(joins_at_the_same_instant())
+    with pytest.raises(SinkFailed, match="seq 2"):
+        e.run(until=e.finished)
+
+
+def test_no_sink_sees_an_event_after_one_a_sink_failed_on() -> None:
+    e = encounter()
+    seen: list[int] = []
+    e.sinks.extend([fail_on(1), lambda event: seen.append(event.seq)])
+    with pytest.raises(SinkFailed):
+        e.emit(joined("a"))
+    with pytest.raises(SinkFailed):
+        e.emit(joined("b"))
+    assert (seen, e.count) == ([], 1)
