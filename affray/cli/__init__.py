@@ -1,0 +1,54 @@
+"""The ``affray`` command: run scenarios, replay and inspect logs, verify them.
+
+Each command is a module of this package; ``main`` is the console script's entry point."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from affray.cli import rules, run, tell, verify
+from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
+from affray.errors import AffrayError
+
+__all__ = ["cli", "main", "rules", "run", "tell", "verify"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: one ``error:`` line and exit 2 for any user error, never a traceback."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        commands = ", ".join(sorted(cli.commands))
+        click.echo(
+            f"error: no command given; the commands are {commands} (affray --help tells more)", err=True
+        )
+        sys.exit(EXIT_USER_ERROR)
+    try:
+        with cli.make_context("affray", args) as ctx:
+            cli.invoke(ctx)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except AffrayError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        click.echo(f"error: {exc.format_message()}{hint}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except click.ClickException as exc:
+        click.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except click.Abort:
+        click.echo("error: aborted", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except KeyboardInterrupt as exc:
+        detail = f"; {exc}" if str(exc) else ""
+        click.echo(f"interrupted{detail}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        # The reader went away (``affray replay LOG | head``): not an error. Point stdout at devnull so
+        # the interpreter's final flush does not complain.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

@@ -1,0 +1,86 @@
+"""The ``affray`` command group, and what its commands share: exit statuses, opening a log named on the
+command line, warnings about a broken log, refusing to write over an input."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import click
+import structlog
+
+from affray import __version__, rulesets
+from affray.errors import AffrayError
+from affray.events.reader import LogReader, open_log
+
+EXIT_USER_ERROR = 2
+EXIT_VERIFY_FAILED = 1
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, as shells report a command stopped by Ctrl-C."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, with what became of the command's output."""
+
+
+def _configure_logging(verbose: bool) -> None:
+    """structlog to stderr: the kernel's steps at debug level with ``--verbose``, else warnings only."""
+    structlog.configure(
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.dev.ConsoleRenderer(colors=False),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG if verbose else logging.WARNING),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="affray")
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Log the kernel's steps (seq, game time, kind) to stderr while simulating: run, heal, verify.",
+)
+@click.pass_context
+def cli(ctx: click.Context, verbose: bool) -> None:
+    """affray: simulate, record, replay and verify tabletop combat."""
+    _configure_logging(verbose)
+    ctx.obj = {"verbose": verbose}
+
+
+def open_log_arg(path: Path, *, canonical: bool = False) -> LogReader:
+    """A reader of the log at ``path``, with the registry's rulesets."""
+    return open_log(path, rulesets.vocabulary_for, canonical=canonical)
+
+
+def warn_if_broken(reader: LogReader, path: Path, done: str) -> None:
+    """The one warning for a log shown up to a cut or a broken line (``done``: what was done to the
+    events before it, "told" or "folded")."""
+    p = reader.problem
+    if p is None:
+        return
+    if "cut short" in p.message:
+        shown = f"{p.message}; {done} the {reader.count} complete events"
+    else:
+        shown = f"{p.where()}: {p.message}; {done} the {reader.count} events before it"
+    click.echo(f"warning: {path}: {shown} (affray verify tells more)", err=True)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def refuse_overwriting(output: Path, inputs: Mapping[Path, str]) -> None:
+    """An output that is one of the command's own inputs is refused, ``--force`` or not."""
+    for given, what in inputs.items():
+        if _same_file(output, given):
+            raise AffrayError(f"-o {output}: that is {what}; write the output to another file")

@@ -1,0 +1,117 @@
+"""``affray run`` and ``affray heal``: simulate, and write a log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from affray import rulesets
+from affray.cli.command import Interrupted, cli, refuse_overwriting
+from affray.errors import AffrayError
+from affray.events.codec import LogWriter
+from affray.events.reader import read_log
+from affray.kernel.clock import game_time
+from affray.kernel.dice import ManualDice
+from affray.replays.telling import number
+from affray.replays.verify import Comparison, Mismatch
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(path_type=Path, dir_okay=True))
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Log file to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.pass_context
+def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
+    """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT."""
+    ruleset, spec = rulesets.load_scenario(scenario)
+    named = {scenario.parent / name: f"{name}, a file the scenario names" for name in ruleset.files(spec)}
+    refuse_overwriting(output, {scenario: "the scenario", **named})
+    try:
+        battle = ruleset.battle(spec)
+    except AffrayError as exc:
+        raise AffrayError(f"{scenario}: {exc}") from None
+    writer = LogWriter.create(output, ruleset.header(spec), replace=force)
+    try:
+        encounter = battle.run(sinks=[writer.write], trace=ctx.obj["verbose"], keep_log=False)
+    except AffrayError as exc:
+        raise AffrayError(f"{scenario}: {exc} (the log so far is kept in {writer.abandon()})") from None
+    except KeyboardInterrupt:
+        raise Interrupted(f"the log so far is kept in {writer.abandon()}") from None
+    except BaseException:
+        writer.abandon()
+        raise
+    writer.close()
+    source = encounter.dice.source
+    for notice in battle.notices():
+        click.echo(f"note: {scenario}: {notice}", err=True)
+    if isinstance(source, ManualDice) and source.unused:
+        click.echo(
+            f"warning: {scenario}: {source.unused} of the manual rolls ($.dice.rolls) were not used", err=True
+        )
+    state = encounter.state
+    name = spec.name or scenario.stem
+    winner = f"side {state.winner} wins" if state.winner else "no winner"
+    click.echo(
+        f"{name}: {winner} at {game_time(state.t)} ({state.end_reason}); {encounter.count} events -> {output}"
+    )
+    display = ruleset.display
+    for c in state.combatants.values():
+        status = f"out ({c.out_reason})" if c.out else "standing"
+        click.echo(
+            f"  {c.id:<12} {c.side:<10} dealt {number(c.damage_dealt):>7} in {c.hits}/{c.attacks} hits; "
+            f"{display.harm(c)}; {status}"
+        )
+
+
+@cli.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option(
+    "--days", type=click.IntRange(min=1, max=3650), required=True, help="Days of healing and repair."
+)
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Healed log to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.pass_context
+def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) -> None:
+    """Continue LOG's clock past the fight for DAYS: special damage heals, robots are repaired (S7, S8).
+
+    The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies.
+    """
+    refuse_overwriting(output, {log: "the log to heal"})
+    loaded = read_log(log, rulesets.vocabulary_for)
+    if loaded.problem is not None:
+        p = loaded.problem
+        raise AffrayError(
+            f"{log}: {p.where()}: {p.message}; heal needs a whole log (affray verify tells more)"
+        )
+    recorded = rulesets.recorded(loaded.header, str(log))
+    aftermath = next((m.aftermath for m in recorded.modules if m.aftermath is not None), None)
+    if aftermath is None:
+        healing = [name for name in recorded.ruleset.modules if rulesets.module(name).aftermath is not None]
+        listed = ", ".join(f'"{name}"' for name in healing)
+        wanted = f"modules = [{listed}]" if healing else "a module with an aftermath"
+        raise AffrayError(f"{log}: nothing heals: the scenario does not use {wanted}")
+    if any(aftermath.started_by(event) is not None for event in loaded.events):
+        raise AffrayError(f"{log}: the log already holds an aftermath")
+    battle = recorded.battle()
+    comparison = Comparison(loaded.header_line, loaded.events)
+    try:
+        encounter = battle.run(sinks=[comparison], trace=ctx.obj["verbose"])
+        comparison.finish()
+    except Mismatch as found:
+        raise AffrayError(
+            f"{log}: {found.where} does not re-simulate ({found.message}); affray verify tells more"
+        ) from None
+    encounter.sinks.remove(comparison)
+    start = len(encounter.log)
+    aftermath.run(encounter, battle, days)
+    writer = LogWriter.create(output, loaded.header, replace=force)
+    try:
+        for event in encounter.log:
+            writer.write(event)
+    except BaseException:
+        writer.abandon()
+        raise
+    writer.close()
+    done = aftermath.summary(encounter.log[start:])
+    click.echo(f"{log}: {days} days later, {done}; {len(encounter.log)} events -> {output}")

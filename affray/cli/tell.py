@@ -1,0 +1,74 @@
+"""``affray replay`` and ``affray state``: tell a log, or show the state at a moment, reading as they go."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from affray import rulesets
+from affray.cli.command import cli, open_log_arg, warn_if_broken
+from affray.errors import AffrayError
+from affray.kernel.clock import game_time, parse_game_time
+from affray.kernel.fold import FoldError, encode_state
+from affray.replays.narrate import narrate
+from affray.replays.rebuild import fold_until
+from affray.replays.show import show_state
+
+
+@cli.command()
+@click.argument("log", type=click.Path(path_type=Path))
+def replay(log: Path) -> None:
+    """Tell the fight recorded in LOG, one line per event, as it is read."""
+    with open_log_arg(log) as reader:
+        header = reader.header
+        tellers = rulesets.reading(header, str(log)).tellers()
+        click.echo(f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}")
+        try:
+            for line in narrate(reader, reader.vocabulary, tellers):
+                click.echo(line)
+        except FoldError as exc:
+            raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+        warn_if_broken(reader, log, "told")
+
+
+@cli.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--at", "at_time", type=str, help="Game time: seconds (12.5) or with units (30d, 2h 15min).")
+@click.option("--seq", type=click.IntRange(min=0), help="Event number.")
+@click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
+def state(log: Path, at_time: str | None, seq: int | None, as_json: bool) -> None:
+    """Show every combatant's state in LOG at a moment (--at TIME or --seq N; default: the end).
+
+    The log is read up to that moment only.
+    """
+    if at_time is not None and seq is not None:
+        raise AffrayError("--at and --seq: give one of them, not both")
+    moment = None if at_time is None else _moment(at_time)
+    with open_log_arg(log) as reader:
+        try:
+            rebuilt = fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
+        except FoldError as exc:
+            raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+        warn_if_broken(reader, log, "folded")
+        reading = rulesets.reading(reader.header, str(log))
+    current = rebuilt.state
+    if not rebuilt.reached and seq is not None and seq > rebuilt.count:
+        raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {rebuilt.count}")
+    if not rebuilt.reached and moment is not None and moment > rebuilt.last_t:
+        raise AffrayError(f"--at {at_time!r}: the log ends at {game_time(rebuilt.last_t)}")
+    if as_json:
+        click.echo(encode_state(current).decode())
+        return
+    for line in show_state(current, moment, reading):
+        click.echo(line)
+
+
+def _moment(text: str) -> int:
+    """``--at`` to milliseconds."""
+    try:
+        return parse_game_time(text)
+    except ValueError:
+        raise AffrayError(
+            f"--at {text!r}: expected seconds (12.5) or a time with units (30d, 2h 15min)"
+        ) from None
