@@ -18,6 +18,8 @@ from affray.events.reader import LogReader, open_log
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
+EXIT_DIFFERENT = 1
+"""``affray diff``: the logs differ (as diff(1) exits)."""
 EXIT_INTERRUPTED = 130
 """128 + SIGINT, as shells report a command stopped by Ctrl-C."""
 

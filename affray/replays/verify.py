@@ -12,14 +12,16 @@ from typing import Any, Protocol
 
 import msgspec
 
-from affray.errors import AffrayError, LogError, excerpt
+from affray.errors import AffrayError, LogError
 from affray.events.base import Event
 from affray.events.codec import LogHeader, encode_event, line_hash
 from affray.events.reader import LogProblem
+from affray.events.shared import kind_of
 from affray.events.vocabulary import Vocabulary
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import apply_checked, digest
 from affray.kernel.ruleset import Recorded
+from affray.replays.diff import event_differences, shown
 
 
 class Verdict(msgspec.Struct, kw_only=True):
@@ -214,19 +216,12 @@ def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
     return "the header disagrees with the re-simulation: " + "; ".join(differing) if differing else ""
 
 
-def _fields_differ(a: Event, b: Event) -> str:
-    left: Any = msgspec.to_builtins(a)
-    right: Any = msgspec.to_builtins(b)
-    if left.get("kind") != right.get("kind"):
-        return f"recorded {left.get('kind')}, simulated {right.get('kind')}"
-    keys = [k for k in left if left.get(k) != right.get(k)]
-    shown = "; ".join(
-        f"{k}: recorded {_quoted(left.get(k))}, simulated {_quoted(right.get(k))}" for k in keys[:3]
-    )
-    return f"{left['kind']} {shown}"
-
-
-def _quoted(value: object, most: int = 60) -> str:
-    """A value as the message quotes it: its repr, cut to ``most`` characters."""
-    text = repr(value)
-    return text if len(text) <= most else f"{excerpt(text, most - 20)} ({len(text)} characters)"
+def _fields_differ(recorded: Event, simulated: Event) -> str:
+    """The first fields by which a recorded event differs from the simulated one, as ``diff`` shows them."""
+    fields = event_differences(recorded, simulated)
+    kind = kind_of(type(recorded))
+    if any(f.path == "kind" for f in fields):
+        return f"recorded {kind}, simulated {kind_of(type(simulated))}"
+    shown_fields = "; ".join(f"{f.path}: recorded {shown(f.a)}, simulated {shown(f.b)}" for f in fields[:3])
+    more = f" (and {len(fields) - 3} more)" if len(fields) > 3 else ""
+    return f"{kind} {shown_fields}{more}"

@@ -185,7 +185,11 @@ def test_an_edit_hidden_by_a_recomputed_chain_is_named_by_the_re_simulation() ->
     assert read(tampered).problem is None
     result = verdict(tampered)
     assert (result.ok, result.seq) == (False, FIRST_HIT.seq)
-    assert result.message.startswith("differs from the re-simulation: attack_resolved damage: recorded")
+    recorded, simulated = FIRST_DAMAGE + 1, FIRST_DAMAGE
+    assert result.message == (
+        f"differs from the re-simulation: attack_resolved damage.damage: recorded {recorded}, "
+        f"simulated {simulated}"
+    )
 
 
 def test_a_rehashed_line_by_line_edit_is_named_by_the_re_simulation() -> None:

@@ -1,0 +1,58 @@
+"""``affray diff``: where two logs part, field by field, and how their outcomes differ."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from affray.cli.command import EXIT_DIFFERENT, cli, open_log_arg, warn_if_broken
+from affray.errors import AffrayError
+from affray.events.codec import ENCODER
+from affray.events.reader import LogReader
+from affray.replays.diff import diff_logs, tell_diff
+
+
+def _named(reader: LogReader, which: str, path: Path) -> str:
+    h = reader.header
+    return f"{which}: {path} (ruleset {h.ruleset} v{h.ruleset_version}, seed {h.seed})"
+
+
+@cli.command()
+@click.argument("a", type=click.Path(path_type=Path))
+@click.argument("b", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
+def diff(a: Path, b: Path, as_json: bool) -> None:
+    """Compare logs A and B: how their headers differ, the first seq at which their events part (the two
+    events side by side, the fields that differ), and how their outcomes differ.
+
+    Exit 0 when they are the same, 1 when they differ. Both must be logs of one ruleset; they may differ
+    in anything else (scenario, seed, rules or tables).
+    """
+    with open_log_arg(a) as left, open_log_arg(b) as right:
+        if left.header.ruleset != right.header.ruleset:
+            raise AffrayError(
+                f"{a} is a log of {left.header.ruleset} and {b} one of {right.header.ruleset}: "
+                "diff compares logs of one ruleset"
+            )
+        found = diff_logs(left, right, (str(a), str(b)))
+        warn_if_broken(left, a, "compared")
+        warn_if_broken(right, b, "compared")
+    if as_json:
+        record = {
+            "a": str(a),
+            "b": str(b),
+            "same": found.same,
+            "header": found.header,
+            "parting": found.parting,
+            "outcome": {"a": found.a, "b": found.b},
+        }
+        click.echo(ENCODER.encode(record).decode())
+    else:
+        click.echo(_named(left, "A", a))
+        click.echo(_named(right, "B", b))
+        for line in tell_diff(found, "A", "B"):
+            click.echo(line)
+    if not found.same:
+        sys.exit(EXIT_DIFFERENT)
