@@ -34,18 +34,19 @@ class LogError(AffrayError):
 class DiceExhausted(AffrayError):
     """A manual dice source ran out of the rolls a referee supplied, or a roll does not fit its die."""
 
-    def __init__(self, problem: str, when: str = "") -> None:
-        super().__init__(problem, when)
+    def __init__(self, problem: str, when: str = "", path: str = "$.dice.rolls") -> None:
+        super().__init__(problem, when, path)
         self.problem = problem
         self.when = when
+        self.path = path
 
     def __str__(self) -> str:
         when = f", wanted {self.when}" if self.when else ""
-        return f"$.dice.rolls: {self.problem}{when}"
+        return f"{self.path}: {self.problem}{when}"
 
     def during(self, when: str) -> DiceExhausted:
         """The same problem, saying when in the fight the roll was wanted."""
-        return DiceExhausted(self.problem, when)
+        return DiceExhausted(self.problem, when, self.path)
 
 
 def excerpt(text: str, limit: int = QUOTE_LIMIT) -> str:

@@ -12,7 +12,6 @@ from affray.errors import AffrayError
 from affray.events.codec import LogWriter
 from affray.events.reader import read_log
 from affray.kernel.clock import game_time
-from affray.kernel.dice import ManualDice
 from affray.replays.telling import number
 from affray.replays.verify import Comparison, Mismatch
 
@@ -45,10 +44,9 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     source = encounter.dice.source
     for notice in battle.notices():
         click.echo(f"note: {scenario}: {notice}", err=True)
-    if isinstance(source, ManualDice) and source.unused:
-        click.echo(
-            f"warning: {scenario}: {source.unused} of the manual rolls ($.dice.rolls) were not used", err=True
-        )
+    unused = source.unused()
+    if unused:
+        click.echo(f"warning: {scenario}: {unused}", err=True)
     state = encounter.state
     name = spec.name or scenario.stem
     winner = f"side {state.winner} wins" if state.winner else "no winner"

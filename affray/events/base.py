@@ -42,3 +42,11 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     purpose: str
     roller: str
     source: RollSource = "generated"
+    draw: int = 0
+    """Which roll of its stream (``roller/purpose``) it is, from 1; 0 in logs written before rolls were
+    numbered."""
+
+    @property
+    def stream(self) -> str:
+        """The stream it was drawn from: ``roller/purpose``."""
+        return f"{self.roller}/{self.purpose}"

@@ -1,6 +1,7 @@
 """Dice: named, counter-based streams that anyone can reproduce, and a manual source for table rolls.
 
-A stream is named ``"<roller>/<purpose>"``. Draw number ``n`` of a stream hashes the encounter seed, the
+A stream is named ``"<roller>/<purpose>"``; its rolls are numbered from 1 (``brenna/parry#3`` is the third),
+and a roll names its stream and draw. Word number ``n`` of a stream hashes the encounter seed, the
 stream name and ``n`` with BLAKE2b; a die of ``s`` faces takes the first 8 bytes as an unsigned integer ``x``
 and keeps ``x % s + 1`` unless ``x`` falls in the short top slice that would bias the result, in which case
 the next draw is taken (rejection sampling). docs/log-format.md specifies this byte for byte.
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from fnmatch import fnmatchcase
 from typing import Any
 
 import msgspec
@@ -73,19 +75,20 @@ def _stream_prefix(seed: int, stream: str) -> bytes:
 
 
 class DiceSource:
-    """Where faces come from. Subclasses give one face of a die for a named stream."""
+    """Where faces come from: ``faces`` gives the faces of one roll, the ``draw``-th on its stream, and
+    whether they were generated or entered by hand."""
 
-    source: RollSource = "generated"
-
-    def face(self, stream: str, sides: int) -> int:
-        """One face, 1..sides, for ``stream``."""
+    def faces(self, stream: str, draw: int, count: int, sides: int) -> tuple[tuple[int, ...], RollSource]:
+        """``count`` faces, each 1..sides, for the ``draw``-th roll of ``stream``, and their source."""
         raise NotImplementedError
+
+    def unused(self) -> str | None:
+        """What was supplied and never asked for, in words for a warning (None when all was used)."""
+        return None
 
 
 class GeneratedDice(DiceSource):
     """Counter-based hashed streams: adding a stream never shifts another's faces."""
-
-    source: RollSource = "generated"
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -111,66 +114,127 @@ class GeneratedDice(DiceSource):
                 self._counters[stream] = counter
                 return word % sides + 1
 
+    def faces(self, stream: str, draw: int, count: int, sides: int) -> tuple[tuple[int, ...], RollSource]:
+        """The next ``count`` faces of the stream."""
+        if count == 1:
+            return (self.face(stream, sides),), "generated"
+        return tuple(self.face(stream, sides) for _ in range(count)), "generated"
 
-def _wanted(stream: str, sides: int) -> str:
+
+def _wanted(stream: str, count: int, sides: int) -> str:
     roller, _, purpose = stream.partition("/")
-    return f"a d{sides} for {roller}'s {purpose} roll"
+    dice = f"a d{sides}" if count == 1 else f"{count}d{sides}"
+    return f"{dice} for {roller}'s {purpose} roll"
 
 
 class ManualDice(DiceSource):
-    """Faces given in order, as rolled at a real table; says which roll it lacks when they run out."""
-
-    source: RollSource = "manual"
+    """Faces given in one list, in the order the fight asks for them, as rolled at a real table; says
+    which roll it lacks when they run out."""
 
     def __init__(self, faces: Iterable[int]) -> None:
         self._faces = list(faces)
         self._next = 0
 
-    @property
-    def unused(self) -> int:
+    def unused(self) -> str | None:
         """How many supplied faces were never asked for."""
-        return len(self._faces) - self._next
+        left = len(self._faces) - self._next
+        return f"{left} of the manual rolls ($.dice.rolls) were not used" if left else None
 
-    def face(self, stream: str, sides: int) -> int:
-        """The next supplied face, checked against the die's size."""
+    def _face(self, stream: str, draw: int, count: int, sides: int) -> int:
         number = self._next + 1
+        wanted = f"{stream}#{draw}, {_wanted(stream, count, sides)}"
         if self._next >= len(self._faces):
+            given = len(self._faces)
             raise DiceExhausted(
-                f"manual dice ran out: roll {number} ({_wanted(stream, sides)}) was not supplied; "
-                f"{len(self._faces)} were given"
+                f"manual dice ran out: roll {number} ({wanted}) was not supplied; {given} were given"
             )
         value = self._faces[self._next]
         if not 1 <= value <= sides:
-            raise DiceExhausted(
-                f"manual roll {number} is {value}, but {_wanted(stream, sides)} needs 1..{sides}"
-            )
+            raise DiceExhausted(f"manual roll {number} is {value}, but {wanted} needs 1..{sides}")
         self._next += 1
         return value
 
+    def faces(self, stream: str, draw: int, count: int, sides: int) -> tuple[tuple[int, ...], RollSource]:
+        """The next ``count`` supplied faces, each checked against the die's size."""
+        return tuple(self._face(stream, draw, count, sides) for _ in range(count)), "manual"
+
+
+_WORDS = r"[A-Za-z0-9_-]+(?: [A-Za-z0-9_-]+)*"
+STREAM_PATTERN = rf"^(\*|[A-Za-z0-9_*-]+/(\*|{_WORDS}\*?))$"
+"""A stream, or streams with ``*`` for a name or a name's end: ``brenna/*``, ``*/parry``, ``*``."""
+STREAM_DRAW = rf"^[A-Za-z0-9_-]+/{_WORDS}#[1-9][0-9]{{0,8}}$"
+"""One roll: its stream and its draw number on it, ``brenna/parry#3``, ``ford/to hit#2``."""
+
+
+class EnteredDice(DiceSource):
+    """Rolls entered by stream and draw (``brenna/parry#3``), on the streams marked manual and anywhere
+    else; every other roll generated from the seed.
+
+    A roll on a manual stream must be entered. An entered roll on a generated stream replaces the draw it
+    names, and the stream's later draws stay what they would have been.
+    """
+
+    def __init__(self, seed: int, manual: Sequence[str], entered: Mapping[str, Sequence[int]]) -> None:
+        self._generated = GeneratedDice(seed)
+        self._manual = tuple(manual)
+        self._entered = {key: tuple(faces) for key, faces in entered.items()}
+        self._used: set[str] = set()
+
+    def _is_manual(self, stream: str) -> bool:
+        return any(fnmatchcase(stream, pattern) for pattern in self._manual)
+
+    def faces(self, stream: str, draw: int, count: int, sides: int) -> tuple[tuple[int, ...], RollSource]:
+        """The entered faces of this draw, or the generated ones."""
+        key = f"{stream}#{draw}"
+        entered = self._entered.get(key)
+        if not self._is_manual(stream):
+            generated = self._generated.faces(stream, draw, count, sides)  # drawn even when replaced
+            if entered is None:
+                return generated
+        wanted = _wanted(stream, count, sides)
+        if entered is None:
+            raise DiceExhausted(f"{key} ({wanted}) was not entered", path="$.dice.rolled")
+        if len(entered) != count or not all(1 <= face <= sides for face in entered):
+            shown = entered[0] if len(entered) == 1 else list(entered)
+            raise DiceExhausted(
+                f"{key} is {shown}, but {wanted} needs {count} face{'s' if count > 1 else ''} of 1..{sides}",
+                path="$.dice.rolled",
+            )
+        self._used.add(key)
+        return entered, "manual"
+
+    def unused(self) -> str | None:
+        """The entered rolls the fight never asked for."""
+        left = [key for key in self._entered if key not in self._used]
+        if not left:
+            return None
+        named = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+        return f"{len(left)} of the rolls entered in $.dice.rolled were never asked for: {named}"
+
 
 class Dice:
-    """Rolls expressions for a roller and purpose, and returns the recorded Roll."""
+    """Rolls expressions for a roller and purpose, numbering each stream's draws from 1, and returns the
+    recorded Roll."""
 
     def __init__(self, source: DiceSource) -> None:
         self.source = source
         self._parsed: dict[str, DiceExpression] = {}
+        self._draws: dict[str, int] = {}
 
     def roll(self, roller: str, purpose: str, expr: str) -> Roll:
-        """Roll ``expr`` on the stream ``roller/purpose``."""
+        """Roll ``expr`` on the stream ``roller/purpose``, as that stream's next draw."""
         parsed = self._parsed.get(expr)
         if parsed is None:
             parsed = self._parsed[expr] = parse_expression(expr)
         stream = f"{roller}/{purpose}"
-        face = self.source.face
-        if parsed.count == 1:
-            faces: tuple[int, ...] = (face(stream, parsed.sides),)
-        else:
-            faces = tuple(face(stream, parsed.sides) for _ in range(parsed.count))
+        draw = self._draws[stream] = self._draws.get(stream, 0) + 1
+        faces, source = self.source.faces(stream, draw, parsed.count, parsed.sides)
         return Roll(
             expr=expr,
             faces=faces,
             total=sum(faces) + parsed.modifier,
             purpose=purpose,
             roller=roller,
-            source=self.source.source,
+            source=source,
+            draw=draw,
         )

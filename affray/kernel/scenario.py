@@ -13,7 +13,16 @@ from typing import Annotated, Literal, Protocol, TypeVar
 import msgspec
 
 from affray.errors import ScenarioError, excerpt, toml_limit
-from affray.kernel.dice import MAX_FACES, DiceSource, GeneratedDice, ManualDice
+from affray.kernel.dice import (
+    MAX_DICE,
+    MAX_FACES,
+    STREAM_DRAW,
+    STREAM_PATTERN,
+    DiceSource,
+    EnteredDice,
+    GeneratedDice,
+    ManualDice,
+)
 from affray.kernel.space import FIELD_M
 from affray.kernel.validation import explain
 
@@ -28,17 +37,41 @@ class Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """Settings shared by every scenario Struct: unknown fields are errors, not silently ignored."""
 
 
+Face = Annotated[int, msgspec.Meta(ge=1, le=MAX_FACES)]
+Entered = Face | Annotated[list[Face], msgspec.Meta(min_length=1, max_length=MAX_DICE)]
+"""A roll entered by hand: its face, or its faces when it rolls several dice."""
+
+
 class Dice(Section, frozen=True, kw_only=True):
-    """Where the dice come from: generated from the seed, or the faces a referee rolled, in order."""
+    """Where the dice come from: generated from the seed; or rolled at a real table, entered by stream
+    and draw (``rolled``) on the streams marked ``manual`` (all of them with ``source = "manual"``), or
+    as one list in the order the fight asks (``rolls``, the older form)."""
 
     source: Literal["generated", "manual"] = "generated"
-    rolls: list[Annotated[int, msgspec.Meta(ge=1, le=MAX_FACES)]] = []
+    rolls: list[Face] = []
+    manual: list[Annotated[str, msgspec.Meta(pattern=STREAM_PATTERN)]] = []
+    rolled: dict[Annotated[str, msgspec.Meta(pattern=STREAM_DRAW)], Entered] = {}
+
+    def __post_init__(self) -> None:
+        if self.rolls and (self.rolled or self.manual):
+            raise ValueError(
+                "give the rolls in one list in order (rolls) or by stream and draw (rolled, manual), not both"
+            )
+        if self.rolls and self.source != "manual":
+            raise ValueError('rolls in one list are for source = "manual"')
 
     def source_for(self, seed: int) -> DiceSource:
-        """Generated streams from ``seed``, or the referee's rolls in order."""
-        if self.source == "manual":
+        """Generated streams from ``seed``, with the rolls entered by stream and draw; or the referee's
+        rolls in one list, in order."""
+        if self.rolls:
             return ManualDice(self.rolls)
-        return GeneratedDice(seed)
+        if self.source == "generated" and not self.rolled and not self.manual:
+            return GeneratedDice(seed)
+        manual = ["*"] if self.source == "manual" else self.manual
+        entered = {
+            key: (value,) if isinstance(value, int) else tuple(value) for key, value in self.rolled.items()
+        }
+        return EnteredDice(seed, manual, entered)
 
 
 def parse_toml(data: bytes | str, source: str) -> dict[str, object]:

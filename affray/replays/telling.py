@@ -30,13 +30,20 @@ def at(p: Position) -> str:
     return f"({number(p[0])}, {number(p[1])})"
 
 
+def drawn(roll: Roll) -> str:
+    """Where a roll came from, its stream and draw: `` @gorm/hit#2``, and ``, manual`` when a referee
+    entered it (a log written before rolls were numbered has only the latter)."""
+    where = f" @{roll.stream}#{roll.draw}" if roll.draw else ""
+    return f"{where}, manual" if roll.source == "manual" else where
+
+
 def face(roll: Roll) -> str:
-    """A roll's total alone, marked as ``rolled`` marks it when a referee supplied it: ``41, manual``."""
-    return f"{roll.total}, manual" if roll.source == "manual" else str(roll.total)
+    """A roll's total and where it came from: ``41 @gorm/hit#2``."""
+    return f"{roll.total}{drawn(roll)}"
 
 
 def rolled(roll: Roll, unit: str = "") -> str:
-    """A roll with its faces when there are several: ``3d10=17 [9+2+6]``; manual rolls say so."""
+    """A roll with its faces when there are several, and where it came from:
+    ``3d10=17 [9+2+6] @gorm/damage#1``."""
     faces = " [" + "+".join(str(f) for f in roll.faces) + "]" if len(roll.faces) > 1 else ""
-    manual = ", manual" if roll.source == "manual" else ""
-    return f"{roll.expr}={roll.total}{unit}{faces}{manual}"
+    return f"{roll.expr}={roll.total}{unit}{faces}{drawn(roll)}"

@@ -44,7 +44,7 @@ def test_replay_prints_a_heading_then_one_line_per_event(
     assert result.code == 0, result
     heading, *rest = result.out.splitlines()
     assert heading.startswith(f"{duel_log}: ruleset energion")
-    assert heading == f"{duel_log}: ruleset energion v2, seed {duel_read.header.seed}"
+    assert heading == f"{duel_log}: ruleset energion v3, seed {duel_read.header.seed}"
     assert rest == _event_lines(result.out)
     seqs = [_time_and_seq(line)[1] for line in rest]
     assert seqs == [e.seq for e in duel_read.events]
@@ -82,7 +82,8 @@ def test_replay_shows_roll_and_quality_of_each_miss(
     ]
     assert misses, "the duel has misses"
     for event, line in misses:
-        assert f"roll {event.hit.roll.total} = quality {_num(event.hit.quality)}" in line
+        roll = event.hit.roll
+        assert f"roll {roll.total} @{roll.stream}#{roll.draw} = quality {_num(event.hit.quality)}" in line
         assert line.endswith(("-> miss", "-> no damage"))
 
 

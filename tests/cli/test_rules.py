@@ -74,7 +74,7 @@ def test_json_gives_the_rows_as_records_with_numbers(affray: Affray) -> None:
 def test_json_catalogue_counts_each_tables_rows(affray: Affray) -> None:
     listed = json.loads(affray("rules", "special_damage", "--json").out)
     [module] = listed
-    assert (module["kind"], module["version"]) == ("module", "3")
+    assert (module["kind"], module["version"]) == ("module", "4")
     assert {"name": "healing", "rows": 8}.items() <= next(
         t for t in module["tables"] if t["name"] == "healing"
     ).items()

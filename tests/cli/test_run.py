@@ -131,7 +131,9 @@ def test_a_forced_run_that_fails_keeps_the_old_log(affray: Affray, tmp_path: Pat
     scenario = tmp_path / "short.toml"
     scenario.write_text(DUEL.read_text().replace("seed = 1130", 'seed = 1130\ndice = { source = "manual" }'))
     result = affray("run", scenario, "-o", out, "--force")
-    assert_user_error(result, "manual dice ran out", f"the log so far is kept in {out}.partial")
+    assert_user_error(
+        result, "brenna/perception#1", "was not entered", f"the log so far is kept in {out}.partial"
+    )
     assert out.read_bytes() == duel_bytes
 
 

@@ -28,7 +28,7 @@ from affray.kernel.ruleset import Module, Reading, Ruleset
 from affray.replays.narrate import SHARED_TELLERS, narrate
 from affray.replays.verify import verify
 from tests.contract.samples import instances
-from tests.strategies import log_lines, read, rechain, rolls_in
+from tests.strategies import log_lines, read, rechain
 from tests.toy import RULESET as TOY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,20 +129,56 @@ def test_a_rechained_forgery_is_caught_by_the_re_simulation(path: Path) -> None:
     assert (verdict.ok, verdict.seq) == (False, last)
 
 
-@pytest.mark.parametrize("path", SAMPLES)
-def test_every_die_rolled_is_in_the_log(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    rolled = 0
+def _rolls_made(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[str, int]], list[Any]]:
+    """Run a sample, noting every roll as it is made (stream and draw); those and the log."""
+    made: list[tuple[str, int]] = []
     plain = Dice.roll
 
-    def counted(self: Dice, roller: str, purpose: str, expr: str) -> Any:
-        nonlocal rolled
-        rolled += 1
-        return plain(self, roller, purpose, expr)
+    def noted(self: Dice, roller: str, purpose: str, expr: str) -> Any:
+        roll = plain(self, roller, purpose, expr)
+        made.append((roll.stream, roll.draw))
+        return roll
 
-    monkeypatch.setattr(Dice, "roll", counted)
+    monkeypatch.setattr(Dice, "roll", noted)
     ruleset, scenario = load(path)
-    log = ruleset.battle(scenario).run().log
-    assert rolled == sum(rolls_in(msgspec.to_builtins(event)) for event in log) > 0
+    return made, ruleset.battle(scenario).run().log
+
+
+def _logged(value: Any) -> list[tuple[str, int]]:
+    """The rolls a logged value records, as stream and draw."""
+    if isinstance(value, dict):
+        own = [(f"{value['roller']}/{value['purpose']}", value["draw"])] if "faces" in value else []
+        return own + [roll for v in value.values() for roll in _logged(v)]
+    if isinstance(value, list | tuple):
+        return [roll for v in value for roll in _logged(v)]
+    return []
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_every_die_rolled_is_in_the_log_once(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made, log = _rolls_made(path, monkeypatch)
+    logged = [roll for event in log for roll in _logged(msgspec.to_builtins(event))]
+    assert sorted(made) == sorted(logged)
+    assert made
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_every_roll_is_logged_no_earlier_than_the_rolls_made_before_it(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made, log = _rolls_made(path, monkeypatch)
+    seq_of = {roll: event.seq for event in log for roll in _logged(msgspec.to_builtins(event))}
+    seqs = [seq_of[roll] for roll in made]
+    assert seqs == sorted(seqs)
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_the_draws_of_each_stream_are_numbered_from_one(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made, _ = _rolls_made(path, monkeypatch)
+    streams = {stream for stream, _ in made}
+    for stream in streams:
+        draws = [draw for s, draw in made if s == stream]
+        assert draws == list(range(1, len(draws) + 1)), stream
 
 
 @pytest.mark.parametrize("name", NAMES)

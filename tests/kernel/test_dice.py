@@ -14,6 +14,7 @@ from affray.kernel.dice import (
     DICE_ALGORITHM,
     Dice,
     DiceExpression,
+    EnteredDice,
     GeneratedDice,
     ManualDice,
     parse_expression,
@@ -164,7 +165,13 @@ def test_roll_records_expression_faces_total_purpose_roller_and_source() -> None
     roll = Dice(GeneratedDice(1130)).roll("gorm", "hit", "4d10+2")
     faces = tuple(reference_faces(1130, "gorm/hit", 10, 4))
     assert roll == Roll(
-        expr="4d10+2", faces=faces, total=sum(faces) + 2, purpose="hit", roller="gorm", source="generated"
+        expr="4d10+2",
+        faces=faces,
+        total=sum(faces) + 2,
+        purpose="hit",
+        roller="gorm",
+        source="generated",
+        draw=1,
     )
 
 
@@ -188,26 +195,105 @@ def test_roll_from_manual_dice_is_recorded_as_manual() -> None:
 
 
 def test_manual_dice_give_their_faces_in_order_whatever_the_stream() -> None:
-    dice = ManualDice([5, 1, 100, 2])
-    asked = [("a/hit", 10), ("b/parry", 6), ("a/hit", 100), ("z/q", 2)]
-    assert [dice.face(stream, sides) for stream, sides in asked] == [5, 1, 100, 2]
+    dice = Dice(ManualDice([5, 1, 100, 2]))
+    asked = [("a", "hit", "1d10"), ("b", "parry", "1d6"), ("a", "hit", "1d100"), ("z", "q", "1d2")]
+    assert [dice.roll(*roll).total for roll in asked] == [5, 1, 100, 2]
 
 
-def test_exhausted_manual_dice_name_the_missing_roll_its_die_and_stream() -> None:
-    dice = ManualDice([4, 2])
-    dice.face("brenna/perception", 10)
-    dice.face("gorm/perception", 10)
-    with pytest.raises(
-        DiceExhausted, match=r"roll 3 \(a d100 for brenna's hit roll\) was not supplied; 2 were given$"
-    ):
-        dice.face("brenna/hit", 100)
+def test_exhausted_manual_dice_name_the_missing_roll_its_stream_draw_and_die() -> None:
+    dice = Dice(ManualDice([4, 2]))
+    dice.roll("brenna", "perception", "1d10")
+    dice.roll("gorm", "perception", "1d10")
+    wanted = r"roll 3 \(brenna/hit#1, a d100 for brenna's hit roll\) was not supplied; 2 were given$"
+    with pytest.raises(DiceExhausted, match=wanted):
+        dice.roll("brenna", "hit", "1d100")
 
 
 @pytest.mark.parametrize("face", [0, 7, -1])
 def test_manual_dice_refuse_a_face_outside_the_die(face: int) -> None:
-    dice = ManualDice([3, face])
-    dice.face("a/b", 6)
+    dice = Dice(ManualDice([3, face]))
+    dice.roll("a", "b", "1d6")
     with pytest.raises(
-        DiceExhausted, match=rf"manual roll 2 is {face}, but a d6 for a's b roll needs 1\.\.6"
+        DiceExhausted, match=rf"manual roll 2 is {face}, but a/b#2, a d6 for a's b roll needs 1\.\.6"
     ):
-        dice.face("a/b", 6)
+        dice.roll("a", "b", "1d6")
+
+
+# -- rolls by stream and draw ------------------------------------------------------------------------
+
+
+def test_each_streams_rolls_are_numbered_from_one() -> None:
+    dice = Dice(GeneratedDice(9))
+    asked = [("a", "hit"), ("b", "hit"), ("a", "hit"), ("a", "parry"), ("a", "hit")]
+    assert [(r.stream, r.draw) for r in (dice.roll(who, what, "1d100") for who, what in asked)] == [
+        ("a/hit", 1),
+        ("b/hit", 1),
+        ("a/hit", 2),
+        ("a/parry", 1),
+        ("a/hit", 3),
+    ]
+
+
+def entered(manual: list[str], rolls: dict[str, list[int]]) -> Dice:
+    return Dice(EnteredDice(9, manual, rolls))
+
+
+def test_an_entered_roll_replaces_its_draw_and_leaves_the_streams_later_draws_as_generated() -> None:
+    dice = entered([], {"a/hit#2": [42]})
+    totals = [dice.roll("a", "hit", "1d100").total for _ in range(3)]
+    generated = reference_faces(9, "a/hit", 100, 3)
+    assert totals == [generated[0], 42, generated[2]]
+
+
+def test_an_entered_roll_is_marked_manual_and_the_generated_ones_generated() -> None:
+    dice = entered(["a/*"], {"a/hit#1": [42]})
+    assert (dice.roll("a", "hit", "1d100").source, dice.roll("b", "hit", "1d100").source) == (
+        "manual",
+        "generated",
+    )
+
+
+def test_a_manual_streams_roll_that_was_not_entered_names_its_stream_draw_and_die() -> None:
+    dice = entered(["brenna/*"], {"brenna/hit#1": [42]})
+    dice.roll("brenna", "hit", "1d100")
+    with pytest.raises(
+        DiceExhausted,
+        match=r"^\$\.dice\.rolled: brenna/hit#2 \(a d100 for brenna's hit roll\) was not entered$",
+    ):
+        dice.roll("brenna", "hit", "1d100")
+
+
+def test_an_entered_roll_outside_its_die_is_refused_naming_it() -> None:
+    dice = entered(["*"], {"a/b#1": [7]})
+    with pytest.raises(DiceExhausted, match=r"a/b#1 is 7, but a d6 for a's b roll needs 1 face of 1\.\.6"):
+        dice.roll("a", "b", "1d6")
+
+
+def test_an_entered_roll_of_several_dice_needs_a_face_for_each() -> None:
+    dice = entered(["*"], {"a/damage#1": [3]})
+    with pytest.raises(DiceExhausted, match=r"a/damage#1 is 3, but 2d6 for a's damage roll needs 2 faces"):
+        dice.roll("a", "damage", "2d6")
+
+
+def test_an_entered_roll_of_several_dice_gives_each_face() -> None:
+    roll = entered(["*"], {"a/damage#1": [3, 5]}).roll("a", "damage", "2d6+1")
+    assert (roll.faces, roll.total) == ((3, 5), 9)
+
+
+def test_a_pattern_marks_the_streams_it_matches_manual() -> None:
+    dice = entered(["*/parry"], {})
+    dice.roll("a", "hit", "1d100")  # generated
+    with pytest.raises(DiceExhausted, match="b/parry#1"):
+        dice.roll("b", "parry", "1d100")
+
+
+def test_the_entered_rolls_never_asked_for_are_named() -> None:
+    source = EnteredDice(9, ["*"], {"a/hit#1": [5], "a/hit#2": [6], "b/hit#1": [7]})
+    Dice(source).roll("a", "hit", "1d10")
+    assert source.unused() == "2 of the rolls entered in $.dice.rolled were never asked for: a/hit#2, b/hit#1"
+
+
+def test_all_entered_rolls_used_leave_nothing_to_warn_of() -> None:
+    source = EnteredDice(9, ["*"], {"a/hit#1": [5]})
+    Dice(source).roll("a", "hit", "1d10")
+    assert source.unused() is None

@@ -279,5 +279,5 @@ def test_verify_refuses_a_header_naming_another_dice_algorithm() -> None:
 
 
 def test_verify_refuses_a_header_naming_another_ruleset() -> None:
-    energion = b'"ruleset":"energion","ruleset_version":"2"'
+    energion = b'"ruleset":"energion","ruleset_version":"3"'
     assert not verdict(rechained_header(energion, b'"ruleset":"fivestep","ruleset_version":"9"')).ok

@@ -78,8 +78,9 @@ class SpecialDamageModule:
         chance = rolls.special_chance(hit.level, hit.aim_rounds)
         if not rolls.scores(hit.hit_roll, chance, hit.hit_chance):
             return
-        roll = encounter.dice.roll(hit.attacker, "special", TYPE_DIE)
+        # The target's RS check, a modifier, is rolled and logged before the type roll it modifies.
         modifiers = self._modifiers(encounter, host.profile(hit.attacker), defender, target, hit, hit_twice)
+        roll = encounter.dice.roll(hit.attacker, "special", TYPE_DIE)
         modifiers.append(SpecialModifier(hit.weapon_type, self.weapons.named(hit.weapon_type).modifier))
         total = rolls.type_total(roll.total, (m.value for m in modifiers))
         if target.special.body == "computer":

@@ -25,7 +25,7 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionSc
 
 RULESET = Ruleset(
     name="energion",
-    version="2",
+    version="3",
     description="second by second: perception, initiative, weapon speed, parries, shots, spells, grappling",
     vocabularies=vocabulary,
     load=load,

@@ -15,7 +15,7 @@ from affray.rulesets.special_damage.tables import tables
 
 MODULE = Module(
     name="special_damage",
-    version="3",
+    version="4",
     description="wounds, robot damage, computers' programs and lost equipment; healing and repair",
     part=SPECIAL_DAMAGE,
     tellers=TELLERS,

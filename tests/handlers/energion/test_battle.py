@@ -213,7 +213,7 @@ def test_same_scenario_twice_gives_equal_logs() -> None:
 def test_running_out_of_manual_dice_names_the_roll_and_when_it_was_wanted() -> None:
     # a, in hand and in reach at 0 ms, needs its hit roll, but no rolls were supplied; b joined last (seq 2)
     built = scenario(fighter("a", "ford", prepared=True), fighter("b", "raiders", position=[1, 0]), rolls=[])
-    wanted = "roll 1 (a d100 for a's hit roll) was not supplied; 0 were given, wanted at 0.000 s after seq"
+    wanted = "a/hit#1 (a d100 for a's hit roll) was not entered, wanted at 0.000 s after seq"
     with pytest.raises(DiceExhausted, match=re.escape(wanted)):
         run(built)
 

@@ -124,7 +124,7 @@ def test_random_cover_with_hit_locations_lands_the_shot_on_the_presented_part() 
 def test_random_cover_is_narrated_with_the_part_presented() -> None:
     encounter = aimed_shot({"position": [0, 8], "random_cover": True}, [20, 99])
     (line,) = [text for text in tell(encounter.log) if "shoots at" in text]
-    assert "0.128 m2 visible, random cover presents the chest (20, manual)" in line
+    assert "0.128 m2 visible, random cover presents the chest (20 @a/presented#1, manual)" in line
 
 
 def test_random_cover_is_kept_while_moving() -> None:

@@ -127,8 +127,9 @@ def test_a_second_hit_within_six_seconds_adds_one() -> None:
 
 
 def test_a_target_that_makes_its_rs_check_takes_two_off() -> None:
-    # S9: b prepared has reacted: RS = AG 120 // 2 = 60; rs-check roll 60 <= 60: -2; 1 - 2 + 2 = 1: None
-    built = special(a(), b(prepared=True, perception=0, stats={"AG": 120}), rolls=[3, 1, 60])
+    # S9: b prepared has reacted: RS = AG 120 // 2 = 60; rs-check roll 60 <= 60: -2, rolled before the type
+    # roll it modifies; 1 - 2 + 2 = 1: None
+    built = special(a(), b(prepared=True, perception=0, stats={"AG": 120}), rolls=[3, 60, 1])
     encounter, _ = run(built, a=[Attack(target="b", reason="scripted")])
     event = only_special(encounter)
     assert event.modifiers[0] == SpecialModifier("Target makes RS check (60 <= RS 60)", -2)
@@ -137,7 +138,7 @@ def test_a_target_that_makes_its_rs_check_takes_two_off() -> None:
 
 def test_a_target_that_fails_its_rs_check_takes_no_modifier() -> None:
     # S9: rs-check roll 61 > RS 60: no modifier; 1 + 2 = 3: Leg wound
-    built = special(a(), b(prepared=True, perception=0, stats={"AG": 120}), rolls=[3, 1, 61])
+    built = special(a(), b(prepared=True, perception=0, stats={"AG": 120}), rolls=[3, 61, 1])
     encounter, _ = run(built, a=[Attack(target="b", reason="scripted")])
     event = only_special(encounter)
     assert [m.reason for m in event.modifiers] == ["Long melee"]

@@ -194,9 +194,9 @@ def test_every_attack_line_in_a_real_fight_carries_its_numbers(events: list[Even
         text, h = texts[e.seq], e.hit
         assert f": {num(h.hit_chance)}% " in text
         assert f" - armor {h.armor_value + h.shield_bonus} " in text
-        assert f" - roll {h.roll.total} = quality {num(h.quality)}" in text
+        assert f" - roll {h.roll.total} @{h.roll.stream}#{h.roll.draw} = quality {num(h.quality)}" in text
         if e.parry is not None:
-            assert f"parry with {e.parry.device} {num(e.parry.chance)}%, roll {e.parry.roll.total}" in text
+            assert f"parry with {e.parry.device} {num(e.parry.chance)}%, roll {e.parry.roll.total} @" in text
         if e.damage is not None:
             assert f" = {num(e.damage.damage)} damage; " in text
 
@@ -474,35 +474,35 @@ def test_a_landed_hold_is_told_with_its_attack_avoidance_and_effect() -> None:
     # 60% - AG/luck armor 0 - roll 10 = quality 50; avoidance 50 - 1 = 49, roll 50 fails
     lines = grapple_lines(10, 50)
     assert line_of(lines, "a tries") == (
-        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 10, manual = quality 50; avoidance (parry)"
-        " 49, roll 50, manual: fails -> pinned, 0 damage; b has 30/30 DP"
+        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 10 @a/grapple#1, manual = quality 50;"
+        " avoidance (parry) 49, roll 50 @b/avoidance#1, manual: fails -> pinned, 0 damage; b has 30/30 DP"
     )
 
 
 def test_an_avoided_procedure_is_told_as_avoided() -> None:
     assert line_of(grapple_lines(10, 49), "a tries").endswith(
-        "avoidance (parry) 49, roll 49, manual: avoided -> avoided"
+        "avoidance (parry) 49, roll 49 @b/avoidance#1, manual: avoided -> avoided"
     )
 
 
 def test_a_missed_procedure_is_told_as_a_miss() -> None:
     assert line_of(grapple_lines(70), "a tries") == (
-        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 70, manual = quality -10 -> miss"
+        "a tries a Hold Down on b: 60% - AG/luck armor 0 - roll 70 @a/grapple#1, manual = quality -10 -> miss"
     )
 
 
 def test_a_trip_is_told_with_its_fall_roll() -> None:
     # avoidance AG 20 + 0, roll 21 fails; fall 1d10 = 7
     line = line_of(grapple_lines(10, 21, 7, procedure="Trip"), "a tries")
-    assert line.endswith("-> knocked down, 7 damage (1d10=7, manual); b has 23/30 DP")
+    assert line.endswith("-> knocked down, 7 damage (1d10=7 @a/fall#1, manual); b has 23/30 DP")
 
 
 def test_an_escape_roll_is_told_with_the_holder_and_the_verdict() -> None:
     lines = grapple_lines(10, 50, 60, 49, breaks=2)
     strains = [text for text in lines.values() if text.startswith("b strains")]
     assert strains == [
-        "b strains against a's Hold Down: avoidance (parry) 49, roll 60, manual: fails; is still held",
-        "b strains against a's Hold Down: avoidance (parry) 49, roll 49, manual: avoided; breaks free",
+        "b strains against a's Hold Down: avoidance (parry) 49, roll 60 @b/avoidance#2, manual: fails; is still held",
+        "b strains against a's Hold Down: avoidance (parry) 49, roll 49 @b/avoidance#3, manual: avoided; breaks free",
     ]
 
 

@@ -28,8 +28,8 @@ ROBOTS_LINES = dict(zip(ROBOTS_HEALED, tell(ROBOTS_HEALED), strict=True))
 def test_special_damage_narrates_the_chance_the_type_roll_and_its_modifiers() -> None:
     # S1: 3 + 2 x 1 = 5 %, roll 5; S2: 5 + 1 + 2 = 8 -> Head wound, +10 damage; 100 - 10.8 - 10 = 79.2
     assert CONDITION_LINES[7].endswith(
-        "special damage to b: chance 5% (3 + 2 x level 1), roll 5; type 1d10=5, manual +1 per skill level"
-        " with weapon +2 long melee = 8 -> Head wound: +10 damage, 1 equipment lost; b has 79.2/100 DP"
+        "special damage to b: chance 5% (3 + 2 x level 1), roll 5; type 1d10=5 @a/special#1, manual +1 per"
+        " skill level with weapon +2 long melee = 8 -> Head wound: +10 damage, 1 equipment lost; b has 79.2/100 DP"
     )
 
 
@@ -38,7 +38,8 @@ def test_special_damage_narrates_the_chance_the_type_roll_and_its_modifiers() ->
     [
         pytest.param(
             8,
-            "b is unconscious (50%: 1, manual) by Head wound until 60.000 s (1d100=1, manual)",
+            "b is unconscious (50%: 1 @b/unconscious#1, manual) by Head wound until 60.000 s"
+            " (1d100=1 @b/unconscious-time#1, manual)",
             id="started",
         ),
         pytest.param(9, "the encounter ends: side ford wins (only side ford still stands)", id="ended-fight"),
@@ -49,7 +50,9 @@ def test_special_damage_narrates_the_chance_the_type_roll_and_its_modifiers() ->
             id="aftermath",
         ),
         pytest.param(
-            11, "b's Head wound heals as wound: 1d10+1=4, manual, ready at 4 h 00 min 00 s", id="scheduled"
+            11,
+            "b's Head wound heals as wound: 1d10+1=4 @b/healing#1, manual, ready at 4 h 00 min 00 s",
+            id="scheduled",
         ),
         pytest.param(12, "b is no longer unconscious", id="ended"),
         pytest.param(13, "b's Head wound has healed: its penalties are gone", id="healed"),
@@ -64,7 +67,9 @@ def test_the_condition_runs_aftermath_narrates_each_event(index: int, text: str)
     ("kind", "pattern"),
     [
         pytest.param(ProgramsDestroyed, r"vault-mind loses \d+ programs \(\d+ // 5 = \d+\): ", id="programs"),
-        pytest.param(Exploded, r"explodes: \d+d10=\d+ \[[\d+]+\] within \d+ m: ", id="exploded"),
+        pytest.param(
+            Exploded, r"explodes: \d+d10=\d+ \[[\d+]+\] @[\w-]+/explosion#\d+ within \d+ m: ", id="exploded"
+        ),
         pytest.param(
             RefereeRuling,
             r"referee ruling on sentry-1's special damage #1: .* becomes Arm damage",
