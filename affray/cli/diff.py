@@ -9,14 +9,13 @@ import click
 
 from affray.cli.command import EXIT_DIFFERENT, cli, open_log_arg, warn_if_broken
 from affray.errors import AffrayError
-from affray.events.codec import ENCODER
-from affray.events.reader import LogReader
+from affray.events.codec import ENCODER, LogHeader
 from affray.replays.diff import diff_logs, tell_diff
 
 
-def _named(reader: LogReader, which: str, path: Path) -> str:
-    h = reader.header
-    return f"{which}: {path} (ruleset {h.ruleset} v{h.ruleset_version}, seed {h.seed})"
+def named(header: LogHeader, which: str, path: Path) -> str:
+    """The line that names a compared log: ``A: duel.jsonl (ruleset energion v3, seed 1130)``."""
+    return f"{which}: {path} (ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed})"
 
 
 @cli.command()
@@ -50,8 +49,8 @@ def diff(a: Path, b: Path, as_json: bool) -> None:
         }
         click.echo(ENCODER.encode(record).decode())
     else:
-        click.echo(_named(left, "A", a))
-        click.echo(_named(right, "B", b))
+        click.echo(named(left.header, "A", a))
+        click.echo(named(right.header, "B", b))
         for line in tell_diff(found, "A", "B"):
             click.echo(line)
     if not found.same:

@@ -3,17 +3,39 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from affray import rulesets
 from affray.cli.command import Interrupted, cli, refuse_overwriting
 from affray.errors import AffrayError
-from affray.events.codec import LogWriter
+from affray.events.codec import LogHeader, LogWriter
 from affray.events.reader import read_log
 from affray.kernel.clock import game_time
+from affray.kernel.encounter import Encounter
+from affray.kernel.ruleset import Battle
 from affray.replays.telling import number
 from affray.replays.verify import Comparison, Mismatch
+
+
+def record(
+    battle: Battle, header: LogHeader, output: Path, *, force: bool, trace: bool, what: object
+) -> Encounter[Any]:
+    """Simulate ``battle`` into a log at ``output`` with ``header``, keeping no log in memory. A run that
+    fails or is interrupted keeps what it wrote beside ``output`` and says where (errors name ``what``)."""
+    writer = LogWriter.create(output, header, replace=force)
+    try:
+        encounter = battle.run(sinks=[writer.write], trace=trace, keep_log=False)
+    except AffrayError as exc:
+        raise AffrayError(f"{what}: {exc} (the log so far is kept in {writer.abandon()})") from None
+    except KeyboardInterrupt:
+        raise Interrupted(f"the log so far is kept in {writer.abandon()}") from None
+    except BaseException:
+        writer.abandon()
+        raise
+    writer.close()
+    return encounter
 
 
 @cli.command()
@@ -30,17 +52,9 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
         battle = ruleset.battle(spec)
     except AffrayError as exc:
         raise AffrayError(f"{scenario}: {exc}") from None
-    writer = LogWriter.create(output, ruleset.header(spec), replace=force)
-    try:
-        encounter = battle.run(sinks=[writer.write], trace=ctx.obj["verbose"], keep_log=False)
-    except AffrayError as exc:
-        raise AffrayError(f"{scenario}: {exc} (the log so far is kept in {writer.abandon()})") from None
-    except KeyboardInterrupt:
-        raise Interrupted(f"the log so far is kept in {writer.abandon()}") from None
-    except BaseException:
-        writer.abandon()
-        raise
-    writer.close()
+    encounter = record(
+        battle, ruleset.header(spec), output, force=force, trace=ctx.obj["verbose"], what=scenario
+    )
     source = encounter.dice.source
     for notice in battle.notices():
         click.echo(f"note: {scenario}: {notice}", err=True)

@@ -28,8 +28,17 @@ from affray.events.output import OutputFile
 FORMAT_VERSION = 1
 
 
+class Parent(msgspec.Struct, frozen=True, kw_only=True):
+    """The log a what-if was made from: where it was, relative to the what-if's folder, and the hash of
+    its end line, which the chain makes a hash of the whole log."""
+
+    log: str
+    end: str
+
+
 class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
-    """The first line: what wrote the log, under which rules, from which scenario and seed."""
+    """The first line: what wrote the log, under which rules, from which scenario and seed; for a what-if,
+    the log it was made from and the changes made (neither is written otherwise)."""
 
     format: Literal["affray-log"] = "affray-log"
     format_version: int = FORMAT_VERSION
@@ -40,6 +49,8 @@ class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
     seed: int
     event_versions: dict[str, int]
     scenario: msgspec.Raw
+    parent: Parent | msgspec.UnsetType = msgspec.UNSET
+    changes: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
 class LogEnd(msgspec.Struct, frozen=True, kw_only=True):

@@ -141,6 +141,7 @@ class _Chain:
         self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
         self.count = 0
         self._t = 0
+        self.end_hash: str | None = None
 
     def _invalid(self, message: str) -> str:
         unknown = _UNKNOWN_KIND.fullmatch(message)
@@ -204,8 +205,11 @@ class _Chain:
             raise _at(after, f"the end line counts {end.end} events where the log holds {self.count}")
         if end.prev != self._prev:
             raise self._previous_changed()
+        if self._canonical and not is_canonical(line, end, ENCODER):
+            raise _at(after, f"the end line {NOT_CANONICAL}")
         if more:
             raise _Broken(LogProblem(line=after + 2, seq=after, message="lines follow the end line"))
+        self.end_hash = line_hash(line)
 
     def cut(self, partial: bool) -> _Broken:
         """The problem of a log that stops before its end line."""
@@ -219,7 +223,8 @@ class LogReader:
 
     Each event is yielded once the next line has confirmed its hash (the last one at a cut too). The first
     problem ends the events and is then ``problem``; ``ended`` says the end line was read and holds;
-    ``count`` is how many events were yielded. With ``canonical``, a line not written as affray writes it
+    ``count`` is how many events were yielded, and ``end_hash`` the hash of the end line once it holds
+    (the chain makes it a hash of the whole log). With ``canonical``, a line not written as affray writes it
     is a problem too (for verify). A reader is a context manager that closes its stream.
     """
 
@@ -283,6 +288,11 @@ class LogReader:
         if pending is not None:
             self.count += 1
             yield pending
+
+    @property
+    def end_hash(self) -> str | None:
+        """The hash of the end line, once it was read and holds."""
+        return self._chain.end_hash
 
     def close(self) -> None:
         """Close the stream."""

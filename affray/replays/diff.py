@@ -61,6 +61,11 @@ def plain(value: msgspec.Struct) -> Any:
     return msgspec.to_builtins(value, builtin_types=(Decimal,))
 
 
+def plain_value(value: Any) -> Any:
+    """A header's field as dicts, lists and scalars (a struct in it too); UNSET stays UNSET."""
+    return plain(value) if isinstance(value, msgspec.Struct) else value
+
+
 def event_differences(a: Event, b: Event) -> list[FieldDifference]:
     """How two events differ, field by field (the kind first, when they are of different kinds)."""
     return differences(plain(a), plain(b))
@@ -73,7 +78,8 @@ def header_differences(a: LogHeader, b: LogHeader) -> list[FieldDifference]:
 
 
 def _comparable(header: LogHeader) -> dict[str, Any]:
-    fields = {f: getattr(header, f) for f in header.__struct_fields__ if f not in _NOT_COMPARED}
+    fields = {f: plain_value(getattr(header, f)) for f in header.__struct_fields__ if f not in _NOT_COMPARED}
+    fields = {f: value for f, value in fields.items() if value is not msgspec.UNSET}
     return {**fields, "scenario": _SCENARIO.decode(header.scenario)}
 
 

@@ -203,11 +203,12 @@ def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
     """How a recorded header disagrees with the one its own scenario re-simulates under ("" if not).
 
     The affray version and event versions may differ: a newer affray re-running (and upcasting) an old
-    log is what regression tests do.
+    log is what regression tests do. A what-if's parent and changes say where it came from; its scenario
+    holds the changes.
     """
     left: dict[str, Any] = msgspec.structs.asdict(recorded)
     right: dict[str, Any] = msgspec.structs.asdict(simulated)
-    for key in ("affray_version", "event_versions", "scenario"):
+    for key in ("affray_version", "event_versions", "scenario", "parent", "changes"):
         left.pop(key)
         right.pop(key)
     if recorded.seed != msgspec.json.decode(recorded.scenario).get("seed"):

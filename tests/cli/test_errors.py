@@ -296,7 +296,7 @@ def test_impossible_reaction_time_is_one_error_line(tmp_path: Path, value: str) 
 
 
 # Logs that are not affray logs, given to each command that reads a log.
-LOG_COMMANDS = ["replay", "state", "verify"]
+LOG_COMMANDS = ["replay", "state", "verify", "lineage"]
 
 
 def _not_a_log(tmp_path: Path, kind: str) -> Path:
@@ -400,7 +400,11 @@ def test_verify_names_the_seq_that_cannot_be_folded(
         pytest.param(["bogus"], ["bogus"], id="unknown-command"),
         pytest.param(["run", str(DUEL)], ["--output"], id="missing-output"),
         pytest.param(["replay"], ["LOG"], id="missing-argument"),
-        pytest.param([], ["no command given", "heal, replay, rules, run, state, verify"], id="no-command"),
+        pytest.param(
+            [],
+            ["no command given", "diff, heal, lineage, replay, rules, run, state, verify, whatif"],
+            id="no-command",
+        ),
         pytest.param(["-v"], ["Missing command"], id="options-only"),
     ],
 )

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from affray.errors import LogError
-from affray.events.codec import FORMAT_VERSION, MAX_LINE_BYTES, LogHeader, encode_log
-from affray.events.reader import TOO_LONG, LogReader, UnreadableHeader, open_log
+from affray.events.codec import FORMAT_VERSION, MAX_LINE_BYTES, LogHeader, encode_log, line_hash
+from affray.events.reader import NOT_CANONICAL, TOO_LONG, LogReader, UnreadableHeader, open_log, read_bytes
 from affray.rulesets import vocabulary_for
 from tests.strategies import (
     example,
@@ -83,6 +83,26 @@ def test_an_end_line_that_miscounts_is_a_problem() -> None:
     problem = read(join_lines(lines)).problem
     assert problem is not None
     assert (problem.seq, f"counts {N - 1} events" in problem.message) == (N + 1, True)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(b'"end":', b'"end": ', id="whitespace"),
+        pytest.param(b'{"end":', b'{"end":0,"end":', id="key-repeated"),
+        pytest.param(b'"}', b'","note":"x"}', id="member-added"),
+    ],
+)
+def test_an_end_line_not_written_as_affray_writes_it_is_a_problem_when_held_to_its_form(
+    old: bytes, new: bytes
+) -> None:
+    lines = log_lines(DUEL)
+    lines[-1] = lines[-1].replace(old, new, 1)
+    assert read(join_lines(lines)).problem is None
+    problem = read_bytes(join_lines(lines), vocabulary_for, canonical=True).problem
+    assert problem is not None
+    assert (problem.line, problem.seq) == (N + 2, N + 1)
+    assert problem.message == f"the end line {NOT_CANONICAL}"
 
 
 def test_lines_after_the_end_line_are_a_problem() -> None:
@@ -298,3 +318,15 @@ def test_a_file_that_is_not_an_affray_log_is_refused(data: bytes) -> None:
 def test_read_log_names_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(LogError, match="no such file"):
         read_path(tmp_path / "missing.jsonl")
+
+
+def test_a_whole_logs_end_hash_is_the_hash_of_its_end_line() -> None:
+    reader = stream(DUEL)
+    list(reader)
+    assert reader.end_hash == line_hash(log_lines(DUEL)[-1])
+
+
+def test_a_cut_log_has_no_end_hash() -> None:
+    reader = stream(DUEL[:-1])
+    list(reader)
+    assert reader.end_hash is None

@@ -1,0 +1,99 @@
+"""What if one roll had been different: the scenario of a fight with some of its rolls changed.
+
+A fight is a pure function of its scenario, seed and rolls, so a what-if is its scenario with the changed
+rolls entered by stream and draw (``[dice.rolled]``). Every roll before the first change comes out as it
+was; every later roll is drawn from its own stream, so a change to one combatant's roll does not shift
+another's. The rolls the fight took from a table (``source = "manual"``) stay entered as they were, and
+any the new course of the fight asks for beyond them are generated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import msgspec
+
+from affray.errors import AffrayError
+from affray.events.base import Event, Roll
+from affray.kernel.dice import STREAM_DRAW, parse_expression
+
+_CHANGE = re.compile(rf"^(?P<roll>{STREAM_DRAW[1:-1]})=(?P<faces>[0-9]+(?:,[0-9]+)*)$")
+
+
+class RollChange(msgspec.Struct, frozen=True):
+    """One roll set to other faces: ``brenna/parry#3=47``, ``gorm/damage#1=3,5``."""
+
+    roll: str
+    """Its stream and draw: ``brenna/parry#3``."""
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"{self.roll}={','.join(map(str, self.faces))}"
+
+
+def parse_change(text: str) -> RollChange:
+    """``STREAM#DRAW=VALUE`` (or ``=F1,F2`` for a roll of several dice) as a RollChange."""
+    found = _CHANGE.match(text.strip())
+    if found is None:
+        raise AffrayError(
+            f"--set {text!r}: expected STREAM#DRAW=VALUE, such as brenna/parry#3=47 (or =3,5 for two dice)"
+        )
+    faces = found.group("faces").split(",")
+    if any(len(face) > 7 for face in faces):
+        raise AffrayError(f"--set {text!r}: a face is at most 1,000,000")
+    return RollChange(found.group("roll"), tuple(int(face) for face in faces))
+
+
+def _rolls_in(value: Any) -> Iterator[Roll]:
+    if isinstance(value, Roll):
+        yield value
+    elif isinstance(value, msgspec.Struct):
+        for name in value.__struct_fields__:
+            yield from _rolls_in(getattr(value, name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _rolls_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _rolls_in(item)
+
+
+def logged_rolls(events: Iterable[Event]) -> dict[str, tuple[int, Roll]]:
+    """Every roll a fight's events record, by stream and draw, with the seq of the event holding it."""
+    found: dict[str, tuple[int, Roll]] = {}
+    for event in events:
+        for roll in _rolls_in(event):
+            found[f"{roll.stream}#{roll.draw}"] = (event.seq, roll)
+    return found
+
+
+def check_change(change: RollChange, rolls: Mapping[str, tuple[int, Roll]], seq: int | None) -> None:
+    """A change must name a roll the fight made (at ``seq``, when given) and fit its dice."""
+    if change.roll not in rolls:
+        stream = change.roll.partition("#")[0]
+        made = sum(1 for seq_roll in rolls.values() if seq_roll[1].stream == stream)
+        held = f"{stream} has {made} draw{'s' if made != 1 else ''}" if made else f"no roll on {stream}"
+        raise AffrayError(f"--set {change}: the fight made no such roll ({held})")
+    at, roll = rolls[change.roll]
+    if seq is not None and seq != at:
+        raise AffrayError(f"--seq {seq}: {change.roll} is rolled at seq {at}")
+    expression = parse_expression(roll.expr)
+    if len(change.faces) != expression.count or not all(1 <= f <= expression.sides for f in change.faces):
+        dice = f"{expression.count} face{'s' if expression.count > 1 else ''} of 1..{expression.sides}"
+        raise AffrayError(f"--set {change}: {change.roll} rolls {roll.expr}, which needs {dice}")
+
+
+def changed_scenario(
+    scenario: dict[str, Any], rolls: Mapping[str, tuple[int, Roll]], changes: Iterable[RollChange]
+) -> dict[str, Any]:
+    """The scenario (as read from a log's header) with ``changes`` entered, and the rolls the fight took
+    from a table kept; every other roll generated from its seed."""
+    if not isinstance(scenario.get("dice", {}), dict):
+        raise AffrayError("the scenario has no [dice] section affray can enter rolls into")
+    entered: dict[str, list[int]] = {
+        key: list(roll.faces) for key, (_, roll) in rolls.items() if roll.source == "manual"
+    }
+    entered.update({change.roll: list(change.faces) for change in changes})
+    return {**scenario, "dice": {"source": "generated", "manual": [], "rolled": entered}}
