@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -31,14 +32,28 @@ class LogError(AffrayError):
     """A log file that is not an affray log, or is damaged beyond reading."""
 
 
-class DiceExhausted(AffrayError):
-    """A manual dice source ran out of the rolls a referee supplied, or a roll does not fit its die."""
+@dataclass(frozen=True)
+class WantedRoll:
+    """A roll made at the table that the fight asks for: its stream and draw, and its dice."""
 
-    def __init__(self, problem: str, when: str = "", path: str = "$.dice.rolls") -> None:
-        super().__init__(problem, when, path)
+    roll: str
+    """``brenna/hit#3``."""
+    count: int
+    sides: int
+
+
+class DiceExhausted(AffrayError):
+    """A manual dice source ran out of the rolls a referee supplied, or a roll does not fit its die;
+    ``wanted`` names the roll asked for when it was not entered."""
+
+    def __init__(
+        self, problem: str, when: str = "", path: str = "$.dice.rolls", wanted: WantedRoll | None = None
+    ) -> None:
+        super().__init__(problem, when, path, wanted)
         self.problem = problem
         self.when = when
         self.path = path
+        self.wanted = wanted
 
     def __str__(self) -> str:
         when = f", wanted {self.when}" if self.when else ""
@@ -46,7 +61,7 @@ class DiceExhausted(AffrayError):
 
     def during(self, when: str) -> DiceExhausted:
         """The same problem, saying when in the fight the roll was wanted."""
-        return DiceExhausted(self.problem, when, self.path)
+        return DiceExhausted(self.problem, when, self.path, self.wanted)
 
 
 def excerpt(text: str, limit: int = QUOTE_LIMIT) -> str:

@@ -14,7 +14,7 @@ from affray.events.codec import LogHeader, LogWriter
 from affray.events.reader import read_log
 from affray.kernel.clock import game_time
 from affray.kernel.encounter import Encounter
-from affray.kernel.ruleset import Battle
+from affray.kernel.ruleset import Battle, Ruleset
 from affray.replays.telling import number
 from affray.replays.verify import Comparison, Mismatch
 
@@ -61,8 +61,12 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
     unused = source.unused()
     if unused:
         click.echo(f"warning: {scenario}: {unused}", err=True)
+    summarize(ruleset, encounter, spec.name or scenario.stem, output)
+
+
+def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Path) -> None:
+    """Who won, when and why, and what each combatant dealt and took."""
     state = encounter.state
-    name = spec.name or scenario.stem
     winner = f"side {state.winner} wins" if state.winner else "no winner"
     click.echo(
         f"{name}: {winner} at {game_time(state.t)} ({state.end_reason}); {encounter.count} events -> {output}"

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from affray.errors import DiceExhausted, ScenarioError, excerpt
+from affray.errors import DiceExhausted, ScenarioError, WantedRoll, excerpt
 from affray.events.base import Roll, RollSource
 
 DICE_ALGORITHM = "blake2b-ctr-v1"
@@ -193,7 +193,11 @@ class EnteredDice(DiceSource):
                 return generated
         wanted = _wanted(stream, count, sides)
         if entered is None:
-            raise DiceExhausted(f"{key} ({wanted}) was not entered", path="$.dice.rolled")
+            raise DiceExhausted(
+                f"{key} ({wanted}) was not entered",
+                path="$.dice.rolled",
+                wanted=WantedRoll(key, count, sides),
+            )
         if len(entered) != count or not all(1 <= face <= sides for face in entered):
             shown = entered[0] if len(entered) == 1 else list(entered)
             raise DiceExhausted(

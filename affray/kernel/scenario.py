@@ -74,6 +74,22 @@ class Dice(Section, frozen=True, kw_only=True):
         return EnteredDice(seed, manual, entered)
 
 
+def read_rolls(raw: dict[str, object], source: str) -> dict[str, list[int]]:
+    """Rolls entered by stream and draw, as a rolls file or ``[dice.rolled]`` holds them (``"brenna/hit#1" =
+    41``, ``"gorm/damage#1" = [3, 5]``), each as its list of faces; errors name ``source`` and the roll."""
+    try:
+        rolls = msgspec.convert(raw, dict[Annotated[str, msgspec.Meta(pattern=STREAM_DRAW)], Entered])
+    except msgspec.ValidationError as exc:
+        raise ScenarioError(f"{source}: {path_first(str(exc))}") from None
+    return {key: [value] if isinstance(value, int) else list(value) for key, value in rolls.items()}
+
+
+def rolls_toml(rolls: dict[str, list[int]]) -> str:
+    """Rolls as the lines of a rolls file, in the order given."""
+    lines = [f'"{key}" = {faces[0] if len(faces) == 1 else faces}' for key, faces in rolls.items()]
+    return "".join(f"{line}\n" for line in lines)
+
+
 def parse_toml(data: bytes | str, source: str) -> dict[str, object]:
     """A scenario file's TOML as a mapping, for any ruleset; errors name ``source`` and the line."""
     try:

@@ -1,0 +1,208 @@
+"""``affray adjudicate``: referee a fight at a real table, affray asking for each roll made there.
+
+affray runs the fight and tells it as it goes; when it needs a roll of a stream the scenario marks manual
+it stops and asks for it, naming the roll (stream and draw), its dice and when it is wanted. Each answer
+is entered by stream and draw and the fight is run again from the start with every roll entered so far,
+which makes undoing a roll exact. The log is written once the fight is over, its scenario holding every
+roll entered, so it verifies like any log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from affray import rulesets
+from affray.cli.command import Interrupted, cli, refuse_overwriting
+from affray.cli.run import record, summarize
+from affray.errors import AffrayError, DiceExhausted, ScenarioError, WantedRoll, read_user_file
+from affray.events.base import Event
+from affray.events.codec import ENCODER, LogWriter
+from affray.events.output import OutputFile
+from affray.kernel.ruleset import Ruleset
+from affray.kernel.scenario import parse_toml, read_rolls, rolls_toml
+from affray.replays.narrate import narrate
+
+UNDO = "u"
+
+
+class _Session:
+    """A fight being refereed: the scenario, the rolls entered so far in the order entered, and how many
+    of its events have been told."""
+
+    def __init__(self, ruleset: Ruleset, spec: Any, source: str, entered: dict[str, list[int]]) -> None:
+        self.ruleset = ruleset
+        self.raw: dict[str, Any] = msgspec.json.decode(ENCODER.encode(spec))
+        self.source = source
+        self.entered = entered
+        self.order: list[str] = []
+        self.told: list[int] = []
+        """How many events had been told when each roll of ``order`` was asked for."""
+        self.shown = 0
+
+    def scenario(self) -> Any:
+        """The scenario with every roll entered so far."""
+        dice = {**self.raw.get("dice", {}), "rolled": self.entered}
+        return self.ruleset.load({**self.raw, "dice": dice}, self.source, None)
+
+    def run(self) -> tuple[list[Event], DiceExhausted | None]:
+        """The fight with the rolls so far: its events, and the roll it stopped for (None: it ended)."""
+        events: list[Event] = []
+        try:
+            self.ruleset.battle(self.scenario()).run(sinks=[events.append], keep_log=False)
+        except DiceExhausted as wanted:
+            if wanted.wanted is None:
+                raise
+            return events, wanted
+        return events, None
+
+    def tell(self, events: list[Event]) -> None:
+        """Tell the events not yet told."""
+        spec = self.scenario()
+        reading = rulesets.reading(self.ruleset.header(spec), self.source)
+        for line in list(narrate(events, reading.vocabulary(), reading.tellers()))[self.shown :]:
+            click.echo(line)
+        self.shown = max(self.shown, len(events))
+
+    def enter(self, roll: str, faces: list[int]) -> None:
+        self.entered[roll] = faces
+        self.order.append(roll)
+        self.told.append(self.shown)
+
+    def undo(self) -> str | None:
+        """Forget the last roll entered here; what it was, or None when there is none."""
+        if not self.order:
+            return None
+        roll = self.order.pop()
+        faces = self.entered.pop(roll)
+        self.shown = self.told.pop()
+        return f"{roll} = {','.join(map(str, faces))}"
+
+
+def _faces(answer: str, wanted: WantedRoll) -> list[int] | None:
+    """The faces typed for ``wanted`` (``41``, or ``3,5`` for two dice), or None if they do not fit it."""
+    parts = answer.replace(",", " ").split()
+    if len(parts) != wanted.count or not all(p.isdigit() and len(p) <= 7 for p in parts):
+        return None
+    faces = [int(p) for p in parts]
+    return faces if all(1 <= f <= wanted.sides for f in faces) else None
+
+
+def _ask(session: _Session, exhausted: DiceExhausted) -> bool:
+    """Ask the terminal for the roll wanted, until it fits; False when the referee undid one instead."""
+    wanted = exhausted.wanted
+    assert wanted is not None
+    dice = f"{wanted.count}d{wanted.sides}" if wanted.count > 1 else f"1d{wanted.sides}"
+    when = f", wanted {exhausted.when}" if exhausted.when else ""
+    while True:
+        answer = click.prompt(f"{wanted.roll} {dice}{when} [{UNDO} undoes the last]", prompt_suffix="? ")
+        if answer.strip().lower() == UNDO:
+            undone = session.undo()
+            click.echo(f"undone: {undone}" if undone else "nothing to undo")
+            return False
+        faces = _faces(answer, wanted)
+        if faces is not None:
+            session.enter(wanted.roll, faces)
+            return True
+        each = "a face" if wanted.count == 1 else f"{wanted.count} faces, such as 3,5,"
+        click.echo(f"{wanted.roll} needs {each} of 1..{wanted.sides} (or {UNDO} to undo the last roll)")
+
+
+def _referee(session: _Session, from_file: Path | None) -> None:
+    """Run the fight, asking for each roll it needs, until it is over."""
+    while True:
+        events, exhausted = session.run()
+        session.tell(events)
+        if exhausted is None:
+            return
+        if from_file is not None:
+            raise AffrayError(
+                f"{from_file}: {str(exhausted).removeprefix('$.dice.rolled: ')} (not in the file)"
+            )
+        _ask(session, exhausted)
+
+
+def _stop(session: _Session, output: Path, saved: Path, force: bool) -> Interrupted:
+    """Keep the rolls so far (for ``--resume``) and the log so far, and say where."""
+    keeper = OutputFile(saved, replace=True)
+    keeper.stream.write(rolls_toml(session.entered).encode())
+    keeper.commit()
+    spec = session.scenario()
+    writer = LogWriter.create(output, session.ruleset.header(spec), replace=force)
+    with contextlib.suppress(DiceExhausted):  # it stops at the roll not yet entered
+        session.ruleset.battle(spec).run(sinks=[writer.write], keep_log=False)
+    kept = writer.abandon()
+    return Interrupted(
+        f"the rolls so far are saved in {saved} (carry on with --resume); the log so far is kept in {kept}"
+    )
+
+
+def _rolls_in(path: Path) -> dict[str, list[int]]:
+    return read_rolls(parse_toml(read_user_file(path, ScenarioError, "a rolls file"), str(path)), str(path))
+
+
+def _manual_streams(spec: Any, scenario: Path) -> None:
+    dice = getattr(spec, "dice", None)
+    if dice is None or dice.rolls:
+        raise AffrayError(
+            f"{scenario}: adjudicate enters rolls by stream and draw; give them in [dice.rolled], "
+            "not in one list"
+        )
+    if dice.source != "manual" and not dice.manual:
+        raise AffrayError(
+            f"{scenario}: nothing to ask for: mark the streams rolled at the table in [dice] "
+            '(manual = ["brenna/*"], or source = "manual" for every roll)'
+        )
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Log file to write.")
+@click.option(
+    "--rolls",
+    "rolls_file",
+    type=click.Path(path_type=Path),
+    help='Take the table\'s rolls from this file ("brenna/hit#1" = 41, one per line), not the terminal.',
+)
+@click.option("--resume", is_flag=True, help="Carry on from the rolls saved when a session was stopped.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bool, force: bool) -> None:
+    """Referee a fight at a real table: run SCENARIO, telling it as it goes, and ask for each roll of the
+    streams its [dice] marks manual (the others affray rolls). Type the roll's face (3,5 for two dice), or
+    u to undo the last roll; Ctrl-C saves the rolls so far in OUTPUT.rolls.toml for --resume.
+
+    The log is written when the fight is over; its scenario holds every roll entered, so it verifies.
+    """
+    ruleset, spec = rulesets.load_scenario(scenario)
+    _manual_streams(spec, scenario)
+    refuse_overwriting(output, {scenario: "the scenario"})
+    if output.exists() and not force:
+        raise AffrayError(f"{output}: already exists; choose another name or pass --force")
+    saved = output.with_name(f"{output.name}.rolls.toml")
+    entered = {key: [v] if isinstance(v, int) else list(v) for key, v in spec.dice.rolled.items()}
+    if resume:
+        entered.update(_rolls_in(saved))
+    elif saved.exists():
+        raise AffrayError(f"{saved}: the rolls of a stopped session; carry on with --resume, or remove it")
+    if rolls_file is not None:
+        entered.update(_rolls_in(rolls_file))
+    elif not sys.stdin.isatty():
+        raise AffrayError("no terminal to ask for the rolls on: give them in a file with --rolls FILE")
+    session = _Session(ruleset, spec, str(scenario), entered)
+    try:
+        _referee(session, rolls_file)
+    except (KeyboardInterrupt, click.Abort):
+        raise _stop(session, output, saved, force) from None
+    final = session.scenario()
+    encounter = record(
+        ruleset.battle(final), ruleset.header(final), output, force=force, trace=False, what=scenario
+    )
+    if saved.exists():
+        os.remove(saved)  # every roll it held is in the log's scenario now
+    summarize(ruleset, encounter, final.name or scenario.stem, output)
