@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 import click
+import msgspec
 
 from affray import rulesets
 from affray.cli.command import EXIT_VERIFY_FAILED, cli, open_log_arg
 from affray.errors import LogError
-from affray.events.codec import MAX_LINE_BYTES
+from affray.events.codec import MAX_LINE_BYTES, LogHeader
 from affray.replays.verify import verify
 
 
@@ -26,6 +27,15 @@ def _holds_events(path: Path) -> bool:
     except OSError:
         return False
     return second.startswith(b'{"kind":') and b'"prev":"' in second
+
+
+def _fair(header: LogHeader) -> str:
+    """Who gave a fair seed its secrets, each checked against its commitment ("" for a plain seed)."""
+    fair = msgspec.json.decode(header.scenario).get("fair_seed")
+    if not isinstance(fair, dict):
+        return ""
+    parties = sorted(fair.get("commitments", {}))
+    return f"; the seed comes from the secrets of {', '.join(parties)}, each matching its commitment"
 
 
 @cli.command(name="verify")
@@ -49,7 +59,7 @@ def verify_command(ctx: click.Context, log: Path) -> None:
     if verdict.ok:
         click.echo(
             f"ok: {log}: {verdict.events} events chain, fold and re-simulate identically "
-            f"(final state {verdict.final_digest})"
+            f"(final state {verdict.final_digest}){_fair(reader.header)}"
         )
         return
     where = f"{verdict.where}: " if verdict.where else ""

@@ -17,11 +17,12 @@ from typing import Any
 
 import msgspec
 
-from affray.errors import AffrayError, LogError, ScenarioError, read_user_file
+from affray.errors import AffrayError, LogError, ScenarioError, excerpt, read_user_file
 from affray.events.codec import LogHeader
 from affray.events.vocabulary import Vocabulary
+from affray.kernel.fairseed import FairSeed, seed_of
 from affray.kernel.ruleset import Module, Reading, Recorded, Ruleset
-from affray.kernel.scenario import parse_toml
+from affray.kernel.scenario import parse_toml, path_first
 
 BUILT_IN_RULESETS = {"energion": "affray.rulesets.energion", "fivestep": "affray.rulesets.fivestep"}
 BUILT_IN_MODULES = {"special_damage": "affray.rulesets.special_damage"}
@@ -120,11 +121,31 @@ def _ruleset_of(raw: object, source: str) -> Ruleset:
         raise ScenarioError(f"{source}: $.ruleset: {exc}") from None
 
 
+def with_fair_seed(raw: Any, source: str) -> Any:
+    """A scenario mapping whose ``[fair_seed]`` gives its seed: the seed the revealed secrets derive, put
+    in when ``seed`` is left out (kernel/fairseed.py); ScenarioError when the secrets do not hold or the
+    scenario's own seed is another."""
+    if not isinstance(raw, dict) or "fair_seed" not in raw:
+        return raw
+    try:
+        fair = msgspec.convert(raw["fair_seed"], FairSeed)
+    except msgspec.ValidationError as exc:
+        raise ScenarioError(f"{source}: {path_first(str(exc)).replace('$', '$.fair_seed', 1)}") from None
+    seed = seed_of(fair, source)
+    given = raw.get("seed", seed)
+    if given != seed:
+        raise ScenarioError(
+            f"{source}: $.seed: {excerpt(repr(given))} is not the seed the revealed secrets give ({seed}); "
+            "leave seed out"
+        )
+    return {**raw, "seed": seed}
+
+
 def load_scenario(path: Path) -> tuple[Ruleset, Any]:
     """Read the scenario file at ``path`` under its ruleset (files it names are read from its folder)."""
     raw = parse_toml(read_user_file(path, ScenarioError, "a scenario file"), str(path))
     found = _ruleset_of(raw, str(path))
-    return found, found.load(raw, str(path), path.parent)
+    return found, found.load(with_fair_seed(raw, str(path)), str(path), path.parent)
 
 
 def recorded(header: LogHeader, source: str) -> Recorded:
@@ -135,7 +156,7 @@ def recorded(header: LogHeader, source: str) -> Recorded:
     except (msgspec.DecodeError, RecursionError) as exc:
         raise LogError(f"{where}: the scenario is damaged ({exc})") from None
     found = _header_ruleset(header, where)
-    scenario = found.load(raw, f"{where} scenario", None)
+    scenario = found.load(with_fair_seed(raw, where), f"{where} scenario", None)
     return Recorded(ruleset=found, modules=tuple(modules_of(scenario)), scenario=scenario)
 
 

@@ -402,7 +402,10 @@ def test_verify_names_the_seq_that_cannot_be_folded(
         pytest.param(["replay"], ["LOG"], id="missing-argument"),
         pytest.param(
             [],
-            ["no command given", "diff, heal, lineage, replay, rules, run, state, verify, whatif"],
+            [
+                "no command given",
+                "adjudicate, diff, heal, lineage, replay, rules, run, seed, state, verify, whatif",
+            ],
             id="no-command",
         ),
         pytest.param(["-v"], ["Missing command"], id="options-only"),

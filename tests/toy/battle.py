@@ -11,6 +11,7 @@ import msgspec
 from affray.handlers.shared import Ending, time_limit
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
+from affray.kernel.fairseed import FairSeed
 from affray.kernel.scenario import Dice as DiceSection
 from affray.kernel.scenario import Identifier, Section, Seed, check_dice, check_fighters, convert
 from affray.kernel.space import metres
@@ -43,6 +44,8 @@ class ToyScenario(Section, frozen=True, kw_only=True):
     name: str = ""
     max_seconds: Annotated[int, msgspec.Meta(ge=1, le=3600)] = 120
     dice: DiceSection = DiceSection()
+    fair_seed: FairSeed | msgspec.UnsetType = msgspec.UNSET
+    """Commitments and reveals that give the seed (kernel/fairseed.py); not written when absent."""
     modules: Annotated[list[str], msgspec.Meta(max_length=0)] = msgspec.field(default_factory=list)
     """The toy carries no module."""
     combatants: Annotated[list[Fighter], msgspec.Meta(min_length=2)]

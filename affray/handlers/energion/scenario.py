@@ -17,6 +17,7 @@ from affray.handlers.special_damage.scenario import (
     check_special,
 )
 from affray.kernel.dice import parse_expression
+from affray.kernel.fairseed import FairSeed
 from affray.kernel.scenario import (
     Coordinate,
     Dice,
@@ -142,6 +143,8 @@ class EnergionScenario(Section, frozen=True, kw_only=True):
     name: str = ""
     max_seconds: Annotated[int, msgspec.Meta(ge=1, le=86400)] = 600
     dice: Dice = Dice()
+    fair_seed: FairSeed | msgspec.UnsetType = msgspec.UNSET
+    """Commitments and reveals that give the seed (kernel/fairseed.py); not written when absent."""
     options: EnergionOptions = EnergionOptions()
     modules: list[Literal["special_damage"]] = msgspec.field(default_factory=list)
     """Add-ons over the ruleset: "special_damage" (seed 001)."""

@@ -22,6 +22,7 @@ from affray.handlers.special_damage.scenario import (
     check_special,
 )
 from affray.kernel.dice import MAX_DICE, MAX_MODIFIER
+from affray.kernel.fairseed import FairSeed
 from affray.kernel.scenario import (
     Coordinate,
     Dice,
@@ -210,6 +211,8 @@ class FivestepScenario(Section, frozen=True, kw_only=True):
     name: str = ""
     max_seconds: Annotated[int, msgspec.Meta(ge=5, le=86400)] = 600
     dice: Dice = Dice()
+    fair_seed: FairSeed | msgspec.UnsetType = msgspec.UNSET
+    """Commitments and reveals that give the seed (kernel/fairseed.py); not written when absent."""
     procedures: Procedures = Procedures()
     options: Options = Options()
     adversity: AdversityConditions = AdversityConditions()
