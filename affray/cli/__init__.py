@@ -9,11 +9,11 @@ import sys
 
 import click
 
-from affray.cli import adjudicate, diff, rules, run, seed, tell, verify, whatif
+from affray.cli import adjudicate, diff, explain, rules, run, seed, tell, verify, whatif
 from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
 from affray.errors import AffrayError
 
-__all__ = ["adjudicate", "cli", "diff", "main", "rules", "run", "seed", "tell", "verify", "whatif"]
+__all__ = ["adjudicate", "cli", "diff", "explain", "main", "rules", "run", "seed", "tell", "verify", "whatif"]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -25,6 +25,7 @@ from affray.events.state import SHARED
 from affray.events.vocabulary import Part, Vocabularies, Vocabulary
 from affray.kernel.dice import DICE_ALGORITHM
 from affray.kernel.encounter import Encounter, EventSink
+from affray.kernel.explanation import Explainer
 from affray.kernel.tables import RulesTable
 
 Teller = Callable[[Any, Any], str]
@@ -138,6 +139,9 @@ class Module:
     details: Callable[[Any], list[str]]
     """Lines about a combatant for ``affray state`` (its injuries and losses)."""
     aftermath: Aftermath | None = None
+    explainers: Mapping[type[Event], Explainer] = field(default_factory=dict)
+    """The derivations of its kinds' events (``affray explain``); a kind without one is shown by its
+    rolls and fields."""
     tables: Callable[[], Sequence[RulesTable]] = no_tables
     """Its tables as people read them (``affray rules``), read when first asked for."""
 
@@ -170,6 +174,9 @@ class Ruleset:
     files: Callable[[Any], Sequence[str]] = no_files
     """``files(scenario)``: the files a loaded scenario was read from besides itself (its own tables, say),
     as it names them, relative to its folder."""
+    explainers: Mapping[type[Event], Explainer] = field(default_factory=dict)
+    """The derivations of its kinds' events (``affray explain``); a kind without one is shown by its
+    rolls and fields."""
 
     def __post_init__(self) -> None:
         own = [kind for part in self.vocabularies.parts if part is not SHARED for kind in part.appliers]
@@ -214,6 +221,13 @@ class Reading:
         for module in self.modules:
             told.update(module.tellers)
         return told
+
+    def explainers(self) -> dict[type[Event], Explainer]:
+        """The explainers of the ruleset's kinds and its modules'."""
+        found = dict(self.ruleset.explainers)
+        for module in self.modules:
+            found.update(module.explainers)
+        return found
 
 
 @dataclass(frozen=True)

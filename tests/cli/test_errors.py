@@ -404,7 +404,7 @@ def test_verify_names_the_seq_that_cannot_be_folded(
             [],
             [
                 "no command given",
-                "adjudicate, diff, heal, lineage, replay, rules, run, seed, state, verify, whatif",
+                "adjudicate, diff, explain, heal, lineage, replay, rules, run, seed, state, verify, whatif",
             ],
             id="no-command",
         ),

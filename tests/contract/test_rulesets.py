@@ -25,6 +25,7 @@ from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
 from affray.kernel.ruleset import Module, Reading, Ruleset
+from affray.replays.explain import explain
 from affray.replays.narrate import SHARED_TELLERS, narrate
 from affray.replays.verify import verify
 from tests.contract.samples import instances
@@ -179,6 +180,17 @@ def test_the_draws_of_each_stream_are_numbered_from_one(path: Path, monkeypatch:
     for stream in streams:
         draws = [draw for s, draw in made if s == stream]
         assert draws == list(range(1, len(draws) + 1)), stream
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_every_event_of_a_sample_is_explained(path: Path) -> None:
+    ruleset, scenario = load(path)
+    log = ruleset.battle(scenario).run().log
+    reading = Reading(ruleset=ruleset, modules=tuple(map(rulesets.module, scenario.modules)))
+    for event in log:
+        found = explain(log, event.seq, reading)
+        assert found is not None
+        assert found.steps, event.seq
 
 
 @pytest.mark.parametrize("name", NAMES)

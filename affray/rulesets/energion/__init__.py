@@ -14,6 +14,7 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario, convert_scenario
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.energion.display import DISPLAY
+from affray.rulesets.energion.explanation import EXPLAINERS
 from affray.rulesets.energion.narration import TELLERS
 from affray.rulesets.energion.tables import tables
 
@@ -31,6 +32,7 @@ RULESET = Ruleset(
     load=load,
     battle=EnergionBattle,
     tellers=TELLERS,
+    explainers=EXPLAINERS,
     display=DISPLAY,
     modules=("special_damage",),
     tables=tables,

@@ -501,8 +501,10 @@ def test_an_escape_roll_is_told_with_the_holder_and_the_verdict() -> None:
     lines = grapple_lines(10, 50, 60, 49, breaks=2)
     strains = [text for text in lines.values() if text.startswith("b strains")]
     assert strains == [
-        "b strains against a's Hold Down: avoidance (parry) 49, roll 60 @b/avoidance#2, manual: fails; is still held",
-        "b strains against a's Hold Down: avoidance (parry) 49, roll 49 @b/avoidance#3, manual: avoided; breaks free",
+        "b strains against a's Hold Down: avoidance (parry) 49, roll 60 @b/avoidance#2, manual: fails;"
+        " is still held",
+        "b strains against a's Hold Down: avoidance (parry) 49, roll 49 @b/avoidance#3, manual: avoided;"
+        " breaks free",
     ]
 
 

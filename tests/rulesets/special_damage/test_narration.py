@@ -29,7 +29,8 @@ def test_special_damage_narrates_the_chance_the_type_roll_and_its_modifiers() ->
     # S1: 3 + 2 x 1 = 5 %, roll 5; S2: 5 + 1 + 2 = 8 -> Head wound, +10 damage; 100 - 10.8 - 10 = 79.2
     assert CONDITION_LINES[7].endswith(
         "special damage to b: chance 5% (3 + 2 x level 1), roll 5; type 1d10=5 @a/special#1, manual +1 per"
-        " skill level with weapon +2 long melee = 8 -> Head wound: +10 damage, 1 equipment lost; b has 79.2/100 DP"
+        " skill level with weapon +2 long melee = 8 -> Head wound: +10 damage, 1 equipment lost;"
+        " b has 79.2/100 DP"
     )
 
 

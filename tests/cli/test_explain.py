@@ -1,0 +1,50 @@
+"""``affray explain LOG SEQ [--json]``: one event laid out as a derivation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.conftest import DUEL, Affray, assert_user_error
+
+
+def test_explain_lays_out_an_attack_rule_by_rule(affray: Affray, duel_log: Path) -> None:
+    result = affray("explain", duel_log, "17")
+    assert result.code == 0, result
+    lines = result.out.splitlines()
+    assert lines[0] == "seq 17 at 22.333 s: attack_resolved"
+    assert lines[1].startswith("  gorm attacks brenna with Axe, 1 hand")
+    derivation = lines[lines.index("derivation:") + 1 : lines.index("depends on:")]
+    quality = next(line for line in derivation if "hit quality" in line)
+    assert quality.split() == ["E6", "hit", "quality", "11", "92", "-", "40", "-", "41"]
+    assert "depends on:" in lines
+
+
+def test_explain_json_holds_every_step_with_its_rule(affray: Affray, duel_log: Path) -> None:
+    found = json.loads(affray("explain", duel_log, "17", "--json").out)
+    assert found["kind"] == "attack_resolved"
+    assert {"what": "hit quality", "value": "11", "how": "92 - 40 - 41", "rule": "E6"} in found["steps"]
+    assert [d["seq"] for d in found["depends_on"]] == [15, 16]
+
+
+def test_a_seq_the_log_does_not_hold_is_one_error_line(affray: Affray, duel_log: Path) -> None:
+    assert_user_error(affray("explain", duel_log, "99"), "no seq 99: the log holds seq 1 to 27")
+
+
+def test_seq_zero_is_a_usage_error(affray: Affray, duel_log: Path) -> None:
+    assert_user_error(affray("explain", duel_log, "0"))
+
+
+def test_a_file_that_is_not_a_log_is_one_error_line(affray: Affray) -> None:
+    assert_user_error(affray("explain", DUEL, "1"), "not an affray log")
+
+
+def test_a_seq_beyond_a_cut_is_named_after_the_cut_is_warned_of(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"\n".join(duel_log.read_bytes().split(b"\n")[:11]) + b"\n")
+    result = affray("explain", cut, "20")
+    assert result.code == 2
+    assert result.err_lines[0].startswith(f"warning: {cut}: the log is cut short")
+    assert result.err_lines[1] == f"error: {cut}: no seq 20: the log holds seq 1 to 10"

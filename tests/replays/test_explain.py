@@ -1,0 +1,86 @@
+"""Explaining one event: the ruleset's derivation, with rule ids, and the earlier events it rests on."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from affray import rulesets
+from affray.events.codec import ENCODER
+from affray.events.energion.kinds import AttackResolved
+from affray.replays.explain import Explained, explain, tell_explained
+from tests.strategies import read_path
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+LOGS = sorted(GOLDEN.glob("*.jsonl"))
+
+
+def explained(log: Path, seq: int) -> Explained:
+    read = read_path(log)
+    found = explain(read.events, seq, rulesets.reading(read.header, str(log)))
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("log", LOGS, ids=[p.stem for p in LOGS])
+def test_every_event_of_every_golden_log_is_explained(log: Path) -> None:
+    read = read_path(log)
+    reading = rulesets.reading(read.header, str(log))
+    for event in read.events:
+        found = explain(read.events, event.seq, reading)
+        assert found is not None
+        assert (found.seq, found.steps != []) == (event.seq, True)
+        assert all(because.seq < event.seq for because in found.depends_on)
+        assert ENCODER.encode(found)  # every explanation is plain data
+        assert tell_explained(found)[0].startswith(f"seq {event.seq} at ")
+
+
+def test_an_energion_attack_gives_a_rule_for_every_step_of_its_derivation() -> None:
+    duel = GOLDEN / "duel.jsonl"
+    attacks = [e.seq for e in read_path(duel).events if isinstance(e, AttackResolved)]
+    for seq in attacks:
+        steps = explained(duel, seq).steps
+        assert all(step.rule for step in steps if not step.what.endswith(" left")), seq
+
+
+def test_the_duels_axe_blow_is_derived_as_the_rules_work_it_out() -> None:
+    # E4: 72 + 20 = 92%; E9 + E5: Chain Suit vs type 6 is 30, the buckler +10; E6: 92 - 40 - 41 = 11;
+    # E5: parry 46 > 25% fails; E7: D = 20 + 1.75 + 0 + 0 = 21.75, TRUNC((11 + 10) / 10) / 10 = 0.2,
+    # 0.2 x 21.75 = 4.35
+    steps = {step.what: step for step in explained(GOLDEN / "duel.jsonl", 17).steps}
+    assert steps["hit chance"].value == "92%"
+    assert (steps["armor value"].value, steps["shield"].value) == ("30", "+10")
+    assert (steps["hit quality"].value, steps["hit quality"].how) == ("11", "92 - 40 - 41")
+    assert (steps["parry"].value, steps["parry"].how) == ("fails", "46 > 25%")
+    assert (steps["multiplier"].value, steps["damage"].value) == ("x0.2", str(Decimal("4.35")))
+    assert steps["hit roll"].source == "@gorm/hit#1, generated"
+
+
+def test_an_attack_depends_on_the_weapon_readied_and_the_target_chosen() -> None:
+    found = explained(GOLDEN / "duel.jsonl", 17)
+    assert [(b.seq, b.why.split(" (")[0]) for b in found.depends_on] == [
+        (15, "gorm readied a weapon"),
+        (16, "gorm chose its target"),
+    ]
+    assert found.depends_on[0].told.startswith("gorm readies Axe, 1 hand")
+
+
+def test_a_shot_shows_its_range_band_and_aim() -> None:
+    archers = GOLDEN / "archers.jsonl"
+    shot = next(e.seq for e in read_path(archers).events if isinstance(e, AttackResolved) and e.hit.ranged)
+    rules = {step.rule for step in explained(archers, shot).steps}
+    assert {"E4", "E8", "E17", "E6", "E7"} <= rules
+
+
+def test_a_seq_past_the_end_is_none() -> None:
+    read = read_path(GOLDEN / "duel.jsonl")
+    assert explain(read.events, 99, rulesets.reading(read.header, "duel")) is None
+
+
+def test_a_kind_without_an_explainer_is_shown_by_its_fields_and_rolls() -> None:
+    steps = explained(GOLDEN / "firefight.jsonl", 6).steps  # fivestep's surprise check
+    assert any(step.source.startswith("@") for step in steps)
+    assert msgspec.to_builtins(steps)
