@@ -15,6 +15,7 @@ from affray.handlers.fivestep.battle import FivestepBattle
 from affray.handlers.fivestep.scenario import FivestepScenario, TableFile, convert_fivestep, embed_tables
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.fivestep.display import DISPLAY
+from affray.rulesets.fivestep.explanation import EXPLAINERS
 from affray.rulesets.fivestep.narration import TELLERS
 from affray.rulesets.fivestep.tables import tables
 
@@ -39,6 +40,7 @@ RULESET = Ruleset(
     load=load,
     battle=FivestepBattle,
     tellers=TELLERS,
+    explainers=EXPLAINERS,
     display=DISPLAY,
     modules=("special_damage",),
     tables=tables,

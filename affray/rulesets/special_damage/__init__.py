@@ -10,6 +10,7 @@ from affray.events.special_damage.state import SPECIAL_DAMAGE
 from affray.handlers.special_damage.aftermath import run_aftermath, started_by, summary
 from affray.kernel.ruleset import Aftermath, Module
 from affray.rulesets.special_damage.display import details
+from affray.rulesets.special_damage.explanation import EXPLAINERS
 from affray.rulesets.special_damage.narration import TELLERS
 from affray.rulesets.special_damage.tables import tables
 
@@ -19,6 +20,7 @@ MODULE = Module(
     description="wounds, robot damage, computers' programs and lost equipment; healing and repair",
     part=SPECIAL_DAMAGE,
     tellers=TELLERS,
+    explainers=EXPLAINERS,
     details=details,
     aftermath=Aftermath(started_by=started_by, run=run_aftermath, summary=summary),
     tables=tables,
