@@ -69,6 +69,25 @@ def excerpt(text: str, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
+def printable(text: str) -> str:
+    """``text`` with each character that does not print as itself (a newline, U+2028, a NUL...) escaped as
+    ``repr`` writes it, so that a message quoting it stays one line."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+_QUOTED_INPUT = re.compile(r"(unknown field `|enum value '|Invalid value ')(.*?)([`'])(?= - at `|$)", re.S)
+
+
+def briefly(message: str) -> str:
+    """A decoder's message (msgspec's) as an error shows it: one line, and what it quotes of the input (an
+    unknown field's name, a value outside a choice) cut to ``QUOTE_LIMIT`` characters."""
+
+    def shorten(found: re.Match[str]) -> str:
+        return f"{found[1]}{excerpt(printable(found[2]))}{found[3]}"
+
+    return printable(_QUOTED_INPUT.sub(shorten, message))
+
+
 def toml_limit(text: str, exc: ValueError | RecursionError) -> str:
     """What tomllib gave up on, other than a syntax error, in a few words: nesting too deep for it, or an
     integer longer than Python converts (with its line, when it can be found)."""
@@ -82,29 +101,32 @@ def toml_limit(text: str, exc: ValueError | RecursionError) -> str:
     return f"{where}an integer has more than {digits} digits"
 
 
-def _shown(path: Path) -> str:
-    name = str(path)
+def _shown(name: str) -> str:
     return name if name.isprintable() else repr(name)
 
 
-def _unreadable(path: Path, error: type[AffrayError], kind: str, exc: OSError | ValueError) -> AffrayError:
-    """What went wrong opening or reading a file the user named, as ``error`` naming it."""
+def _unreadable(
+    path: Path, error: type[AffrayError], kind: str, exc: OSError | ValueError, named: str | None = None
+) -> AffrayError:
+    """What went wrong opening or reading a file the user named, as ``error`` naming it (as ``named``)."""
+    shown = _shown(str(path) if named is None else named)
     if isinstance(exc, FileNotFoundError):
-        return error(f"{_shown(path)}: no such file")
+        return error(f"{shown}: no such file")
     if isinstance(exc, IsADirectoryError):
-        return error(f"{_shown(path)}: is a directory, not {kind}")
+        return error(f"{shown}: is a directory, not {kind}")
     if isinstance(exc, OSError):
-        return error(f"{_shown(path)}: cannot read: {exc.strerror}")
-    return error(f"{_shown(path)}: cannot read: not a file name ({exc})")
+        return error(f"{shown}: cannot read: {exc.strerror}")
+    return error(f"{shown}: cannot read: not a file name ({exc})")
 
 
-def read_user_file(path: Path, error: type[AffrayError], kind: str) -> bytes:
+def read_user_file(path: Path, error: type[AffrayError], kind: str, *, named: str | None = None) -> bytes:
     """The bytes of a file the user named; a missing or unreadable one (or a name no file can have, such
-    as one holding a NUL byte) raises ``error`` naming it."""
+    as one holding a NUL byte) raises ``error`` naming it: by its path, or as ``named`` (the path as a
+    scenario wrote it, cut to ``QUOTE_LIMIT``, say)."""
     try:
         return path.read_bytes()
     except (OSError, ValueError) as exc:
-        raise _unreadable(path, error, kind, exc) from None
+        raise _unreadable(path, error, kind, exc, named) from None
 
 
 def open_user_file(path: Path, error: type[AffrayError], kind: str) -> BinaryIO:

@@ -5,15 +5,26 @@ Each command is a module of this package; ``main`` is the console script's entry
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
 
 from affray.cli import adjudicate, diff, explain, rules, run, seed, tell, verify, whatif
 from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
-from affray.errors import AffrayError
+from affray.errors import QUOTE_LIMIT, AffrayError, excerpt
 
 __all__ = ["adjudicate", "cli", "diff", "explain", "main", "rules", "run", "seed", "tell", "verify", "whatif"]
+
+
+_QUOTED = re.compile(rf"'([^']{{{QUOTE_LIMIT + 1},}})'")
+_NUMBER = re.compile(rf"\d{{{QUOTE_LIMIT + 1},}}")
+
+
+def _quoted_briefly(message: str) -> str:
+    """click's message with every value it quotes, and every long number, cut to what an error quotes."""
+    message = _QUOTED.sub(lambda found: repr(excerpt(found.group(1))), message)
+    return _NUMBER.sub(lambda found: excerpt(found.group()), message)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -35,10 +46,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_USER_ERROR)
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        click.echo(f"error: {exc.format_message()}{hint}", err=True)
+        click.echo(f"error: {_quoted_briefly(exc.format_message())}{hint}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except click.ClickException as exc:
-        click.echo(f"error: {exc.format_message()}", err=True)
+        click.echo(f"error: {_quoted_briefly(exc.format_message())}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except click.Abort:
         click.echo("error: aborted", err=True)

@@ -8,7 +8,7 @@ import click
 
 from affray import rulesets
 from affray.cli.command import cli
-from affray.errors import AffrayError
+from affray.errors import AffrayError, excerpt
 from affray.kernel.ruleset import Module, Ruleset
 from affray.kernel.tables import TABLE_ENCODER, RulesTable, table_record, table_summary
 from affray.names import name_key
@@ -24,7 +24,7 @@ def _owners() -> list[Ruleset | Module]:
 def _owner(name: str) -> Ruleset | Module:
     owners = {owner.name: owner for owner in _owners()}
     if name not in owners:
-        raise AffrayError(f"no ruleset or module {name!r}; there are: {', '.join(owners)}")
+        raise AffrayError(f"no ruleset or module {excerpt(name)!r}; there are: {', '.join(owners)}")
     return owners[name]
 
 
@@ -98,7 +98,7 @@ def rules(name: str | None, table: str | None, entry: str | None, as_json: bool)
     if chosen is None:
         found = _entries(table, tables) if entry is None else []
         if not found:
-            raise AffrayError(f"{owner.name}: no table or entry {table!r}; its tables: {listing}")
+            raise AffrayError(f"{owner.name}: no table or entry {excerpt(table)!r}; its tables: {listing}")
         _show_tables(owner, found, as_json)
         return
     if entry is None:
@@ -107,7 +107,7 @@ def rules(name: str | None, table: str | None, entry: str | None, as_json: bool)
     found = _entries(entry, [chosen])
     if not found:
         raise AffrayError(
-            f"{owner.name} {chosen.name}: nothing is named like {entry!r} "
+            f"{owner.name} {chosen.name}: nothing is named like {excerpt(entry)!r} "
             f"(affray rules {owner.name} {chosen.name} lists every row)"
         )
     _show_tables(owner, found, as_json)

@@ -8,7 +8,7 @@ import click
 
 from affray import rulesets
 from affray.cli.command import cli, open_log_arg, warn_if_broken
-from affray.errors import AffrayError
+from affray.errors import AffrayError, excerpt
 from affray.kernel.clock import game_time, parse_game_time
 from affray.kernel.fold import FoldError, encode_state
 from affray.replays.narrate import narrate
@@ -54,9 +54,9 @@ def state(log: Path, at_time: str | None, seq: int | None, as_json: bool) -> Non
         reading = rulesets.reading(reader.header, str(log))
     current = rebuilt.state
     if not rebuilt.reached and seq is not None and seq > rebuilt.count:
-        raise AffrayError(f"--seq {seq}: {log} holds seq 0 to {rebuilt.count}")
+        raise AffrayError(f"--seq {excerpt(str(seq))}: {log} holds seq 0 to {rebuilt.count}")
     if not rebuilt.reached and moment is not None and moment > rebuilt.last_t:
-        raise AffrayError(f"--at {at_time!r}: the log ends at {game_time(rebuilt.last_t)}")
+        raise AffrayError(f"--at {excerpt(at_time or '')!r}: the log ends at {game_time(rebuilt.last_t)}")
     if as_json:
         click.echo(encode_state(current).decode())
         return
@@ -70,5 +70,5 @@ def _moment(text: str) -> int:
         return parse_game_time(text)
     except ValueError:
         raise AffrayError(
-            f"--at {text!r}: expected seconds (12.5) or a time with units (30d, 2h 15min)"
+            f"--at {excerpt(text)!r}: expected seconds (12.5) or a time with units (30d, 2h 15min)"
         ) from None

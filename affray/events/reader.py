@@ -18,7 +18,7 @@ from typing import IO, Any
 
 import msgspec
 
-from affray.errors import LogError, open_user_file
+from affray.errors import LogError, briefly, excerpt, open_user_file
 from affray.events.base import Event
 from affray.events.canonical import is_canonical
 from affray.events.codec import (
@@ -29,9 +29,10 @@ from affray.events.codec import (
     PREV_KEY,
     LogEnd,
     LogHeader,
+    encode_header,
     line_hash,
 )
-from affray.events.upcast import missing_steps, upcast
+from affray.events.upcast import lacks_a_step, upcast
 from affray.events.vocabulary import Vocabulary
 
 _HEADER_DECODER = msgspec.json.Decoder(LogHeader)
@@ -74,7 +75,9 @@ def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Voc
     try:
         header = _HEADER_DECODER.decode(line)
     except (msgspec.DecodeError, RecursionError) as exc:
-        raise UnreadableHeader(f"{source}: line 1 is not an affray log header ({exc})") from None
+        raise UnreadableHeader(
+            f"{source}: line 1 is not an affray log header ({briefly(str(exc))})"
+        ) from None
     if header.format_version > FORMAT_VERSION:
         raise LogError(
             f"{source}: log format version {header.format_version} is newer than this affray reads "
@@ -89,7 +92,7 @@ def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Voc
             raise LogError(
                 f"{source}: line 1: {kind} version {version} is newer than this affray ({current})"
             )
-        if missing_steps(vocabulary.upcasters, kind, version, current):
+        if lacks_a_step(vocabulary.upcasters, kind, version, current):
             raise LogError(f"{source}: line 1: no upcaster brings {kind} from version {version} to {current}")
     return header, vocabulary
 
@@ -146,8 +149,8 @@ class _Chain:
     def _invalid(self, message: str) -> str:
         unknown = _UNKNOWN_KIND.fullmatch(message)
         if unknown:
-            return f"unknown event kind {unknown.group(1)!r} (not a kind of {self._vocabulary.name})"
-        return f"not a valid event ({message})"
+            return f"unknown event kind {excerpt(unknown.group(1))!r} (not a kind of {self._vocabulary.name})"
+        return f"not a valid event ({briefly(message)})"
 
     def _previous_changed(self) -> _Broken:
         """The line before no longer hashes to the ``prev`` that the current line records."""
@@ -246,7 +249,8 @@ class LogReader:
         self.count = 0
         self._chain = _Chain(self.header_line, self.header, self.vocabulary, canonical)
         self._started = False
-        if canonical and not is_canonical(self.header_line, self.header, ENCODER):
+        # every member of the header has been in it since format 1: none may be missing, even at its default
+        if canonical and self.header_line != encode_header(self.header):
             self.problem = LogProblem(line=1, seq=0, message=f"the header {NOT_CANONICAL}")
 
     def _readline(self) -> bytes:

@@ -21,6 +21,15 @@ def missing_steps(
     return [v for v in range(recorded, current) if (kind, v) not in upcasters]
 
 
+def lacks_a_step(
+    upcasters: Mapping[tuple[str, int], Upcaster], kind: str, recorded: int, current: int
+) -> bool:
+    """Whether some version from ``recorded`` up to ``current`` has no upcaster; found by counting the
+    upcasters, so a version absurdly far back (a damaged header's -2**63) costs no more than one step."""
+    covered = sum(1 for name, version in upcasters if name == kind and recorded <= version < current)
+    return covered < current - recorded
+
+
 def upcast(
     upcasters: Mapping[tuple[str, int], Upcaster], record: dict[str, Any], recorded: int, current: int
 ) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import msgspec
 
-from affray.errors import LogError
+from affray.errors import LogError, excerpt
 from affray.events.base import Event
 from affray.events.shared import kind_of
 from affray.events.vocabulary import Folded, Vocabulary
@@ -32,8 +32,9 @@ def apply_checked(vocabulary: Vocabulary[S], state: S, event: Event) -> S:
     try:
         return vocabulary.apply(state, event)
     except KeyError as exc:
+        who = exc.args[0] if exc.args else ""
         raise FoldError(
-            f"seq {event.seq}: {kind_of(type(event))} names combatant {exc} who never joined"
+            f"seq {event.seq}: {kind_of(type(event))} names combatant {excerpt(str(who))!r} who never joined"
         ) from None
     except (TypeError, ValueError, ArithmeticError, AttributeError) as exc:
         raise FoldError(f"seq {event.seq}: {kind_of(type(event))} cannot be applied ({exc})") from None

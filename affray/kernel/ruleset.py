@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import msgspec
 
 from affray import __version__
+from affray.errors import AffrayError, ScenarioError
 from affray.events.base import Event
 from affray.events.codec import ENCODER, LogHeader
 from affray.events.shared import CombatantJoined, kind_of
@@ -235,10 +236,17 @@ class Recorded(Reading):
     """What a log's header says was simulated: the ruleset and modules, and the scenario itself."""
 
     scenario: Any
+    source: str = ""
+    """Where the scenario was read (``LOG: line 1 (header) scenario``), for an error in making its battle."""
 
     def battle(self) -> Battle:
-        """The scenario made ready to simulate again."""
-        return self.ruleset.battle(self.scenario)
+        """The scenario made ready to simulate again; a ScenarioError names ``source`` when it cannot be."""
+        try:
+            return self.ruleset.battle(self.scenario)
+        except AffrayError as exc:
+            if not self.source:
+                raise
+            raise ScenarioError(f"{self.source}: {exc}") from None
 
 
 def _check_tellers(owner: str, kinds: Iterable[type[Event]], tellers: Mapping[type[Event], Teller]) -> None:

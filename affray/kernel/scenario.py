@@ -12,7 +12,7 @@ from typing import Annotated, Literal, Protocol, TypeVar
 
 import msgspec
 
-from affray.errors import ScenarioError, excerpt, toml_limit
+from affray.errors import ScenarioError, briefly, excerpt, toml_limit
 from affray.kernel.dice import (
     MAX_DICE,
     MAX_FACES,
@@ -112,6 +112,7 @@ def path_first(message: str, kind: object = None) -> str:
         what, where = message, "$"
     where = where.strip("`")
     hint = explain(kind, what, where) if kind is not None else ""
+    what = briefly(what)
     return f"{where}: {what[0].lower()}{what[1:]}{hint}"
 
 

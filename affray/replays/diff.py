@@ -211,9 +211,9 @@ def diff_logs(a: ReadLog, b: ReadLog, names: tuple[str, str] = ("A", "B")) -> Lo
 _CELL = 60
 
 
-def shown(value: Any) -> str:
+def shown(value: Any, limit: int = _CELL) -> str:
     """A value in a table cell: numbers as told, strings bare, None as ``-``, the rest as JSON; at most
-    60 characters."""
+    ``limit`` characters (60 in a table)."""
     if value is None:
         text = "-"
     elif isinstance(value, bool):
@@ -224,7 +224,7 @@ def shown(value: Any) -> str:
         text = value
     else:
         text = ENCODER.encode(value).decode()
-    return excerpt(text, _CELL)
+    return excerpt(text, limit)
 
 
 def field_table(fields: list[FieldDifference], a: str = "A", b: str = "B") -> list[str]:

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from affray.errors import AffrayError, LogError
+from affray.errors import QUOTE_LIMIT, AffrayError, LogError
 from affray.events.base import Event
 from affray.events.codec import LogHeader, encode_event, line_hash
 from affray.events.reader import LogProblem
@@ -58,8 +58,8 @@ class Mismatch(Exception):
 
     @classmethod
     def at_seq(cls, seq: int, message: str) -> Mismatch:
-        """A mismatch at event ``seq``."""
-        return cls(seq, f"seq {seq}", message)
+        """A mismatch at event ``seq``, on line ``seq + 1``."""
+        return cls(seq, f"line {seq + 1} (seq {seq})", message)
 
     @classmethod
     def of(cls, problem: LogProblem) -> Mismatch:
@@ -213,7 +213,11 @@ def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
         right.pop(key)
     if recorded.seed != msgspec.json.decode(recorded.scenario).get("seed"):
         return "the header's seed is not its scenario's seed"
-    differing = [f"{k} {left[k]!r} (this affray: {right[k]!r})" for k in left if left[k] != right.get(k)]
+    differing = [
+        f"{k} {shown(left[k], QUOTE_LIMIT)!r} (this affray: {shown(right.get(k), QUOTE_LIMIT)!r})"
+        for k in left
+        if left[k] != right.get(k)
+    ]
     return "the header disagrees with the re-simulation: " + "; ".join(differing) if differing else ""
 
 
@@ -223,6 +227,9 @@ def _fields_differ(recorded: Event, simulated: Event) -> str:
     kind = kind_of(type(recorded))
     if any(f.path == "kind" for f in fields):
         return f"recorded {kind}, simulated {kind_of(type(simulated))}"
-    shown_fields = "; ".join(f"{f.path}: recorded {shown(f.a)}, simulated {shown(f.b)}" for f in fields[:3])
+    shown_fields = "; ".join(
+        f"{f.path}: recorded {shown(f.a, QUOTE_LIMIT)}, simulated {shown(f.b, QUOTE_LIMIT)}"
+        for f in fields[:3]
+    )
     more = f" (and {len(fields) - 3} more)" if len(fields) > 3 else ""
     return f"{kind} {shown_fields}{more}"

@@ -8,7 +8,7 @@ from typing import Protocol, TypeVar
 
 import msgspec
 
-from affray.errors import TableError, UnknownTableEntry, excerpt, toml_limit
+from affray.errors import TableError, UnknownTableEntry, briefly, excerpt, toml_limit
 from affray.names import close_names, name_key
 
 _F = TypeVar("_F", bound=msgspec.Struct)
@@ -31,7 +31,7 @@ def decode_table(source: str, text: str | bytes, file_type: type[_F]) -> _F:
     try:
         table = msgspec.toml.decode(text, type=file_type)
     except msgspec.DecodeError as exc:
-        raise TableError(f"{source}: {exc}") from exc
+        raise TableError(f"{source}: {briefly(str(exc))}") from exc
     except (ValueError, RecursionError) as exc:
         shown = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
         raise TableError(f"{source}: cannot read the TOML: {toml_limit(shown, exc)}") from None

@@ -93,7 +93,7 @@ def ruleset(name: str) -> Ruleset:
     """The ruleset called ``name``; UnknownRuleset (a user error) lists the ones there are."""
     found: Ruleset | None = _find(name, _rulesets, BUILT_IN_RULESETS, RULESET_GROUP, Ruleset)
     if found is None:
-        raise UnknownRuleset(f"no ruleset {name!r} (installed: {', '.join(ruleset_names())})")
+        raise UnknownRuleset(f"no ruleset {excerpt(name)!r} (installed: {', '.join(ruleset_names())})")
     return found
 
 
@@ -101,7 +101,7 @@ def module(name: str) -> Module:
     """The module called ``name``."""
     found: Module | None = _find(name, _modules, BUILT_IN_MODULES, MODULE_GROUP, Module)
     if found is None:
-        raise UnknownRuleset(f"no module {name!r} is installed")
+        raise UnknownRuleset(f"no module {excerpt(name)!r} is installed")
     return found
 
 
@@ -157,7 +157,9 @@ def recorded(header: LogHeader, source: str) -> Recorded:
         raise LogError(f"{where}: the scenario is damaged ({exc})") from None
     found = _header_ruleset(header, where)
     scenario = found.load(with_fair_seed(raw, where), f"{where} scenario", None)
-    return Recorded(ruleset=found, modules=tuple(modules_of(scenario)), scenario=scenario)
+    return Recorded(
+        ruleset=found, modules=tuple(modules_of(scenario)), scenario=scenario, source=f"{where} scenario"
+    )
 
 
 def _header_ruleset(header: LogHeader, where: str) -> Ruleset:
@@ -178,7 +180,7 @@ def reading(header: LogHeader, source: str) -> Reading:
         raise LogError(f"{where}: the scenario's modules cannot be read ({exc})") from None
     unknown = sorted(set(modules) - set(found.modules))
     if unknown:
-        raise LogError(f"{where}: ruleset {found.name} has no module {unknown[0]!r}")
+        raise LogError(f"{where}: ruleset {found.name} has no module {excerpt(unknown[0])!r}")
     return Reading(ruleset=found, modules=tuple(module(name) for name in modules))
 
 

@@ -389,7 +389,7 @@ def test_verify_names_the_seq_that_cannot_be_folded(
     log.write_bytes(rechain(lines))
     result = affray("verify", log)
     assert result.code == 1
-    assert result.out.startswith(f"FAILED: {log}: seq {seq}: cannot be folded: ")
+    assert result.out.startswith(f"FAILED: {log}: line {seq + 1} (seq {seq}): cannot be folded: ")
     assert "nobody" in result.out
 
 
@@ -569,3 +569,9 @@ def _faces(event: object) -> list[int]:
 
     walk(msgspec.to_builtins(event))
     return found
+
+
+def test_a_flag_value_is_quoted_at_most_a_few_dozen_characters(affray: Affray, duel_log: Path) -> None:
+    result = affray("heal", duel_log, "--days", "9" * 500, "-o", duel_log.with_name("healed.jsonl"))
+    assert_user_error(result, "--days")
+    assert "9" * 41 not in result.err

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from affray.errors import excerpt
 from affray.rules.energion.tables import load_tables
 from tests.cli.conftest import Affray, assert_user_error
+
+LONG_NAME = "x" * 5000
 
 
 def test_the_catalogue_lists_every_ruleset_and_module_with_its_tables(affray: Affray) -> None:
@@ -102,3 +107,19 @@ def test_an_entry_the_table_lacks_is_a_user_error(affray: Affray) -> None:
         "energion weapons: nothing is named like 'Zzyzx'",
         "affray rules energion weapons",
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param([LONG_NAME], id="ruleset"),
+        pytest.param(["energion", LONG_NAME], id="table"),
+        pytest.param(["energion", "weapons", LONG_NAME], id="entry"),
+    ],
+)
+def test_a_long_unknown_name_is_quoted_in_at_most_a_few_dozen_characters(
+    affray: Affray, args: list[str]
+) -> None:
+    result = affray("rules", *args)
+    assert_user_error(result, repr(excerpt(LONG_NAME)))
+    assert LONG_NAME not in result.err

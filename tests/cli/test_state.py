@@ -9,6 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from affray.errors import excerpt
 from affray.events.base import Event
 from affray.events.energion.state import EnergionState, vocabulary
 from affray.events.reader import LogFile
@@ -132,6 +133,23 @@ def test_state_bad_at_value_is_an_error(affray: Affray, duel_log: Path, value: s
 @pytest.mark.parametrize("value", ["-1", "x"])
 def test_state_bad_seq_value_is_an_error(affray: Affray, duel_log: Path, value: str) -> None:
     assert_user_error(affray("state", duel_log, "--seq", value), "--seq")
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "x" * 5000, "9" * 60 + "d"])
+def test_state_quotes_at_most_a_few_dozen_characters_of_an_at_value(
+    affray: Affray, duel_log: Path, value: str
+) -> None:
+    result = affray("state", duel_log, "--at", value)
+    assert_user_error(result, "--at", repr(excerpt(value)))
+    assert value not in result.err
+
+
+def test_state_quotes_at_most_a_few_dozen_digits_of_a_seq_past_the_end(
+    affray: Affray, duel_log: Path
+) -> None:
+    result = affray("state", duel_log, "--seq", "9" * 60)
+    assert_user_error(result, "--seq", excerpt("9" * 60))
+    assert "9" * 60 not in result.err
 
 
 def test_state_huge_at_value_is_an_error_not_a_traceback(duel_log: Path) -> None:

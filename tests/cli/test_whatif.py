@@ -154,7 +154,7 @@ def test_a_log_that_does_not_verify_is_refused(affray: Affray, duel_log: Path, t
     forged = tmp_path / "forged.jsonl"
     forged.write_bytes(rechain(lines))
     result = affray("whatif", forged, "--set", CHANGE, "-o", tmp_path / "o.jsonl")
-    assert_user_error(result, f"{forged} does not verify (seq 3: differs from the re-simulation: ")
+    assert_user_error(result, f"{forged} does not verify (line 4 (seq 3): differs from the re-simulation: ")
 
 
 def test_the_output_may_not_be_the_log_itself(affray: Affray, duel_log: Path) -> None:

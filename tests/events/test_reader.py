@@ -105,6 +105,17 @@ def test_an_end_line_not_written_as_affray_writes_it_is_a_problem_when_held_to_i
     assert problem.message == f"the end line {NOT_CANONICAL}"
 
 
+@pytest.mark.parametrize("member", [b'"format":"affray-log",', b'"format_version":1,'])
+def test_a_header_missing_a_member_at_its_default_is_a_problem_when_held_to_its_form(member: bytes) -> None:
+    lines = log_lines(DUEL)
+    lines[0] = lines[0].replace(member, b"", 1)
+    forged = rechain(lines)
+    assert read(forged).problem is None
+    problem = read_bytes(forged, vocabulary_for, canonical=True).problem
+    assert problem is not None
+    assert (problem.line, problem.seq, problem.message) == (1, 0, f"the header {NOT_CANONICAL}")
+
+
 def test_lines_after_the_end_line_are_a_problem() -> None:
     problem = read(DUEL + log_lines(DUEL)[1] + b"\n").problem
     assert problem is not None
@@ -298,6 +309,23 @@ def test_an_event_of_a_kind_outside_the_vocabulary_is_a_problem_at_its_seq() -> 
     assert problem is not None
     assert problem.seq == 4
     assert "unknown event kind 'teleported'" in problem.message
+
+
+def test_an_unknown_kind_is_quoted_in_at_most_a_few_dozen_characters() -> None:
+    lines = log_lines(DUEL)
+    lines[4] = lines[4].replace(b'"kind":"reacted"', b'"kind":"%s"' % (b"x" * 5000))
+    problem = read(rechain(lines)).problem
+    assert problem is not None
+    assert f"unknown event kind '{'x' * 37}...'" in problem.message
+    assert "x" * 41 not in problem.message
+
+
+def test_a_header_that_does_not_decode_is_refused_quoting_a_few_dozen_characters_of_it() -> None:
+    lines = log_lines(DUEL)
+    lines[0] = lines[0].replace(b'"format":"affray-log"', b'"format":"%s"' % (b"x" * 5000), 1)
+    with pytest.raises(UnreadableHeader, match="line 1 is not an affray log header") as caught:
+        read(join_lines(lines))
+    assert "x" * 41 not in str(caught.value)
 
 
 def test_a_header_with_a_newer_kind_version_is_refused() -> None:

@@ -103,6 +103,22 @@ def test_a_missing_upcaster_is_a_log_error() -> None:
         read(perceived_v0_log(), "old.jsonl")
 
 
+def test_a_version_absurdly_far_back_is_a_log_error_found_at_once() -> None:
+    # a damaged header's -2**63 once had the reader list 2**63 missing versions until memory ran out
+    data = encode_log(recorded_as("perceived", -(2**63)), EVENTS)
+    with pytest.raises(LogError, match=f"no upcaster brings perceived from version {-(2**63)} to 1"):
+        read_with(data, {("perceived", 0): lambda r: r})
+
+
+def test_lacks_a_step_counts_the_upcasters_between_two_versions() -> None:
+    upcasters: dict[tuple[str, int], Upcaster] = {("moved", 1): lambda r: r, ("moved", 2): lambda r: r}
+    assert not upcast.lacks_a_step(upcasters, "moved", 1, 3)
+    assert upcast.lacks_a_step(upcasters, "moved", 0, 3)
+    assert upcast.lacks_a_step(upcasters, "moved", 1, 4)
+    assert upcast.lacks_a_step(upcasters, "moved", -(2**63), 3)
+    assert not upcast.lacks_a_step(upcasters, "moved", 3, 3)
+
+
 def test_a_missing_step_in_a_chain_of_upcasters_is_a_log_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Perceived, "VERSION", 3)
     with pytest.raises(LogError, match="no upcaster brings perceived from version 1 to 3"):

@@ -55,6 +55,11 @@ def test_an_event_naming_a_combatant_who_never_joined_is_a_log_error_with_its_se
         fold([joined("a"), CombatantOut(seq=2, combatant="ghost", reason="r")], VOCABULARY)
 
 
+def test_a_combatant_who_never_joined_is_named_in_at_most_a_few_dozen_characters() -> None:
+    with pytest.raises(LogError, match=r"names combatant 'x{37}\.\.\.' who never joined"):
+        fold([joined("a"), CombatantOut(seq=2, combatant="x" * 10_000, reason="r")], VOCABULARY)
+
+
 def test_joins_moves_and_falls_move_the_field_version() -> None:
     move = Moved(
         seq=2, combatant="a", toward="a", start=ORIGIN, end=(Decimal(1), Decimal(0)), distance=Decimal(1)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from affray.errors import QUOTE_LIMIT, ScenarioError, TableError, excerpt, read_user_file
+from affray.errors import QUOTE_LIMIT, ScenarioError, TableError, briefly, excerpt, read_user_file
 from affray.kernel.dice import MAX_DICE, MAX_FACES, MAX_MODIFIER, parse_expression
 from affray.kernel.scenario import Coordinate, Dice, convert, parse_toml
 from affray.kernel.space import FIELD_M
@@ -140,3 +140,32 @@ def test_a_file_name_holding_a_newline_is_told_on_one_line(tmp_path: Path) -> No
 def test_a_value_is_quoted_whole_up_to_the_quote_limit_and_cut_beyond_it() -> None:
     assert excerpt("9" * QUOTE_LIMIT) == "9" * QUOTE_LIMIT
     assert excerpt("9" * (QUOTE_LIMIT + 1)) == "9" * (QUOTE_LIMIT - 3) + "..."
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        ("Object contains unknown field `a\nb` - at `$`", "Object contains unknown field `a\\nb` - at `$`"),
+        (
+            "Object contains unknown field `" + "x" * 100 + "`",
+            "Object contains unknown field `" + "x" * 37 + "...`",
+        ),
+        (
+            "Invalid enum value '" + "y" * 100 + "' - at `$.a`",
+            "Invalid enum value '" + "y" * 37 + "...' - at `$.a`",
+        ),
+        ("Expected `int`, got `str`\u2028", "Expected `int`, got `str`\\u2028"),
+    ],
+)
+def test_a_decoders_message_is_one_line_quoting_at_most_the_quote_limit(message: str, shown: str) -> None:
+    assert briefly(message) == shown
+
+
+@pytest.mark.parametrize("key", ["a\\nerror: forged", "x" * 100])
+def test_an_unknown_field_is_named_on_one_line_in_a_few_dozen_characters(key: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        convert(parse_toml(f'source = "generated"\n"{key}" = 1\n', "dice.toml"), Dice, "dice.toml")
+    message = str(caught.value)
+    assert len(message.splitlines()) == 1
+    assert "x" * (QUOTE_LIMIT + 1) not in message
+    assert message.startswith("dice.toml: $: object contains unknown field `")

@@ -247,7 +247,10 @@ def test_a_comparison_raises_at_the_first_event_that_differs() -> None:
         comparison(event)
     with pytest.raises(Mismatch) as found:
         comparison(FIRST_HIT)
-    assert (found.value.seq, found.value.where) == (FIRST_HIT.seq, f"seq {FIRST_HIT.seq}")
+    assert (found.value.seq, found.value.where) == (
+        FIRST_HIT.seq,
+        f"line {FIRST_HIT.seq + 1} (seq {FIRST_HIT.seq})",
+    )
 
 
 def test_a_log_read_as_it_goes_gets_the_verdict_of_one_read_whole() -> None:
@@ -281,3 +284,11 @@ def test_verify_refuses_a_header_naming_another_dice_algorithm() -> None:
 def test_verify_refuses_a_header_naming_another_ruleset() -> None:
     energion = b'"ruleset":"energion","ruleset_version":"3"'
     assert not verdict(rechained_header(energion, b'"ruleset":"fivestep","ruleset_version":"9"')).ok
+
+
+def test_a_header_disagreement_quotes_at_most_a_few_dozen_characters() -> None:
+    energion = b'"ruleset":"energion","ruleset_version":"3"'
+    long = b'"ruleset":"energion","ruleset_version":"%s"' % (b"9" * 10_000)
+    result = verdict(rechained_header(energion, long))
+    assert (result.ok, result.where) == (False, "line 1 (header)")
+    assert "9" * 41 not in result.message

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import msgspec
 
+from affray.errors import excerpt
 from affray.events.fivestep.kinds import (
     ActionTaken,
     AlertnessRaised,
@@ -159,6 +160,8 @@ def _grenade(state: FivestepState, e: GrenadeThrown) -> None:
 def _damage(state: FivestepState, e: DamageResolved) -> None:
     attacker = state.combatants[e.attacker]
     target = state.combatants[e.target]
+    if e.part not in target.parts:
+        raise ValueError(f"{e.target} has no body part {excerpt(e.part)!r}")
     points = Decimal(e.points)
     attacker.damage_dealt += points
     target.damage_taken += points

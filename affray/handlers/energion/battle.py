@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import simpy
 
+from affray.errors import AffrayError, ScenarioError
 from affray.events.base import Roll
 from affray.events.energion.kinds import AttackResolved, CombatantJoined, LocationDisabled
 from affray.events.energion.state import vocabulary
@@ -59,6 +60,8 @@ class EnergionBattle(Ending):
             if MODULE in scenario.modules
             else None
         )
+        if self.special is not None:
+            self._check_special_types(self.special)
         self.vocabulary = vocabulary(scenario.modules)
         self.processes: dict[str, simpy.Process] = {}
         self.interrupted: set[str] = set()
@@ -66,6 +69,18 @@ class EnergionBattle(Ending):
         self.controllers: dict[str, Controller] = {
             spec.id: controller_for(self.loadouts[spec.id]) for spec in scenario.combatants
         }
+
+    def _check_special_types(self, special: SpecialDamageModule) -> None:
+        """Every weapon's ``special_type`` is a Table 2 weapon type (rule S9): named at load, with its field,
+        rather than at the first hit that reads it."""
+        for i, spec in enumerate(self.scenario.combatants):
+            for n, weapon in enumerate(spec.weapons):
+                if weapon.special_type is None:
+                    continue
+                try:
+                    special.weapons.named(weapon.special_type)
+                except AffrayError as exc:
+                    raise ScenarioError(f"$.combatants[{i}].weapons[{n}].special_type: {exc}") from None
 
     @property
     def special_options(self) -> SpecialDamageOptions:

@@ -8,7 +8,7 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 
-from affray.errors import ScenarioError, UnknownTableEntry
+from affray.errors import ScenarioError, UnknownTableEntry, excerpt
 from affray.handlers.energion.scenario import Combatant, EnergionOptions, EnergionScenario, WeaponCarried
 from affray.kernel.clock import to_ms
 from affray.rules.energion import close_combat, formulas
@@ -116,7 +116,7 @@ def build_loadout(
         weapon = _weapon(where, carried, tables)
         if number == 0 and shield is not None and weapon.two_handed:
             raise ScenarioError(
-                f"{path}.shield: {weapon.name!r} needs both hands; a shield cannot be carried"
+                f"{path}.shield: {excerpt(weapon.name)!r} needs both hands; a shield cannot be carried"
             )
         adjustment = two_hand if weapon.two_handed else one_hand
         arms.append(_arm(number, where, carried, weapon, spec, st, co, adjustment, artist))
@@ -168,9 +168,13 @@ def _arm(
     weapon it uses (E1, E13), else to its hands and feet only."""
     mode: Mode = "missile" if weapon.mechanical else "hurled" if carried.hurled else "melee"
     if carried.hurled and weapon.mechanical:
-        raise ScenarioError(f"{path}.hurled: {weapon.name!r} is a mechanical missile weapon, it is fired")
+        raise ScenarioError(
+            f"{path}.hurled: {excerpt(weapon.name)!r} is a mechanical missile weapon, it is fired"
+        )
     if carried.hurled and weapon.ranges[1] == 0:
-        raise ScenarioError(f"{path}.hurled: {weapon.name!r} has no range beyond point blank on the chart")
+        raise ScenarioError(
+            f"{path}.hurled: {excerpt(weapon.name)!r} has no range beyond point blank on the chart"
+        )
     if mode != "missile" and carried.ammunition is not None:
         raise ScenarioError(f"{path}.ammunition: only missile weapons take ammunition")
     bonus_kind: BonusKind = "mechanical" if weapon.mechanical else "melee"

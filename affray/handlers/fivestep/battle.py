@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
-from affray.errors import AffrayError, ScenarioError
+from affray.errors import AffrayError, ScenarioError, excerpt
 from affray.events.fivestep.kinds import BodyPart, CombatantJoined
 from affray.events.fivestep.state import vocabulary
 from affray.handlers.fivestep.checks import check_special_types, check_tables
@@ -146,7 +146,7 @@ class FivestepBattle(Ending):
         if spec.aim_at and not any(
             spec.aim_at.casefold() in {p.name.casefold() for p in b} for b in self.scenario.bodies.values()
         ):
-            raise ScenarioError(f"{where}.aim_at: no body has a part {spec.aim_at!r}")
+            raise ScenarioError(f"{where}.aim_at: no body has a part {excerpt(spec.aim_at)!r}")
         if self.procedures.action == 2:
             points = spec.agility
             move_name = spec.move_action or self.options.move_action
@@ -185,7 +185,8 @@ class FivestepBattle(Ending):
             raise ScenarioError(f"{where}: {exc}") from None
         if cost == 0:
             raise ScenarioError(
-                f"{where}: {action!r} costs no Agility Points on Table 3-6; a move or attack must cost some"
+                f"{where}: {excerpt(action)!r} costs no Agility Points on Table 3-6; "
+                "a move or attack must cost some"
             )
         return cost
 
@@ -241,6 +242,6 @@ def _table_files(tables: Mapping[str, str | TableFile]) -> dict[str, tuple[str, 
     files: dict[str, tuple[str, str]] = {}
     for key, table in tables.items():
         if isinstance(table, str):
-            raise ScenarioError(f"$.tables.{key}: the table file {table!r} was not read")
+            raise ScenarioError(f"$.tables.{key}: the table file {excerpt(table)!r} was not read")
         files[key] = (table.path, table.text)
     return files

@@ -4,7 +4,7 @@ one error naming the table and the field."""
 
 from __future__ import annotations
 
-from affray.errors import AffrayError, ScenarioError, TableError
+from affray.errors import AffrayError, ScenarioError, TableError, excerpt
 from affray.handlers.fivestep.scenario import FivestepScenario
 from affray.handlers.fivestep.strike import special_type
 from affray.handlers.special_damage.module import SpecialDamageModule
@@ -96,8 +96,8 @@ def _check_random_hits(scenario: FivestepScenario, tables: TableSet) -> None:
         for row in location.row:
             if row.part.casefold() not in names:
                 raise TableError(
-                    f"{location.source}: part {row.part!r} of Table 3-3.4 is not a part of body "
-                    f"{body!r} ($.bodies.{body})"
+                    f"{location.source}: part {excerpt(row.part)!r} of Table 3-3.4 is not a part of body "
+                    f"{excerpt(body)!r} ($.bodies.{excerpt(body)})"
                 )
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from affray.errors import ScenarioError, TableError, excerpt, read_user_file
+from affray.errors import QUOTE_LIMIT, ScenarioError, TableError, excerpt, read_user_file
 from affray.handlers.special_damage.scenario import (
     Ruling,
     SpecialDamageOptions,
@@ -250,12 +250,12 @@ def _check_characters(scenario: FivestepScenario, source: str) -> None:
     for index, c in enumerate(scenario.combatants):
         path = f"{source}: $.combatants[{index}]"
         if c.body not in scenario.bodies:
-            raise ScenarioError(f"{path}.body: no body {c.body!r} in [bodies]")
+            raise ScenarioError(f"{path}.body: no body {excerpt(c.body)!r} in [bodies]")
         names = [w.name.casefold() for w in c.weapons]
         for number, name in enumerate(names):
             if name in names[:number]:
                 raise ScenarioError(
-                    f"{path}.weapons[{number}].name: {c.weapons[number].name!r} is listed twice"
+                    f"{path}.weapons[{number}].name: {excerpt(c.weapons[number].name)!r} is listed twice"
                 )
             damage = c.weapons[number].damage
             if damage is not None:
@@ -284,7 +284,9 @@ def _check_bodies(scenario: FivestepScenario, source: str) -> None:
         seen = [p.name.casefold() for p in parts]
         for number, part in enumerate(seen):
             if part in seen[:number]:
-                raise ScenarioError(f"{source}: $.bodies.{name}[{number}].name: {part!r} is listed twice")
+                raise ScenarioError(
+                    f"{source}: $.bodies.{name}[{number}].name: {excerpt(part)!r} is listed twice"
+                )
         if not any(p.vital for p in parts):
             raise ScenarioError(f"{source}: $.bodies.{name}: no part is vital, so nothing could put it out")
 
@@ -329,13 +331,15 @@ def embed_tables(scenario: FivestepScenario, folder: Path, source: str) -> Fives
             tables[table] = path
             continue
         full = Path(path) if Path(path).is_absolute() else folder / path
+        named = str(full) if len(path) <= QUOTE_LIMIT else excerpt(path)
+        named = named if named.isprintable() else repr(named)
         try:
-            data = read_user_file(full, TableError, "a table file")
+            data = read_user_file(full, TableError, "a table file", named=named)
             tables[table] = TableFile(path=path, text=data.decode("utf-8"))
         except TableError as exc:
             raise TableError(f"{source}: $.tables.{table}: {exc}") from None
         except UnicodeDecodeError as exc:
             raise TableError(
-                f"{source}: $.tables.{table}: {full}: not UTF-8 text (byte {exc.start})"
+                f"{source}: $.tables.{table}: {named}: not UTF-8 text (byte {exc.start})"
             ) from None
     return msgspec.structs.replace(scenario, tables=tables)

@@ -37,7 +37,7 @@ from typing import Literal
 
 import msgspec
 
-from affray.errors import TableError
+from affray.errors import TableError, excerpt
 from affray.rules.fivestep.damage_tables import (
     CATEGORY_COUNT,
     DescriptionRow,
@@ -126,17 +126,19 @@ def parse_damage_die_roll(text: str) -> DamageDieRoll:
     """Rule F10: read "X+Y" ("4+2", "3", "1/2", "2.5+1"); ValueError for anything else or X = 0."""
     match = _DIE_ROLL.match(text)
     if match is None:
-        raise ValueError(f"expected a damage die roll X+Y (such as 4+2, 3, 1/2 or 0.5+1), got {text!r}")
+        raise ValueError(
+            f"expected a damage die roll X+Y (such as 4+2, 3, 1/2 or 0.5+1), got {excerpt(text)!r}"
+        )
     x_text = match["x"]
     if "/" in x_text:
         top, bottom = x_text.split("/")
         if int(bottom) == 0:
-            raise ValueError(f"damage die roll {text!r}: the fraction's denominator is 0")
+            raise ValueError(f"damage die roll {excerpt(text)!r}: the fraction's denominator is 0")
         x = Fraction(int(top), int(bottom))
     else:
         x = Fraction(Decimal(x_text))
     if x == 0:
-        raise ValueError(f"damage die roll {text!r}: X is 0, so there is nothing to roll")
+        raise ValueError(f"damage die roll {excerpt(text)!r}: X is 0, so there is nothing to roll")
     whole = x.numerator // x.denominator
     part = x - whole
     return DamageDieRoll(

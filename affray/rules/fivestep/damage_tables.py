@@ -19,7 +19,7 @@ from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 
-from affray.errors import TableError, read_user_file
+from affray.errors import TableError, excerpt, read_user_file
 from affray.rules.tabledata import decode_table as _decode
 from affray.rules.tabledata import require_unique
 from affray.rules.tabledata import table_error as _fail
@@ -156,8 +156,8 @@ class OrganFactorTable(_Row, frozen=True):
         for row in self.part:
             if row.name.strip().casefold() == key:
                 return row
-        known = ", ".join(repr(row.name) for row in self.part)
-        raise _fail(self.source, "$.part", f"table 3-3.1 has no body part {part!r} (it has {known})")
+        known = ", ".join(repr(excerpt(row.name)) for row in self.part)
+        raise _fail(self.source, "$.part", f"table 3-3.1 has no body part {excerpt(part)!r} (it has {known})")
 
     def mean_factor(self, system: OrganSystem) -> Decimal:
         """Rule F12 (ruling): a decentralized system's factor, the column's mean over every body part."""
@@ -276,12 +276,14 @@ def _check_description(source: str, table: DescriptionTable) -> None:
         if row.layer != previous:
             if row.layer in closed:
                 raise _fail(
-                    source, f"$.category[{index}].layer", f"the rows of layer {row.layer!r} must be adjacent"
+                    source,
+                    f"$.category[{index}].layer",
+                    f"the rows of layer {excerpt(row.layer)!r} must be adjacent",
                 )
             if previous is not None:
                 closed.add(previous)
     if table.bone_layer is not None and all(row.layer != table.bone_layer for row in table.category):
-        raise _fail(source, "$.bone_layer", f"no category has layer {table.bone_layer!r}")
+        raise _fail(source, "$.bone_layer", f"no category has layer {excerpt(table.bone_layer)!r}")
 
 
 def _check_organ(source: str, table: OrganTable) -> None:
@@ -318,7 +320,7 @@ def parse_table(source: str, text: str | bytes) -> DamageTable:
         checked = organ
     else:
         known = ", ".join(("3-3", "3-3.1", *DESCRIPTION_TABLE_IDS, *ORGAN_TABLE_IDS))
-        raise _fail(source, "$.table", f"expected a damage table ({known}), got {header.table!r}")
+        raise _fail(source, "$.table", f"expected a damage table ({known}), got {excerpt(header.table)!r}")
     if checked.source:
         raise _fail(source, "$.source", "`source` is set by the loader, not by the file")
     return msgspec.structs.replace(checked, source=source)
@@ -365,7 +367,7 @@ class DamageTables(msgspec.Struct, frozen=True, kw_only=True):
         for table in self.descriptions:
             if table.damage_type.strip().casefold() == key:
                 return table
-        raise _missing("3-8 to 3-14", f"descriptions of damage type {damage_type!r}")
+        raise _missing("3-8 to 3-14", f"descriptions of damage type {excerpt(damage_type)!r}")
 
     def organ(self, system: OrganSystem) -> OrganTable:
         """Rule F12: the organ system damage table (3-15.x) of ``system``."""

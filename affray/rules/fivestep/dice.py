@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from affray.errors import AffrayError
+from affray.errors import AffrayError, excerpt
 
 __all__ = ["D10", "D100", "MAX_COUNT", "DiceExpression", "DiceNotationError", "parse_dice"]
 
@@ -81,14 +81,16 @@ def parse_dice(text: str) -> DiceExpression:
     stripped = text.strip()
     match = _COLON_FORM.fullmatch(stripped) or _D_FORM.fullmatch(stripped)
     if match is None:
-        raise DiceNotationError(f"{text!r} is not dice notation: expected `X:Ssd` (as in 1:100sd) or `NdS`")
+        raise DiceNotationError(
+            f"{excerpt(text)!r} is not dice notation: expected `X:Ssd` (as in 1:100sd) or `NdS`"
+        )
     raw_count = match["count"]
     count = 1 if raw_count is None or raw_count.lower() == "l" else int(raw_count)
     sides = int(match["sides"])
     if not 1 <= count <= MAX_COUNT:
-        raise DiceNotationError(f"{text!r}: the count of dice is 1 to {MAX_COUNT}, got {count}")
+        raise DiceNotationError(f"{excerpt(text)!r}: the count of dice is 1 to {MAX_COUNT}, got {count}")
     if sides < 2:
-        raise DiceNotationError(f"{text!r}: a die has at least 2 sides, got {sides}")
+        raise DiceNotationError(f"{excerpt(text)!r}: a die has at least 2 sides, got {sides}")
     modifier = 0
     if match["modifier"] is not None:
         modifier = int(match["modifier"]) * (-1 if match["sign"] == "-" else 1)

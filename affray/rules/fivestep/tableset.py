@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import msgspec
 
+from affray.errors import excerpt, printable
 from affray.rules.fivestep import damage_tables, usertables
 from affray.rules.fivestep.damage_tables import DamageTables
 from affray.rules.fivestep.usertables import UserTable
@@ -41,7 +42,9 @@ def parse_table_set(files: Mapping[str, tuple[str, str]]) -> TableSet:
         declared = decode_table(source, text, _Declared).table
         if declared != key:
             raise table_error(
-                source, "$.table", f"the file is Table {declared}, but the scenario names it {key}"
+                source,
+                "$.table",
+                f"the file is Table {printable(excerpt(declared))}, but the scenario names it {key}",
             )
         table: UserTable | damage_tables.DamageTable
         if declared in usertables.FAMILIES:

@@ -49,7 +49,7 @@ from typing import Annotated, Literal, TypeAlias, TypeVar, overload
 
 import msgspec
 
-from affray.errors import TableError, UnknownTableEntry, read_user_file
+from affray.errors import TableError, UnknownTableEntry, excerpt, read_user_file
 from affray.rules.tabledata import decode_table, require_unique, table_error
 
 __all__ = [
@@ -296,8 +296,8 @@ def _named(table: str, what: str, name: str, rows: Sequence[_R], name_of: Callab
     for row in rows:
         if _key(name_of(row)) == wanted:
             return row
-    known = ", ".join(repr(name_of(r)) for r in rows)
-    raise UnknownTableEntry(f"Table {table} has no {what} {name!r} (it lists {known})")
+    known = ", ".join(repr(excerpt(name_of(r))) for r in rows)
+    raise UnknownTableEntry(f"Table {table} has no {what} {excerpt(name)!r} (it lists {known})")
 
 
 # --- validation ------------------------------------------------------------------------------------
@@ -398,7 +398,8 @@ def parse_table(source: str, text: str | bytes) -> UserTable:
         raise table_error(
             source,
             "$.table",
-            f"unknown table {header.table!r}: this loader reads {known} (damage tables: damage_tables)",
+            f"unknown table {excerpt(header.table)!r}: this loader reads {known} "
+            "(damage tables: damage_tables)",
         )
     table = decode_table(source, text, family)
     _check(source, table)

@@ -3,6 +3,8 @@ Agility Points left (F7) and its wounds by body part (F11)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from affray.events.fivestep.state import FivestepCombatant, FivestepState
 from affray.replays.telling import number
 
@@ -34,11 +36,17 @@ class FivestepDisplay:
 
     def details(self, c: FivestepCombatant) -> list[str]:
         """Its wounds: each part's damage of its points, and which parts are without function."""
-        wounds = [
-            f"{part} {number(taken)}/{c.parts[part]}" + (" (no function)" if taken >= c.parts[part] else "")
-            for part, taken in c.location_damage.items()
-        ]
+        wounds = [self._wound(c, part, taken) for part, taken in c.location_damage.items()]
         return [f"wounds: {', '.join(wounds)}"] if wounds else []
+
+    @staticmethod
+    def _wound(c: FivestepCombatant, part: str, taken: Decimal) -> str:
+        """One part's damage of its points ("?" for a part its body does not list, as special damage from
+        a log may name)."""
+        points = c.parts.get(part)
+        if points is None:
+            return f"{part} {number(taken)}/?"
+        return f"{part} {number(taken)}/{points}" + (" (no function)" if taken >= points else "")
 
     def left(self, c: FivestepCombatant) -> str:
         """Its body parts that still function, of all (F11: each part has its own points)."""

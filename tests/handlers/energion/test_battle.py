@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from affray.errors import DiceExhausted
+from affray.errors import DiceExhausted, ScenarioError
 from affray.events.codec import ENCODER
 from affray.events.energion.kinds import AttackResolved, Perceived, Reacted, TargetChosen
 from affray.events.shared import CombatantOut, EncounterEnded, Moved
 from affray.handlers.energion.battle import EnergionBattle
-from affray.handlers.energion.scenario import EnergionScenario, load_scenario
+from affray.handlers.energion.scenario import EnergionScenario, decode_scenario, load_scenario
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
-from tests.handlers.energion import TomlValue, fighter, of_kind, scenario
+from tests.handlers.energion import TomlValue, fighter, of_kind, scenario, scenario_toml
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 FAR = [100, 0]
@@ -260,3 +260,15 @@ def test_a_combatant_with_more_to_use_gets_the_tactician(fields: dict[str, TomlV
 
 def test_a_controller_named_in_the_scenario_is_kept() -> None:
     assert controller_of(controller="nearest", weapons=[{"name": "Bow, Self, Long"}]) == "nearest"
+
+
+def test_a_special_type_table_2_does_not_list_is_refused_at_load_naming_its_field() -> None:
+    # rule S9: a weapon's special_type is read at its first hit; it is checked before the fight starts
+    zapper = fighter("a", "left", weapons=[{"name": "Sword, Long", "special_type": "Zap gun"}])
+    text = scenario_toml(zapper, fighter("b", "right")).replace(
+        "seed = 1\n", 'seed = 1\nmodules = ["special_damage"]\n'
+    )
+    with pytest.raises(
+        ScenarioError, match=r"^\$\.combatants\[0\]\.weapons\[0\]\.special_type: unknown weapon type"
+    ):
+        EnergionBattle(decode_scenario(text, "zap.toml"))

@@ -274,3 +274,11 @@ def test_training_class_picks_that_class_row() -> None:
     dagger = arm(altered, weapons=[{"name": "Knife", "class": "Daggers"}])
     assert (thrown.weapon.training_class, thrown.weapon.damage) == ("Thrown light missiles", 99)
     assert (dagger.weapon.training_class, dagger.weapon.damage) == ("Daggers", 7)
+
+
+def test_a_weapon_name_padded_with_spaces_is_quoted_in_a_few_dozen_characters() -> None:
+    padded = "Crossbow, Light" + " " * 100
+    built = scenario(fighter("me", "a", weapons=[{"name": padded, "hurled": True}]), fighter("you", "b"))
+    with pytest.raises(ScenarioError, match="is a mechanical missile weapon") as caught:
+        build_loadouts(built, load_tables())
+    assert " " * 41 not in str(caught.value)

@@ -126,3 +126,10 @@ def test_random_hit_locations_need_table_3_3_4() -> None:
     )
     with pytest.raises(TableError, match=r"\$\.options\.locate_hits: .*Table 3-3\.4"):
         FivestepBattle(built)
+
+
+def test_a_part_to_aim_at_that_no_body_has_is_quoted_in_a_few_dozen_characters() -> None:
+    built = scenario(character("a", "left", aim_at="x" * 100), character("b", "right"))
+    with pytest.raises(ScenarioError, match="no body has a part") as caught:
+        FivestepBattle(built)
+    assert "x" * 41 not in str(caught.value)

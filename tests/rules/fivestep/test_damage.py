@@ -415,3 +415,9 @@ def test_organ_damage_is_proportional_to_tissue_damage(percentage: Decimal) -> N
     assert isinstance(table, dt.OrganTable)
     (result,) = damage.organ_damage(percentage, "head", _factors(), [table])
     assert result.value == percentage * D("1.5")
+
+
+def test_text_that_is_not_a_damage_die_roll_is_quoted_in_a_few_dozen_characters() -> None:
+    with pytest.raises(ValueError, match="expected a damage die roll") as caught:
+        damage.parse_damage_die_roll("x" * 100)
+    assert "x" * 41 not in str(caught.value)

@@ -91,6 +91,16 @@ def test_unknown_wep_mod_names_table() -> None:
         table.damage(9, Decimal(5))
 
 
+def test_an_unknown_body_part_is_told_quoting_a_few_dozen_characters_of_each_name() -> None:
+    text = (EXAMPLES / "3-3.1.toml").read_text().replace('"neck"', f'"{"x" * 100}"')
+    table = dt.parse_table("3-3.1.toml", text)
+    assert isinstance(table, dt.OrganFactorTable)
+    with pytest.raises(TableError) as caught:
+        table.factor("y" * 100, "circulatory")
+    assert "x" * 41 not in str(caught.value)
+    assert "y" * 41 not in str(caught.value)
+
+
 def test_unknown_body_part_names_table() -> None:
     # rule F12: Table 3-3.1 has no "tail" row in the example
     table = dt.load_table(EXAMPLES / "3-3.1.toml")
@@ -297,3 +307,10 @@ def test_file_may_not_set_source() -> None:
 def test_malformed_toml_names_file() -> None:
     with pytest.raises(TableError, match=r"^broken\.toml: "):
         _parse("broken.toml", "table = ")
+
+
+def test_a_bone_layer_no_category_has_is_quoted_in_a_few_dozen_characters() -> None:
+    text = (EXAMPLES / "3-8.toml").read_text().replace('bone_layer = "bone"', f'bone_layer = "{"x" * 100}"')
+    with pytest.raises(TableError, match="no category has layer") as caught:
+        dt.parse_table("3-8.toml", text)
+    assert "x" * 41 not in str(caught.value)

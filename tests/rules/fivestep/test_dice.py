@@ -85,3 +85,9 @@ def test_colon_and_d_forms_agree_and_round_trip(count: int, sides: int, modifier
     assert parse_dice(str(expression)) == expression
     assert expression.minimum == count + modifier
     assert expression.maximum == count * sides + modifier
+
+
+def test_text_that_is_not_dice_notation_is_quoted_in_a_few_dozen_characters() -> None:
+    with pytest.raises(DiceNotationError) as caught:
+        parse_dice("x" * 100)
+    assert "x" * 41 not in str(caught.value)

@@ -136,6 +136,16 @@ def test_action_lookup_ignores_case_and_names_unknowns() -> None:
         table.named("somersault")
 
 
+def test_an_unknown_action_is_told_quoting_a_few_dozen_characters_of_each_name() -> None:
+    text = (EXAMPLES / "3-6.toml").read_text().replace('"punch"', f'"{"x" * 100}"')
+    table = usertables.parse_table("3-6.toml", text)
+    assert isinstance(table, ActionTable)
+    with pytest.raises(UnknownTableEntry) as caught:
+        table.named("y" * 100)
+    assert "x" * 41 not in str(caught.value)
+    assert "y" * 41 not in str(caught.value)
+
+
 # --- require -----------------------------------------------------------------------------------------
 
 
@@ -289,3 +299,9 @@ def test_table_needs_rows(tmp_path: Path) -> None:
     path = _write(tmp_path, "e.toml", 'table = "3-6"\nexample = true\nrow = []\n')
     with pytest.raises(TableError, match=r"e\.toml: expected at least one row - at `\$\.row`"):
         usertables.load_table(path)
+
+
+def test_an_unknown_table_id_is_quoted_in_a_few_dozen_characters() -> None:
+    with pytest.raises(TableError, match="unknown table") as caught:
+        usertables.parse_table("x.toml", f'table = "{"x" * 100}"\nexample = true\n')
+    assert "x" * 41 not in str(caught.value)

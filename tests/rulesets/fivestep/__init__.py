@@ -1,0 +1,1 @@
+"""Tests of the fivestep ruleset's value: how its encounters are shown."""
