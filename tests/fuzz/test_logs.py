@@ -344,6 +344,8 @@ def _defaults(kind: type[msgspec.Struct]) -> dict[str, bytes]:
     """Each field of ``kind`` that has a default, with the default as JSON, by the name it is written as."""
     found: dict[str, bytes] = {}
     for field in msgspec.structs.fields(kind):
+        if field.default is msgspec.UNSET:
+            continue  # an unset field is never written, so there is no default to leave out
         if field.default is not msgspec.NODEFAULT:
             found[field.encode_name] = _ENCODER.encode(field.default)
         elif field.default_factory is not msgspec.NODEFAULT:
