@@ -50,3 +50,16 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     def stream(self) -> str:
         """The stream it was drawn from: ``roller/purpose``."""
         return f"{self.roller}/{self.purpose}"
+
+
+def rolls_in(value: object) -> list[Roll]:
+    """Every Roll a value holds (an event, a struct in it, a list of them), in field order."""
+    if isinstance(value, Roll):
+        return [value]
+    if isinstance(value, msgspec.Struct):
+        return [r for name in value.__struct_fields__ for r in rolls_in(getattr(value, name))]
+    if isinstance(value, tuple | list):
+        return [r for item in value for r in rolls_in(item)]
+    if isinstance(value, dict):
+        return [r for item in value.values() for r in rolls_in(item)]
+    return []

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from affray.events.base import Event, Roll
+from affray.events.base import Event, Roll, rolls_in
 
 
 class Step(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -65,16 +65,6 @@ def roll_step(what: str, roll: Roll, rule: str = "") -> Step:
     return Step(what=what, value=str(roll.total), how=how, rule=rule, source=f"{where}, {roll.source}")
 
 
-def _rolls(value: Any) -> list[Roll]:
-    if isinstance(value, Roll):
-        return [value]
-    if isinstance(value, msgspec.Struct):
-        return [r for name in value.__struct_fields__ for r in _rolls(getattr(value, name))]
-    if isinstance(value, tuple | list):
-        return [r for item in value for r in _rolls(item)]
-    return []
-
-
 def _value(value: Any) -> str:
     if value is None:
         return "-"
@@ -104,7 +94,7 @@ def rolls_and_fields(event: Event, rule: str = "") -> Explanation:
     for path, value in _leaves(event, ""):
         if path in ("seq", "t") or value is msgspec.UNSET:
             continue
-        rolls = _rolls(value)
+        rolls = rolls_in(value)
         if rolls:
             steps += [roll_step(path.replace("_", " "), roll, rule) for roll in rolls]
         else:

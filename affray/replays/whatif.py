@@ -10,13 +10,13 @@ any the new course of the fight asks for beyond them are generated.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
 
 from affray.errors import AffrayError
-from affray.events.base import Event, Roll
+from affray.events.base import Event, Roll, rolls_in
 from affray.kernel.dice import STREAM_DRAW, parse_expression
 
 _CHANGE = re.compile(rf"^(?P<roll>{STREAM_DRAW[1:-1]})=(?P<faces>[0-9]+(?:,[0-9]+)*)$")
@@ -46,25 +46,11 @@ def parse_change(text: str) -> RollChange:
     return RollChange(found.group("roll"), tuple(int(face) for face in faces))
 
 
-def _rolls_in(value: Any) -> Iterator[Roll]:
-    if isinstance(value, Roll):
-        yield value
-    elif isinstance(value, msgspec.Struct):
-        for name in value.__struct_fields__:
-            yield from _rolls_in(getattr(value, name))
-    elif isinstance(value, tuple | list):
-        for item in value:
-            yield from _rolls_in(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _rolls_in(item)
-
-
 def logged_rolls(events: Iterable[Event]) -> dict[str, tuple[int, Roll]]:
     """Every roll a fight's events record, by stream and draw, with the seq of the event holding it."""
     found: dict[str, tuple[int, Roll]] = {}
     for event in events:
-        for roll in _rolls_in(event):
+        for roll in rolls_in(event):
             found[f"{roll.stream}#{roll.draw}"] = (event.seq, roll)
     return found
 
