@@ -416,6 +416,21 @@ def refusal_scenario() -> EnergionScenario:
     return decode_scenario(REFUSAL_TOML, "refusal.toml")
 
 
+RULED_DUEL_TOML = """
+[[rulings]]
+seq = 17
+combatant = "gorm"
+outcome = "miss"
+reason = "the axe could not reach over the buckler"
+"""
+"""Rulings added to the duel: gorm's first blow (seq 17, a hit for 4.35 without it) is ruled a miss."""
+
+
+def ruled_duel() -> EnergionScenario:
+    """The duel of ``examples/duel.toml`` with :data:`RULED_DUEL_TOML`'s rulings."""
+    return decode_scenario(example_text("duel") + RULED_DUEL_TOML, "ruled-duel.toml")
+
+
 CONDITION_TOML = """\
 ruleset = "energion"
 seed = 1

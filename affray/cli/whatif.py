@@ -18,7 +18,16 @@ from affray.events.codec import ENCODER, LogHeader, Parent
 from affray.events.reader import LogFile, read_all
 from affray.replays.diff import diff_logs, tell_diff
 from affray.replays.verify import verify
-from affray.replays.whatif import changed_scenario, check_change, logged_rolls, parse_change
+from affray.replays.whatif import (
+    RollChange,
+    RulingChange,
+    changed_scenario,
+    check_change,
+    logged_rolls,
+    parse_change,
+    parse_ruling,
+    ruled_scenario,
+)
 
 
 def _whole(log: Path) -> tuple[LogFile, str]:
@@ -44,30 +53,57 @@ def _whole(log: Path) -> tuple[LogFile, str]:
     "--set",
     "settings",
     multiple=True,
-    required=True,
     metavar="STREAM#DRAW=VALUE",
     help="A roll set to another value: brenna/parry#3=47 (=3,5 for a roll of two dice). Repeatable.",
 )
-@click.option("--seq", type=click.IntRange(min=1), help="The seq of the event that holds the roll (a check).")
+@click.option(
+    "--rule",
+    metavar="EFFECT",
+    help="A referee's ruling on the event at --seq: miss, damage=POINTS, modifier=POINTS, leaves=COMBATANT.",
+)
+@click.option("--reason", help="Why the referee rules so (recorded with --rule).")
+@click.option(
+    "--seq",
+    type=click.IntRange(min=1),
+    help="The event --rule rules on; with --set, the event that holds the roll (a check).",
+)
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="What-if log to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
 def whatif(
-    ctx: click.Context, log: Path, settings: tuple[str, ...], seq: int | None, output: Path, force: bool
+    ctx: click.Context,
+    log: Path,
+    settings: tuple[str, ...],
+    rule: str | None,
+    reason: str | None,
+    seq: int | None,
+    output: Path,
+    force: bool,
 ) -> None:
-    """Fight LOG again with some of its rolls set otherwise, into OUTPUT, and show how it differs.
+    """Fight LOG again with some of its rolls set otherwise, or a referee's ruling, into OUTPUT, and show
+    how it differs.
 
     Every roll before the change comes out as it was, and every later roll is drawn from its own stream
     (so one combatant's change does not shift another's rolls). OUTPUT's header names LOG (by the hash
     of its end line) and the changes; it verifies like any log.
     """
+    if not settings and rule is None:
+        raise AffrayError("give --set STREAM#DRAW=VALUE or --rule EFFECT (with --seq and --reason)")
+    if reason is not None and rule is None:
+        raise AffrayError("--reason goes with --rule")
     refuse_overwriting(output, {log: "the log the what-if starts from"})
-    changes = [parse_change(text) for text in settings]
+    rolled = [parse_change(text) for text in settings]
+    ruling = parse_ruling(rule, seq, reason) if rule is not None else None
     parent, end = _whole(log)
     rolls = logged_rolls(parent.events)
-    for change in changes:
-        check_change(change, rolls, seq)
-    scenario = changed_scenario(msgspec.json.decode(parent.header.scenario), rolls, changes)
+    for change in rolled:
+        check_change(change, rolls, seq if ruling is None else None)
+    scenario = changed_scenario(msgspec.json.decode(parent.header.scenario), rolls, rolled)
+    changes: list[RollChange | RulingChange] = [*rolled]
+    if ruling is not None:
+        ruleset = rulesets.recorded(parent.header, str(log)).ruleset
+        scenario = ruled_scenario(scenario, parent.events, ruling, ruleset.rules_on)
+        changes.append(ruling)
     header = msgspec.structs.replace(parent.header, scenario=msgspec.Raw(ENCODER.encode(scenario)))
     what = rulesets.recorded(header, f"{log} with {', '.join(map(str, changes))}")
     made = msgspec.structs.replace(

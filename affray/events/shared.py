@@ -1,4 +1,5 @@
-"""The kinds every ruleset shares: a combatant joins, moves, is refused an action, is out; the encounter ends.
+"""The kinds every ruleset shares: a combatant joins, moves, is refused an action, is out; a referee's ruling
+takes effect; the encounter ends.
 
 Shared machinery (``handlers.ending``) emits ``combatant_out`` and ``encounter_ended``; every ruleset's
 vocabulary holds these kinds, and each defines its own ``combatant_joined`` on :class:`CombatantJoined`.
@@ -69,6 +70,18 @@ class CombatantOut(Event, frozen=True, kw_only=True, tag="combatant_out"):
     MOVES_THE_FIELD: ClassVar[bool] = True
 
     combatant: str
+    reason: str
+
+
+class RulingApplied(Event, frozen=True, kw_only=True, tag="ruling_applied"):
+    """A referee's ruling took effect on the event just before it (seq ``rules_on``): ruling number
+    ``ruling`` of the scenario's ``rulings``, what it did, and why. The ruled event already holds the
+    effect; this records that it was the referee's."""
+
+    combatant: str
+    ruling: int
+    rules_on: int
+    effect: str
     reason: str
 
 

@@ -20,6 +20,7 @@ from affray.events.shared import (
     CombatantOut,
     EncounterEnded,
     Moved,
+    RulingApplied,
 )
 from affray.events.vocabulary import Part
 
@@ -154,6 +155,7 @@ SHARED = Part(
         ActionRefused: unchanged,
         CheckRolled: unchanged,
         CombatantOut: _out,
+        RulingApplied: unchanged,
         EncounterEnded: _ended,
     },
 )

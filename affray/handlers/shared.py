@@ -22,8 +22,13 @@ def refuse(encounter: Encounter[Any], combatant: str, action: str, reason: str) 
 
 def put_out(encounter: Encounter[Any], target_id: str, reason: str) -> None:
     """The target is out; the encounter ends when at most one side stands."""
-    encounter.emit(CombatantOut(combatant=target_id, reason=reason))
+    put_out_only(encounter, target_id, reason)
     check_end(encounter)
+
+
+def put_out_only(encounter: Encounter[Any], target_id: str, reason: str) -> None:
+    """The target is out (whether the encounter ends is the caller's to check)."""
+    encounter.emit(CombatantOut(combatant=target_id, reason=reason))
 
 
 def check_end(encounter: Encounter[Any]) -> None:

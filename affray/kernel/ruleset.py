@@ -27,6 +27,7 @@ from affray.events.vocabulary import Part, Vocabularies, Vocabulary
 from affray.kernel.dice import DICE_ALGORITHM
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.explanation import Explainer
+from affray.kernel.referee import Effect
 from affray.kernel.tables import RulesTable
 
 Teller = Callable[[Any, Any], str]
@@ -178,6 +179,9 @@ class Ruleset:
     explainers: Mapping[type[Event], Explainer] = field(default_factory=dict)
     """The derivations of its kinds' events (``affray explain``); a kind without one is shown by its
     rolls and fields."""
+    rules_on: Mapping[Effect, str] = field(default_factory=dict)
+    """The kind of event each effect of a referee's ruling rules on (kernel/referee.py); a ruleset
+    without rulings lists none."""
 
     def __post_init__(self) -> None:
         own = [kind for part in self.vocabularies.parts if part is not SHARED for kind in part.appliers]

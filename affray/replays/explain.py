@@ -13,9 +13,9 @@ from typing import Any
 import msgspec
 
 from affray.events.base import Event
-from affray.events.shared import kind_of
+from affray.events.shared import RulingApplied, kind_of
 from affray.kernel.clock import game_time
-from affray.kernel.explanation import Explainer, Explanation, Step, rolls_and_fields
+from affray.kernel.explanation import Because, Explainer, Explanation, Step, rolls_and_fields
 from affray.kernel.fold import apply_checked
 from affray.kernel.ruleset import Reading, Teller
 from affray.replays.narrate import SHARED_TELLERS
@@ -67,6 +67,8 @@ class Explained(msgspec.Struct, frozen=True, kw_only=True):
     told: str
     steps: list[Step]
     depends_on: list[Earlier]
+    ruled_by: list[Earlier] = msgspec.field(default_factory=list)
+    """The referee's rulings that took effect on it (the ``ruling_applied`` events right after it)."""
 
 
 def generic(event: Event, state: Any, history: Any) -> Explanation:
@@ -74,17 +76,27 @@ def generic(event: Event, state: Any, history: Any) -> Explanation:
     return rolls_and_fields(event)
 
 
+def ruling(event: RulingApplied, state: Any, history: Any) -> Explanation:
+    """A referee's ruling: what it did, why, and the event it ruled on."""
+    step = Step(
+        what="ruling", value=event.effect, how=event.reason, source=f"the scenario's rulings[{event.ruling}]"
+    )
+    return Explanation(steps=[step], depends_on=[Because(event.rules_on, "the event it rules on")])
+
+
 def explain(events: Iterable[Event], seq: int, reading: Reading) -> Explained | None:
-    """The event numbered ``seq`` explained, reading ``events`` no further than it; None when the events
-    end before it. An event that does not fold raises FoldError."""
+    """The event numbered ``seq`` explained, reading ``events`` no further than it and the rulings on it
+    right after; None when the events end before it. An event that does not fold raises FoldError."""
     vocabulary = reading.vocabulary()
     tellers: Mapping[type[Event], Teller] = {**SHARED_TELLERS, **reading.tellers()}
-    explainers: dict[type[Event], Explainer] = reading.explainers()
+    explainers: dict[type[Event], Explainer] = {RulingApplied: ruling, **reading.explainers()}
     state = vocabulary.new_state()
     index = Index()
-    for event in events:
+    reading_on = iter(events)
+    for event in reading_on:
         apply_checked(vocabulary, state, event)
         told = tellers[type(event)](event, state)
+        index.add(event, told)
         if event.seq == seq:
             explainer: Explainer = explainers.get(type(event), generic)
             found = explainer(event, state, index)
@@ -96,9 +108,21 @@ def explain(events: Iterable[Event], seq: int, reading: Reading) -> Explained | 
                 told=told,
                 steps=found.steps,
                 depends_on=[Earlier(b.seq, b.why, lines.get(b.seq, "")) for b in found.depends_on],
+                ruled_by=_rulings_after(reading_on, seq, state, tellers),
             )
-        index.add(event, told)
     return None
+
+
+def _rulings_after(
+    events: Iterable[Event], seq: int, state: Any, tellers: Mapping[type[Event], Teller]
+) -> list[Earlier]:
+    """The ``ruling_applied`` events that follow the event at ``seq`` and rule on it."""
+    found = []
+    for event in events:
+        if not isinstance(event, RulingApplied) or event.rules_on != seq:
+            break
+        found.append(Earlier(event.seq, event.reason, tellers[RulingApplied](event, state)))
+    return found
 
 
 def tell_explained(explained: Explained) -> list[str]:
@@ -117,4 +141,7 @@ def tell_explained(explained: Explained) -> list[str]:
     if explained.depends_on:
         lines.append("depends on:")
         lines += [f"  #{e.seq:<4} {e.why}: {e.told}" for e in explained.depends_on]
+    if explained.ruled_by:
+        lines.append("ruled by:")
+        lines += [f"  #{e.seq:<4} {e.told}" for e in explained.ruled_by]
     return lines

@@ -11,7 +11,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from affray.events.base import Event
-from affray.events.shared import ActionRefused, CheckRolled, CombatantOut, EncounterEnded, Moved
+from affray.events.shared import (
+    ActionRefused,
+    CheckRolled,
+    CombatantOut,
+    EncounterEnded,
+    Moved,
+    RulingApplied,
+)
 from affray.events.state import EncounterState
 from affray.events.vocabulary import Vocabulary
 from affray.kernel.clock import game_time
@@ -39,6 +46,10 @@ def _out(e: CombatantOut, s: EncounterState[Any]) -> str:
     return f"{e.combatant} is out: {e.reason}"
 
 
+def _ruling(e: RulingApplied, s: EncounterState[Any]) -> str:
+    return f"the referee's ruling on #{e.rules_on} ({e.combatant}): {e.effect}; {e.reason}"
+
+
 def _ended(e: EncounterEnded, s: EncounterState[Any]) -> str:
     who = f"side {e.winner} wins" if e.winner else "no winner"
     return f"the encounter ends: {who} ({e.reason})"
@@ -49,6 +60,7 @@ SHARED_TELLERS: dict[type[Event], Teller] = {
     ActionRefused: _refused,
     CheckRolled: _check,
     CombatantOut: _out,
+    RulingApplied: _ruling,
     EncounterEnded: _ended,
 }
 """The tellers of the kinds every ruleset shares."""

@@ -17,7 +17,9 @@ import msgspec
 
 from affray.errors import AffrayError
 from affray.events.base import Event, Roll, rolls_in
+from affray.events.shared import kind_of
 from affray.kernel.dice import STREAM_DRAW, parse_expression
+from affray.kernel.referee import Effect
 
 _CHANGE = re.compile(rf"^(?P<roll>{STREAM_DRAW[1:-1]})=(?P<faces>[0-9]+(?:,[0-9]+)*)$")
 
@@ -83,3 +85,82 @@ def changed_scenario(
     }
     entered.update({change.roll: list(change.faces) for change in changes})
     return {**scenario, "dice": {"source": "generated", "manual": [], "rolled": entered}}
+
+
+_RULE = re.compile(
+    r"^(?P<effect>miss|damage|modifier|leaves)(?:=(?P<value>[+-]?[0-9]{1,5}|[A-Za-z0-9_-]{1,40}))?$"
+)
+_NAMED = ("attacker", "combatant", "thrower")
+"""The fields by which an event names the combatant who acts in it."""
+
+
+class RulingChange(msgspec.Struct, frozen=True):
+    """A referee's ruling added at one event: ``miss``, ``damage=+5``, ``modifier=-10``, ``leaves=gorm``."""
+
+    seq: int
+    effect: str
+    value: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        value = f"={self.value}" if self.value is not None else ""
+        return f"seq {self.seq}: {self.effect}{value} ({self.reason})"
+
+
+def parse_ruling(text: str, seq: int | None, reason: str | None) -> RulingChange:
+    """``--rule`` as a RulingChange: placed by ``--seq``, with ``--reason``."""
+    found = _RULE.match(text.strip())
+    if found is None:
+        raise AffrayError(
+            f"--rule {text[:40]!r}: expected miss, damage=POINTS, modifier=POINTS or leaves=COMBATANT"
+        )
+    effect, value = found.group("effect"), found.group("value")
+    numeric = effect in ("damage", "modifier")
+    if (value is None) == (effect != "miss") or (numeric and not re.fullmatch(r"[+-]?[0-9]+", value or "")):
+        wanted = {"miss": "no value", "damage": "=POINTS", "modifier": "=POINTS", "leaves": "=COMBATANT"}
+        raise AffrayError(f"--rule {text[:40]!r}: {effect} takes {wanted[effect]}")
+    if seq is None:
+        raise AffrayError(f"--rule {text[:40]!r}: give --seq N, the event it rules on")
+    if not reason or not reason.strip():
+        raise AffrayError(f"--rule {text[:40]!r}: give --reason, which the log records with the ruling")
+    return RulingChange(seq, effect, value, reason.strip())
+
+
+_EFFECTS: dict[str, Effect] = {
+    "miss": "outcome",
+    "damage": "damage",
+    "modifier": "modifier",
+    "leaves": "leaves",
+}
+
+
+def ruled_scenario(
+    scenario: dict[str, Any], events: Iterable[Event], change: RulingChange, rules_on: Mapping[Effect, str]
+) -> dict[str, Any]:
+    """The scenario with ``change`` among its rulings, keyed to the event at its seq (which must be of the
+    kind the ruleset ``rules_on`` for its effect, and is checked to be its combatant's); a combatant that
+    leaves does so at that event's time. Later rulings keyed by seq move on by one, past the
+    ``ruling_applied`` this one adds."""
+    event = next((e for e in events if e.seq == change.seq), None)
+    if event is None:
+        raise AffrayError(f"--seq {change.seq}: the log has no such event")
+    effect = _EFFECTS[change.effect]
+    if effect not in rules_on:
+        raise AffrayError(f"--rule {change.effect}: this ruleset has no such ruling")
+    ruling: dict[str, Any] = {"reason": change.reason}
+    if effect == "leaves":
+        ruling.update(at=event.t / 1000, combatant=change.value, leaves=True)
+    else:
+        kind = kind_of(type(event))
+        if kind != rules_on[effect]:
+            raise AffrayError(
+                f"--seq {change.seq} is a {kind}: a {change.effect} ruling rules on {rules_on[effect]} events"
+            )
+        actor = next(getattr(event, name) for name in _NAMED if isinstance(getattr(event, name, None), str))
+        value: Any = "miss" if effect == "outcome" else int(change.value or 0)
+        ruling.update({"seq": change.seq, "combatant": actor, effect: value})
+    kept = [dict(r) for r in scenario.get("rulings", []) if isinstance(r, dict)]
+    for earlier in kept:
+        if isinstance(earlier.get("seq"), int) and earlier["seq"] > change.seq:
+            earlier["seq"] += 1
+    return {**scenario, "rulings": [*kept, ruling]}

@@ -35,6 +35,7 @@ from tests.strategies import (
     log_lines,
     read,
     refusal_scenario,
+    ruled_duel,
     scenarios,
     seeds,
     with_seed,
@@ -62,7 +63,8 @@ def complete_events(data: bytes, cut: int) -> int:
 def test_the_example_runs_cover_every_event_kind() -> None:
     # no example yields action_refused; the refusal scenario (a shot at a man wholly behind cover) does.
     # robots yields the special_damage kinds (S1-S6, S10), its 30-day aftermath the healing ones (S7, S8);
-    # no example yields condition_ended: the condition scenario's unconscious man comes round (S4)
+    # no example yields condition_ended: the condition scenario's unconscious man comes round (S4);
+    # no example yields ruling_applied: the ruled duel does
     # bar-brawl and firefight yield the fivestep kinds (F3-F12)
     names = ("duel", "skirmish", "archers", "mage-duel", "brawl", "robots")
     kinds = {type(e) for name in names for e in run(name)[1]}
@@ -70,7 +72,8 @@ def test_the_example_runs_cover_every_event_kind() -> None:
     kinds |= {type(e) for e in healed_events(example("robots"), 30)}
     woken = {type(e) for e in healed_events(condition_scenario(), 1)}
     refused = EnergionBattle(refusal_scenario()).run().log
-    assert kinds | woken | {ActionRefused} == all_kinds()
+    ruled = {type(e) for e in EnergionBattle(ruled_duel()).run().log}
+    assert kinds | woken | ruled | {ActionRefused} == all_kinds()
     assert ActionRefused in {type(e) for e in refused}
     assert ConditionEnded in woken
 
@@ -152,7 +155,7 @@ def test_log_writer_replaces_an_existing_file_when_asked(tmp_path: Path) -> None
 def test_log_writer_refuses_a_header_over_the_line_limit_before_writing_anything(tmp_path: Path) -> None:
     huge = msgspec.structs.replace(HEADER, scenario=msgspec.Raw(b'"%s"' % (b"x" * MAX_LINE_BYTES)))
     with pytest.raises(
-        LogError, match=r"the header line, which holds the scenario, would be 4,194,867 bytes"
+        LogError, match=r"the header line, which holds the scenario, would be 4,194,886 bytes"
     ):
         LogWriter.create(tmp_path / "huge.jsonl", huge)
     assert list(tmp_path.iterdir()) == []

@@ -141,6 +141,10 @@ class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_de
     """E13: the martial artist's open-hand bonus to hit."""
     injury_penalty: int = 0
     """S4, S5: the attacker's special damage penalties to hit, already in ``hit_chance``."""
+    ruled_modifier: int = 0
+    """A referee's ruling: points added to the chance to hit, already in ``hit_chance``."""
+    ruled_miss: bool = False
+    """A referee's ruling: the attack is a miss whatever its rolls (its outcome is then "miss")."""
 
 
 class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
@@ -159,6 +163,9 @@ class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit
     charge_speed: Decimal | None = None
     """Rule E21: the relative speed of a charge, m/s."""
     charge_multiple: Decimal | None = None
+    ruled_points: Decimal | None = None
+    """What a referee's ruling added to the blow's damage (taken off, if negative; never below 0 dealt),
+    already in ``damage``."""
 
 
 class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):

@@ -186,6 +186,10 @@ class ToHitResolved(Event, frozen=True, kw_only=True, tag="to_hit_resolved", omi
     under: Decimal | None = None
     part: str | None = None
     part_roll: Roll | None = None
+    ruled_modifier: int = 0
+    """A referee's ruling: points added to ``skill`` (already in it), as injuries are."""
+    ruled_miss: bool = False
+    """A referee's ruling: the attack is a miss whatever its roll (``outcome`` is then "miss")."""
 
 
 class GrenadeThrown(Event, frozen=True, kw_only=True, tag="grenade_thrown", omit_defaults=True):
@@ -276,6 +280,9 @@ class DamageResolved(Event, frozen=True, kw_only=True, tag="damage_resolved", om
     damage_type: str = ""
     description: str | None = None
     organs: tuple[OrganEffect, ...] = ()
+    ruled_points: int | None = None
+    """What a referee's ruling added to the hit's points (taken off, if negative; never below 0), already
+    in ``points``."""
 
 
 class PoisonResolved(Event, frozen=True, kw_only=True, tag="poison_resolved"):

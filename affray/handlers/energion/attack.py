@@ -5,17 +5,20 @@ resolved in :mod:`.resolution`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from affray.events.base import Roll
+from affray.events.energion.kinds import AttackResolved
 from affray.events.energion.state import WEAPON_ARM, EnergionCombatant
 from affray.events.shared import CheckRolled
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Arm, Loadout
-from affray.handlers.energion.resolution import aim_shot, resolve_attack
+from affray.handlers.energion.resolution import Ruled, aim_shot, resolve_attack
 from affray.handlers.shared import refuse
 from affray.handlers.special_damage.module import malfunction
 from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.referee import Referee, RulingTerms
 from affray.kernel.space import distance
 from affray.npc.energion.intents import Attack
 from affray.rules.energion import close_combat
@@ -56,6 +59,7 @@ def attack(
     recovery = _recovery(encounter, me, mine, arm)
     if isinstance(recovery, str):
         return refuse(encounter, me.id, action, recovery)
+    rulings = _rulings_due(encounter, battle.referee, me.id)
     event = encounter.emit(
         resolve_attack(
             encounter,
@@ -67,11 +71,56 @@ def attack(
             subdue=me.spec.subdue or intent.subdue,
             recovery_roll=recovery,
             charge_speed=charge_speed,
+            ruled=rulings.ruled(),
         )
     )
+    rulings.record(encounter, battle.referee, event)
     battle.after_attack(encounter, event, me, arm)
     # E13: a martial artist attacks at most twice in any second.
     return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.artist else arm.speed_ms
+
+
+@dataclass
+class _Due:
+    """The referee's rulings due for one attack, by effect."""
+
+    attacker: str
+    modifiers: list[tuple[int, RulingTerms]]
+    misses: list[tuple[int, RulingTerms]]
+    damage: list[tuple[int, RulingTerms]]
+
+    def ruled(self) -> Ruled:
+        """What they change in the attack's resolution."""
+        points = [ruling.damage or 0 for _, ruling in self.damage]
+        return Ruled(
+            modifier=sum(ruling.modifier or 0 for _, ruling in self.modifiers),
+            miss=bool(self.misses),
+            points=sum(points) if points else None,
+        )
+
+    def record(self, encounter: Arena, referee: Referee, event: AttackResolved) -> None:
+        """Each ruling that took effect on ``event`` is recorded after it. A damage ruling on an attack that
+        did not land waits for the next blow when it is keyed to a time; keyed to this seq, it is an error."""
+        for number, ruling in self.modifiers:
+            referee.record(encounter, number, self.attacker, f"{ruling.modifier:+d} to hit")
+        for number, _ in self.misses:
+            referee.record(encounter, number, self.attacker, "the attack is a miss")
+        for number, ruling in self.damage:
+            if event.damage is not None:
+                referee.record(encounter, number, self.attacker, f"{ruling.damage:+d} damage points")
+            elif ruling.seq is not None:
+                raise referee.refuse(
+                    number, f"seq {ruling.seq} is a {event.outcome}: no blow landed to add damage to"
+                )
+
+
+def _rulings_due(encounter: Arena, referee: Referee, attacker: str) -> _Due:
+    return _Due(
+        attacker,
+        referee.due(encounter, attacker, "modifier"),
+        referee.due(encounter, attacker, "outcome"),
+        referee.due(encounter, attacker, "damage"),
+    )
 
 
 def _arm_for(me: Loadout, mine: EnergionCombatant, intent: Attack) -> Arm:

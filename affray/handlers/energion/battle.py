@@ -16,6 +16,7 @@ from affray.handlers.energion.host import Arena
 from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts
 from affray.handlers.energion.scenario import EnergionScenario, Seconds
 from affray.handlers.energion.special import energion_hit
+from affray.handlers.rulings import after_the_run, on_the_clock
 from affray.handlers.shared import Ending, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
 from affray.handlers.special_damage.module import SpecialDamageModule
@@ -23,6 +24,7 @@ from affray.handlers.special_damage.scenario import MODULE, SpecialDamageOptions
 from affray.kernel.clock import MS_PER_SECOND, to_ms
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
+from affray.kernel.referee import Effect, Referee
 from affray.kernel.space import metres
 from affray.npc.energion.intents import Controller
 from affray.npc.energion.nearest import NearestEnemy
@@ -45,6 +47,15 @@ def controller_for(me: Loadout) -> Controller:
     return Tactician(cornered=spec.cornered) if name == "tactician" else NearestEnemy()
 
 
+RULES_ON: dict[Effect, str] = {
+    "outcome": "attack_resolved",
+    "damage": "attack_resolved",
+    "modifier": "attack_resolved",
+    "leaves": "combatant_out",
+}
+"""The kind of event each effect of a referee's ruling overrules in Energion."""
+
+
 class EnergionBattle(Ending):
     """An Energion encounter built from a scenario; ``run`` simulates it into an Encounter."""
 
@@ -64,6 +75,7 @@ class EnergionBattle(Ending):
             self._check_special_types(self.special)
         self.vocabulary = vocabulary(scenario.modules)
         self.processes: dict[str, simpy.Process] = {}
+        self.referee = Referee(scenario.rulings, RULES_ON)
         self.interrupted: set[str] = set()
         """Casters whose spell has been interrupted and who have not yet heard of it."""
         self.controllers: dict[str, Controller] = {
@@ -100,6 +112,8 @@ class EnergionBattle(Ending):
             keep_log=keep_log,
         )
         encounter.sinks.extend(sinks)
+        self.referee = Referee(self.scenario.rulings, RULES_ON)
+        on_the_clock(encounter, self.referee)
         perceptions = {
             me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
             for me in self.loadouts.values()
@@ -114,6 +128,7 @@ class EnergionBattle(Ending):
             self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first))
         encounter.process(time_limit(encounter, self.scenario.max_seconds))
         encounter.run(until=encounter.finished)
+        after_the_run(encounter, self.referee)
         return encounter
 
     def join(self, encounter: Arena, perception_rolls: Mapping[str, Roll | None] | None = None) -> None:

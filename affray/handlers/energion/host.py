@@ -15,6 +15,7 @@ from affray.events.energion.state import EnergionState
 from affray.handlers.energion.loadout import Arm, Loadout
 from affray.handlers.energion.scenario import Seconds
 from affray.kernel.encounter import Encounter
+from affray.kernel.referee import Referee
 from affray.npc.energion.intents import Controller
 from affray.rules.energion.close_combat import GrapplingTable
 from affray.rules.energion.locations import HitLocationTable
@@ -49,6 +50,11 @@ class EnergionHost(Protocol):
     @property
     def processes(self) -> Mapping[str, simpy.Process]:
         """Each fighting combatant's process (a spell is interrupted through it, E23)."""
+        ...
+
+    @property
+    def referee(self) -> Referee:
+        """The referee's rulings in this run."""
         ...
 
     @property

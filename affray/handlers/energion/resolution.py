@@ -7,7 +7,10 @@ extra aiming bonus; its damage is scaled by the range band too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
+
+import msgspec
 
 from affray.events.base import Roll
 from affray.events.energion.kinds import (
@@ -41,6 +44,18 @@ SHIELD_ARM = "left arm"
 _ZERO = Decimal(0)
 
 
+@dataclass(frozen=True)
+class Ruled:
+    """What the referee's rulings due for an attack change (none by default)."""
+
+    modifier: int = 0
+    """Points added to the chance to hit."""
+    miss: bool = False
+    """The attack is a miss whatever its rolls."""
+    points: int | None = None
+    """Points added to the damage of a blow that lands (taken off, down to 0, if negative)."""
+
+
 def resolve_attack(
     encounter: Arena,
     attacker: Loadout,
@@ -52,11 +67,13 @@ def resolve_attack(
     subdue: bool = False,
     recovery_roll: Roll | None = None,
     charge_speed: Decimal | None = None,
+    ruled: Ruled = Ruled(),
 ) -> AttackResolved:
     """Roll the hit and, for a blow that would land, the defender's parry; build the outcome event.
 
     With ``locations`` (rule E20) the attack's location is rolled first, so that a bare location takes the
-    unarmored resistance (E22); with ``subdue`` the blow strikes to subdue (E14).
+    unarmored resistance (E22); with ``subdue`` the blow strikes to subdue (E14). ``ruled`` is what the
+    referee's rulings change: a modifier to the chance, a miss whatever the rolls, points of damage.
     """
     roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE)
     armor_value = defender.armor.value_against(arm.weapon_type)
@@ -74,7 +91,7 @@ def resolve_attack(
     shield_bonus = defender.shield.parry if defender.shield and SHIELD_ARM not in target.disabled else 0
     chance = arm.hit_chance if shot is None else _shot_chance(shot)
     injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
-    chance += injury_penalty
+    chance += injury_penalty + ruled.modifier
     quality = formulas.tidy(formulas.hit_quality(chance, armor_value + shield_bonus, roll.total))
     hit = HitDerivation(
         skill=Decimal(attacker.spec.skill),
@@ -95,17 +112,22 @@ def resolve_attack(
         proficiency=arm.carried.proficiency,
         martial_bonus=arm.martial_bonus,
         injury_penalty=injury_penalty,
+        ruled_modifier=ruled.modifier,
+        ruled_miss=ruled.miss,
     )
     parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
     outcome: Outcome
     damage = None
-    if quality <= 0:
+    if quality <= 0 or ruled.miss:
         outcome = "miss"
     elif parry is not None and parry.parried:
         outcome = "parried"
     else:
         outcome = "hit"
         damage = _damage(attacker, arm, quality, shot, target if subdue else None, charge_speed)
+        if ruled.points is not None:
+            dealt = max(damage.damage + ruled.points, _ZERO)
+            damage = msgspec.structs.replace(damage, damage=dealt, ruled_points=dealt - damage.damage)
     return AttackResolved(
         attacker=attacker.id,
         target=defender.id,

@@ -9,8 +9,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from affray.errors import ScenarioError, read_user_file
+from affray.handlers.rulings import Ruling, check_rulings
 from affray.handlers.special_damage.scenario import (
-    Ruling,
     SpecialDamageOptions,
     SpecialTraits,
     SpecialWeaponTraits,
@@ -180,6 +180,7 @@ def _check(scenario: EnergionScenario, source: str) -> None:
                 except ScenarioError as exc:
                     raise ScenarioError(f"{source}: {where}: {exc}") from None
     check_special(scenario.combatants, scenario.modules, scenario.rulings, source)
+    check_rulings(scenario.rulings, [c.id for c in scenario.combatants], source)
     check_dice(scenario.dice, source)
 
 

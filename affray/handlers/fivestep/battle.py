@@ -15,12 +15,14 @@ from affray.handlers.fivestep.host import Arena
 from affray.handlers.fivestep.rounds import rounds
 from affray.handlers.fivestep.scenario import Character, FivestepScenario, TableFile, Weapon
 from affray.handlers.fivestep.turns import LAST_RANK
+from affray.handlers.rulings import after_the_run, on_the_clock
 from affray.handlers.shared import Ending, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
 from affray.handlers.special_damage.module import SpecialDamageModule
 from affray.handlers.special_damage.scenario import MODULE, SpecialDamageOptions
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
+from affray.kernel.referee import Effect, Referee
 from affray.kernel.space import metres
 from affray.npc.fivestep.controllers import FivestepController, NearestFirst
 from affray.rules.fivestep.damage import parse_damage_die_roll
@@ -31,6 +33,15 @@ from affray.rules.fivestep.usertables import require
 
 AVERAGE_SIZE_M2 = Decimal("0.75")
 CONTROLLERS: dict[str, type[FivestepController]] = {"nearest": NearestFirst}
+
+
+RULES_ON: dict[Effect, str] = {
+    "outcome": "to_hit_resolved",
+    "damage": "damage_resolved",
+    "modifier": "to_hit_resolved",
+    "leaves": "combatant_out",
+}
+"""The kind of event each effect of a referee's ruling overrules in fivestep."""
 
 
 class FivestepBattle(Ending):
@@ -59,6 +70,7 @@ class FivestepBattle(Ending):
         if self.special is not None:
             check_special_types(scenario, self.special)
         self.vocabulary = vocabulary(scenario.modules)
+        self.referee = Referee(scenario.rulings, RULES_ON)
 
     @property
     def special_options(self) -> SpecialDamageOptions:
@@ -81,9 +93,12 @@ class FivestepBattle(Ending):
             keep_log=keep_log,
         )
         encounter.sinks.extend(sinks)
+        self.referee = Referee(self.scenario.rulings, RULES_ON)
+        on_the_clock(encounter, self.referee)
         encounter.process(rounds(encounter, self))
         encounter.process(time_limit(encounter, self.scenario.max_seconds, rank=LAST_RANK))
         encounter.run(until=encounter.finished)
+        after_the_run(encounter, self.referee)
         return encounter
 
     def join(self, encounter: Arena, side: str) -> None:

@@ -12,6 +12,7 @@ from affray.handlers.fivestep.scenario import FivestepScenario, Options, Procedu
 from affray.handlers.special_damage.host import SpecialHost
 from affray.handlers.special_damage.module import SpecialDamageModule
 from affray.kernel.encounter import Encounter
+from affray.kernel.referee import Referee
 from affray.npc.fivestep.controllers import FivestepController
 from affray.rules.fivestep.tableset import TableSet
 
@@ -56,6 +57,11 @@ class FivestepHost(SpecialHost, Protocol):
     @property
     def sides(self) -> Mapping[str, Side]:
         """The sides the scenario lists, by id."""
+        ...
+
+    @property
+    def referee(self) -> Referee:
+        """The referee's rulings in this run."""
         ...
 
     @property

@@ -14,8 +14,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from affray.errors import QUOTE_LIMIT, ScenarioError, TableError, excerpt, read_user_file
+from affray.handlers.rulings import Ruling, check_rulings
 from affray.handlers.special_damage.scenario import (
-    Ruling,
     SpecialDamageOptions,
     SpecialTraits,
     SpecialWeaponTraits,
@@ -240,6 +240,7 @@ def _check(scenario: FivestepScenario, source: str) -> None:
     _check_bodies(scenario, source)
     _check_sides(scenario, source)
     check_special(scenario.combatants, scenario.modules, scenario.rulings, source)
+    check_rulings(scenario.rulings, [c.id for c in scenario.combatants], source)
     _check_options(scenario, source)
     check_dice(scenario.dice, source)
 

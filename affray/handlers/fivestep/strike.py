@@ -56,7 +56,9 @@ def strike(
         skill_name, attribute = "BRAWL", fighter.spec.brawl
         skill = brawlmanship(fighter.spec.brawl, arm.spec.difficulty)
     injury = me.special.to_hit()
-    skill += injury
+    modifiers = battle.referee.due(encounter, fighter.id, "modifier")
+    ruled_modifier = sum(ruling.modifier or 0 for _, ruling in modifiers)
+    skill += injury + ruled_modifier
     procedure = battle.procedures.to_hit
     options = battle.options
     adversity = _adversity(battle, me, target, round_start) if procedure == 3 else ()
@@ -87,7 +89,9 @@ def strike(
     if result.roll is not None:
         roll = encounter.dice.roll(fighter.id, "to hit", str(D100))
         result = judge(roll.total)
-    part, part_roll = _where(encounter, battle, fighter, target, result) if result.hit else (None, None)
+    misses = battle.referee.due(encounter, fighter.id, "outcome")
+    lands = result.hit and not misses
+    part, part_roll = _where(encounter, battle, fighter, target, result) if lands else (None, None)
     encounter.emit(
         ToHitResolved(
             attacker=fighter.id,
@@ -101,7 +105,7 @@ def strike(
             difficulty=arm.spec.difficulty,
             skill=skill,
             injury=injury,
-            outcome=result.outcome,
+            outcome="miss" if misses else result.outcome,
             percent_to_hit=result.percent_to_hit,
             adversity=adversity,
             modifier_sum=result.modifier_sum,
@@ -111,8 +115,14 @@ def strike(
             under=result.under,
             part=part,
             part_roll=part_roll,
+            ruled_modifier=ruled_modifier,
+            ruled_miss=bool(misses),
         )
     )
+    for number, ruling in modifiers:
+        battle.referee.record(encounter, number, fighter.id, f"{ruling.modifier:+d} to skill")
+    for number, _ in misses:
+        battle.referee.record(encounter, number, fighter.id, "the attack is a miss")
     alert(encounter, battle, target)
     if part is None:
         return

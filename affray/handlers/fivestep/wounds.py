@@ -90,6 +90,11 @@ def hurt(
             else None
         )
         points = graze.total if graze is not None else 0
+    rulings = battle.referee.due(encounter, fighter.id, "damage")
+    ruled_points = None
+    if rulings:
+        ruled = max(points + sum(ruling.damage or 0 for _, ruling in rulings), 0)
+        points, ruled_points = ruled, ruled - points
     victim = battle.fighters[target.id]
     part = victim.part(part_name)
     assert part is not None
@@ -121,8 +126,11 @@ def hurt(
             damage_type=arm.spec.damage_type,
             description=description,
             organs=organs,
+            ruled_points=ruled_points,
         )
     )
+    for number, ruling in rulings:
+        battle.referee.record(encounter, number, fighter.id, f"{ruling.damage:+d} points")
     if arm.spec.poison is not None and to_hit is not None:
         poison(encounter, battle, fighter, arm, target, part.name, range_m)
 

@@ -27,10 +27,11 @@ from affray.events.special_damage.kinds import (
     SpecialModifier,
 )
 from affray.events.special_damage.state import Carrier
+from affray.handlers.rulings import Ruling
 from affray.handlers.special_damage.conditions import start_conditions
 from affray.handlers.special_damage.host import SpecialHit, SpecialHost, SpecialProfile
 from affray.handlers.special_damage.losses import lose_equipment, lose_programs
-from affray.handlers.special_damage.scenario import Ruling, SpecialDamageOptions, replacement
+from affray.handlers.special_damage.scenario import SpecialDamageOptions, replacement
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
 from affray.rules.special_damage import rolls

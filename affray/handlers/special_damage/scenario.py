@@ -13,6 +13,7 @@ from typing import Annotated, Literal, Protocol, TypeVar
 import msgspec
 
 from affray.errors import ScenarioError, excerpt
+from affray.handlers.rulings import Ruling
 from affray.kernel.scenario import Section
 from affray.names import close_names
 from affray.rules.special_damage.tables import load_living, load_robots
@@ -76,19 +77,6 @@ class SpecialDamageOptions(Section, frozen=True, kw_only=True):
     """Reaction Speed for RS checks is the host's AG / rs_divisor (100 AG -> RS 50, a ruling)."""
 
 
-class Ruling(Section, frozen=True, kw_only=True):
-    """Rule S10: the referee alters a special damage outcome; the ruling is recorded with its reason."""
-
-    target: str
-    nth: Annotated[int, msgspec.Meta(ge=1)] = 1
-    """Which special damage to the target it alters: the first, the second, ..."""
-    replace_with: str | None = None
-    """A damage of the same table (e.g. "Leg wound") instead of the one rolled."""
-    stamina: Annotated[int, msgspec.Meta(ge=0, le=10000)] | None = None
-    """The extra Stamina damage instead of the table's, up to the most damage points a combatant has."""
-    reason: str
-
-
 class _Carrying(Protocol):
     """What every host's combatant has that these checks read."""
 
@@ -121,8 +109,12 @@ def check_special(
             raise ScenarioError(f"{source}: {path}.programs: only a computer has programs")
     kinds = {c.id: c.kind for c in combatants}
     for number, ruling in enumerate(rulings):
+        if ruling.target is None:
+            continue
         if not special:
-            raise ScenarioError(f"{source}: $.rulings[{number}]: rulings alter special damage; none is on")
+            raise ScenarioError(
+                f"{source}: $.rulings[{number}].target: a ruling on special damage needs that module on"
+            )
         if ruling.target not in ids:
             raise ScenarioError(
                 f"{source}: $.rulings[{number}].target: no combatant {excerpt(ruling.target)!r}"

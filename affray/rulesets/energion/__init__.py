@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from affray.events.energion.state import vocabulary
-from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.battle import RULES_ON, EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario, convert_scenario
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.energion.display import DISPLAY
@@ -36,5 +36,6 @@ RULESET = Ruleset(
     display=DISPLAY,
     modules=("special_damage",),
     tables=tables,
+    rules_on=RULES_ON,
 )
 """The Energion ruleset."""

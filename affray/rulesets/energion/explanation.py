@@ -52,6 +52,8 @@ def _chance(h: HitDerivation) -> Step:
     how = " + ".join(parts)
     if h.injury_penalty:
         how += f" - injuries {h.injury_penalty} (S3)"
+    if h.ruled_modifier:
+        how += f" {signed(Decimal(h.ruled_modifier))} (the referee's ruling)"
     chance = h.ranged.chance_before if h.ranged is not None else h.hit_chance
     return Step(what="hit chance", value=f"{number(chance)}%", how=how, rule="E4")
 
@@ -146,6 +148,8 @@ def _damage(e: AttackResolved, s: EnergionState) -> list[Step]:
     """Rule E7: D = base + ST bonus + weapon bonus + skill bonus; DMG = TRUNC((Q + 10) / 10) / 10 x D."""
     d = e.damage
     if d is None:
+        if e.hit.ruled_miss:
+            return [Step(what="outcome", value=e.outcome, how="the referee's ruling, whatever the rolls")]
         why = "quality not above 0" if e.hit.quality <= 0 else "parried"
         return [Step(what="outcome", value=e.outcome, how=why, rule="E6")]
     potential = f"{d.base} + {number(d.strength_bonus)} + {number(d.weapon_bonus)} + {number(d.skill_bonus)}"
@@ -165,14 +169,23 @@ def _damage(e: AttackResolved, s: EnergionState) -> list[Step]:
         ),
     ]
     range_factor = f" x {number(d.range_factor)} (range, E8)" if d.range_factor else ""
+    rolled = d.damage - (d.ruled_points or 0)
     steps.append(
         Step(
             what="damage",
-            value=number(d.full_damage if d.full_damage is not None else d.damage),
+            value=number(d.full_damage if d.full_damage is not None else rolled),
             how=f"{number(d.multiplier)} x {number(d.potential)}{range_factor}",
             rule="E7",
         )
     )
+    if d.ruled_points is not None:
+        steps.append(
+            Step(
+                what="damage dealt",
+                value=number(d.damage),
+                how=f"{number(rolled)} {signed(d.ruled_points)} (the referee's ruling)",
+            )
+        )
     target = s.combatants[e.target]
     steps.append(
         Step(what=f"{e.target} left", value=f"{number(target.damage_left)}/{number(target.damage_points)} DP")

@@ -3,6 +3,8 @@ quality, multiplier, damage)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from affray.events.energion.kinds import (
     AimStarted,
     AttackResolved,
@@ -77,7 +79,8 @@ def _attack(e: AttackResolved, s: EnergionState) -> str:
     verb = "attacks" if h.ranged is None else "shoots at" if h.ranged.mode == "missile" else "throws at"
     extras = f" + proficiency {h.proficiency}" if h.proficiency else ""
     extras += f" + martial arts {number(h.martial_bonus)}" if h.martial_bonus else ""
-    chance = f"(skill {number(h.skill)}{extras} {h.bonus_kind} {signed(h.bonus)})"
+    ruling = f" {signed(Decimal(h.ruled_modifier))} ruling" if h.ruled_modifier else ""
+    chance = f"(skill {number(h.skill)}{extras} {h.bonus_kind} {signed(h.bonus)}{ruling})"
     if h.ranged is not None:
         chance = _shot(h.ranged, chance)
     where = ""
@@ -95,7 +98,7 @@ def _attack(e: AttackResolved, s: EnergionState) -> str:
         verdict = "parried" if p.parried else "fails"
         line += f"; parry with {p.device} {number(p.chance)}%, roll {face(p.roll)}: {verdict}"
     if e.outcome == "miss":
-        return line + " -> miss"
+        return line + (" -> miss (a ruling)" if h.ruled_miss else " -> miss")
     if e.damage is None:
         return line + " -> no damage"
     d = e.damage
@@ -105,10 +108,21 @@ def _attack(e: AttackResolved, s: EnergionState) -> str:
         f"{line} -> x{number(d.multiplier)} of {number(d.potential)} ({'(' if d.range_factor else ''}"
         f"base {d.base} + ST {number(d.strength_bonus)} + weapon {number(d.weapon_bonus)}"
         f" + skill {number(d.skill_bonus)}{f') x{number(d.range_factor)} range' if d.range_factor else ''})"
-        f"{_charged(d)} = {number(d.full_damage if d.full_damage is not None else d.damage)} damage"
-        f"{_subdued(d)}; "
+        f"{_charged(d)} = {number(_rolled_damage(d))} damage"
+        f"{_subdued(d)}{_ruled(d)}; "
         f"{e.target} has {number(left)}/{number(total)} DP"
     )
+
+
+def _rolled_damage(d: DamageDerivation) -> Decimal:
+    """The damage the rules gave, before subduing and the referee's ruling."""
+    if d.full_damage is not None:
+        return d.full_damage
+    return d.damage - (d.ruled_points or 0)
+
+
+def _ruled(d: DamageDerivation) -> str:
+    return f" {signed(d.ruled_points)} ruling = {number(d.damage)}" if d.ruled_points is not None else ""
 
 
 def _shot(r: RangedDerivation, melee_chance: str) -> str:
@@ -153,7 +167,8 @@ def _subdued(d: DamageDerivation) -> str:
     if d.subdue == "knocked_out":
         return ", struck to subdue: over its damage points, knocked out"
     if d.subdue == "half_damage":
-        return f", struck to subdue: not enough to knock out, half done = {number(d.damage)}"
+        half = d.damage - (d.ruled_points or 0)
+        return f", struck to subdue: not enough to knock out, half done = {number(half)}"
     return ""
 
 

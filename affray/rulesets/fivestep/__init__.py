@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from affray.events.fivestep.state import vocabulary
-from affray.handlers.fivestep.battle import FivestepBattle
+from affray.handlers.fivestep.battle import RULES_ON, FivestepBattle
 from affray.handlers.fivestep.scenario import FivestepScenario, TableFile, convert_fivestep, embed_tables
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.fivestep.display import DISPLAY
@@ -45,5 +45,6 @@ RULESET = Ruleset(
     modules=("special_damage",),
     tables=tables,
     files=files,
+    rules_on=RULES_ON,
 )
 """The five-step ruleset."""

@@ -106,7 +106,8 @@ def _to_hit(e: ToHitResolved, s: FivestepState) -> str:
     head = (
         f"{e.attacker} attacks {e.target} with {e.weapon} at {number(e.range_m)} m, "
         f"to hit procedure {e.procedure}: "
-        f"{e.skill_name} ({e.attribute} {signed(Decimal(e.difficulty))})/2 = {number(e.skill)}"
+        f"{e.skill_name} ({e.attribute} {signed(Decimal(e.difficulty))})/2{_skill_extras(e)}"
+        f" = {number(e.skill)}"
     )
     if e.outcome == "out_of_reach":
         reach = "3 m" if e.combat == "hand_to_hand" else "0.25 m to 3 km"
@@ -130,7 +131,14 @@ def _to_hit(e: ToHitResolved, s: FivestepState) -> str:
     if e.part is not None:
         how = f" ({rolled(e.part_roll)} on Table 3-3.4)" if e.part_roll is not None else " (aimed)"
         where = f", on the {e.part}{how}"
-    return f"{head}{figure}{roll}{under} -> {e.outcome}{where}"
+    ruled = " (a ruling)" if e.ruled_miss else ""
+    return f"{head}{figure}{roll}{under} -> {e.outcome}{ruled}{where}"
+
+
+def _skill_extras(e: ToHitResolved) -> str:
+    """What injuries (S3) and a referee's ruling added to the skill."""
+    extras = f" {signed(Decimal(e.injury))} injuries" if e.injury else ""
+    return extras + (f" {signed(Decimal(e.ruled_modifier))} ruling" if e.ruled_modifier else "")
 
 
 def _grenade(e: GrenadeThrown, s: FivestepState) -> str:
@@ -177,6 +185,8 @@ def _damage(e: DamageResolved, s: FivestepState) -> str:
     category = f", category {e.category}" if e.category else ""
     text = f": {e.description}" if e.description else ""
     organs = "".join(f"; {o.system} {number(o.value)}: {o.effect}" for o in e.organs if o.effect)
+    if e.ruled_points is not None:
+        blast += f" ({e.points - e.ruled_points} {signed(Decimal(e.ruled_points))} ruling)"
     return (
         f"{e.target}'s {e.part} takes {e.points}{blast} from {e.weapon} "
         f"(damage procedure {e.procedure}, {how}): "

@@ -35,6 +35,7 @@ from tests.strategies import (
     log_bytes,
     read,
     refusal_scenario,
+    ruled_duel,
     scenarios,
 )
 
@@ -111,10 +112,12 @@ def test_a_whole_example_log_folds_to_its_last_seq(name: str) -> None:
 def test_the_examples_cover_and_fold_every_kind_of_the_vocabulary() -> None:
     # duel, archers, mage-duel and brawl cover the Energion kinds but action_refused, which the refusal
     # scenario yields; robots healed 30 days the special_damage kinds (S1-S8, S10) but condition_ended,
-    # which the condition scenario's aftermath yields (an unconscious man comes round, S4)
+    # which the condition scenario's aftermath yields (an unconscious man comes round, S4); a referee's
+    # ruling on the duel yields ruling_applied
     names = ("duel", "archers", "mage-duel", "brawl")
     logs = [read(example_log(name)).events for name in names]
     logs.append(read(log_bytes(refusal_scenario())).events)
+    logs.append(read(log_bytes(ruled_duel())).events)
     logs.append(healed_events(example("robots"), 30))
     logs.append(healed_events(condition_scenario(), 1))
     assert {type(e) for events in logs for e in events} == set(VOCABULARY.kinds)
