@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from affray import rulesets
 from affray.events.codec import ENCODER, encode_log
-from affray.events.shared import kind_of
+from affray.events.shared import RulingApplied, kind_of
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
@@ -266,3 +266,42 @@ def test_every_row_of_a_table_is_found_by_its_own_name(name: str) -> None:
     for table in _owner(name).tables():
         for row_name in table.names():
             assert row_name in table.matching(row_name).names()
+
+
+RULED = [
+    pytest.param(path, id=f"{_ruleset_of(path)}:{path.stem}")
+    for path in SAMPLE_FILES
+    if _ruleset_of(path) in rulesets.BUILT_IN_RULESETS and rulesets.ruleset(_ruleset_of(path)).rules_on
+]
+"""The samples of the rulesets that offer referee's rulings."""
+
+
+def _with_ruling(path: Path, ruling: dict[str, Any]) -> tuple[Ruleset, Any]:
+    """The sample's scenario with one more ruling, loaded as its ruleset loads a file."""
+    ruleset, scenario = load(path)
+    raw = msgspec.json.decode(ENCODER.encode(scenario))
+    raw["rulings"] = [*raw.get("rulings", []), ruling]
+    return ruleset, ruleset.load(raw, str(path), path.parent)
+
+
+@pytest.mark.parametrize("path", RULED)
+def test_a_miss_ruling_rules_on_the_first_outcome_and_is_recorded_after_it(path: Path) -> None:
+    ruleset, scenario = load(path)
+    kind = ruleset.rules_on["outcome"]
+    first = next(e for e in ruleset.battle(scenario).run().log if kind_of(type(e)) == kind)
+    ruled_ruleset, ruled = _with_ruling(path, {"seq": first.seq, "outcome": "miss", "reason": "contract"})
+    log = ruled_ruleset.battle(ruled).run().log
+    ruled_event, record = log[first.seq - 1], log[first.seq]
+    assert (kind_of(type(ruled_event)), ruled_event.outcome) == (kind, "miss")  # type: ignore[attr-defined]
+    assert isinstance(record, RulingApplied)
+    assert record.rules_on == first.seq
+
+
+@pytest.mark.parametrize("path", RULED)
+def test_a_log_with_a_ruling_verifies(path: Path) -> None:
+    ruleset, scenario = _with_ruling(
+        path, {"at": 0, "combatant": load(path)[1].combatants[0].id, "leaves": True, "reason": "contract"}
+    )
+    log = read(encode_log(ruleset.header(scenario), ruleset.battle(scenario).run().log))
+    assert "ruling_applied" in {kind_of(type(e)) for e in log.events}
+    assert verify(log, lambda: rulesets.recorded(log.header, str(path))).ok
