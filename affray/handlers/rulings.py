@@ -35,7 +35,8 @@ class Ruling(Section, frozen=True, kw_only=True, omit_defaults=True):
     """Rule S10: the extra Stamina damage instead of the table's (at most a combatant's damage points)."""
     reason: str
     seq: Annotated[int, msgspec.Meta(ge=1)] | None = None
-    """The event it rules on, as the log it was made on numbers it."""
+    """The event it rules on, as the log this scenario makes numbers it (with the ``ruling_applied`` of
+    every ruling that takes effect before it)."""
     at: Moment | None = None
     """Or ``combatant``'s first outcome at or after this many seconds (for ``leaves``: when it leaves)."""
     until: Moment | None = None
@@ -62,7 +63,7 @@ def check_rulings(rulings: Sequence[Ruling], combatants: Sequence[str], source: 
     for number, ruling in enumerate(rulings):
         where = f"{source}: $.rulings[{number}]"
         if ruling.special():
-            general = [name for name in _GENERAL if getattr(ruling, name) not in (None, False)]
+            general = [name for name in _GENERAL if _given(ruling, name)]
             if general:
                 raise ScenarioError(
                     f"{where}: a ruling on special damage (target) has no {' or '.join(general)}"
@@ -74,6 +75,11 @@ def check_rulings(rulings: Sequence[Ruling], combatants: Sequence[str], source: 
 
 
 _GENERAL = ("seq", "at", "until", "combatant", "outcome", "damage", "modifier", "leaves")
+
+
+def _given(ruling: Ruling, name: str) -> bool:
+    """Whether the scenario gave the general field ``name`` (a 0 is given; ``leaves`` is when true)."""
+    return ruling.leaves if name == "leaves" else getattr(ruling, name) is not None
 
 
 def on_the_clock(encounter: Encounter[Any], referee: Referee) -> None:
@@ -104,6 +110,8 @@ def _leave(
     who = ruling.combatant
     if encounter.state.ended:
         return
+    if who not in encounter.state.combatants:
+        raise referee.refuse(number, f"{who} has not joined the fight at {ruling.at} s")
     if encounter.state.combatants[who].out:
         raise referee.refuse(number, f"{who} is already out at {ruling.at} s")
     put_out_only(encounter, who, f"the referee's ruling: {ruling.reason}")

@@ -2,8 +2,9 @@
 
 A ruling names what it rules on, by one of two keys:
 
-- ``seq``: the event at that seq, as the log being ruled on numbers it (the log with the rulings before
-  this one), optionally checked to be ``combatant``'s;
+- ``seq``: the event at that seq, as the log the scenario makes numbers it (counting the
+  ``ruling_applied`` of every ruling that takes effect before it), optionally checked to be
+  ``combatant``'s;
 - ``at`` and ``combatant``: that combatant's first outcome of the ruling's kind at or after ``at``
   seconds; a ``modifier`` with ``until`` applies to every one of them before ``until``.
 
