@@ -40,6 +40,8 @@ class WantedRoll:
     """``brenna/hit#3``."""
     count: int
     sides: int
+    need: str = ""
+    """What it is for and what it needs, when the rules say ("... under 62.5 to hit")."""
 
 
 class DiceExhausted(AffrayError):

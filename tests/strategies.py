@@ -567,9 +567,9 @@ class CountingDice(Dice):
         super().__init__(source)
         self.count = 0
 
-    def roll(self, roller: str, purpose: str, expr: str) -> Roll:
+    def roll(self, roller: str, purpose: str, expr: str, need: str = "") -> Roll:
         self.count += 1
-        return super().roll(roller, purpose, expr)
+        return super().roll(roller, purpose, expr, need)
 
 
 def rolls_in(value: Any) -> int:

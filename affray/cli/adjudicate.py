@@ -100,6 +100,8 @@ def _ask(session: _Session, exhausted: DiceExhausted) -> bool:
     assert wanted is not None
     dice = f"{wanted.count}d{wanted.sides}" if wanted.count > 1 else f"1d{wanted.sides}"
     when = f", wanted {exhausted.when}" if exhausted.when else ""
+    if wanted.need:
+        click.echo(f"{wanted.roll}: {wanted.need}")
     while True:
         answer = click.prompt(f"{wanted.roll} {dice}{when} [{UNDO} undoes the last]", prompt_suffix="? ")
         if answer.strip().lower() == UNDO:

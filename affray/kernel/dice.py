@@ -78,8 +78,11 @@ class DiceSource:
     """Where faces come from: ``faces`` gives the faces of one roll, the ``draw``-th on its stream, and
     whether they were generated or entered by hand."""
 
-    def faces(self, stream: str, draw: int, count: int, sides: int) -> tuple[tuple[int, ...], RollSource]:
-        """``count`` faces, each 1..sides, for the ``draw``-th roll of ``stream``, and their source."""
+    def faces(
+        self, stream: str, draw: int, count: int, sides: int, need: str = ""
+    ) -> tuple[tuple[int, ...], RollSource]:
+        """``count`` faces, each 1..sides, for the ``draw``-th roll of ``stream``, and their source;
+        ``need`` says what the roll is for and what it needs, for a referee entering it."""
         raise NotImplementedError
 
     def unused(self) -> str | None:
@@ -114,7 +117,9 @@ class GeneratedDice(DiceSource):
                 self._counters[stream] = counter
                 return word % sides + 1
 
-    def faces(self, stream: str, draw: int, count: int, sides: int) -> tuple[tuple[int, ...], RollSource]:
+    def faces(
+        self, stream: str, draw: int, count: int, sides: int, need: str = ""
+    ) -> tuple[tuple[int, ...], RollSource]:
         """The next ``count`` faces of the stream."""
         if count == 1:
             return (self.face(stream, sides),), "generated"
@@ -154,7 +159,9 @@ class ManualDice(DiceSource):
         self._next += 1
         return value
 
-    def faces(self, stream: str, draw: int, count: int, sides: int) -> tuple[tuple[int, ...], RollSource]:
+    def faces(
+        self, stream: str, draw: int, count: int, sides: int, need: str = ""
+    ) -> tuple[tuple[int, ...], RollSource]:
         """The next ``count`` supplied faces, each checked against the die's size."""
         return tuple(self._face(stream, draw, count, sides) for _ in range(count)), "manual"
 
@@ -183,7 +190,9 @@ class EnteredDice(DiceSource):
     def _is_manual(self, stream: str) -> bool:
         return any(fnmatchcase(stream, pattern) for pattern in self._manual)
 
-    def faces(self, stream: str, draw: int, count: int, sides: int) -> tuple[tuple[int, ...], RollSource]:
+    def faces(
+        self, stream: str, draw: int, count: int, sides: int, need: str = ""
+    ) -> tuple[tuple[int, ...], RollSource]:
         """The entered faces of this draw, or the generated ones."""
         key = f"{stream}#{draw}"
         entered = self._entered.get(key)
@@ -196,7 +205,7 @@ class EnteredDice(DiceSource):
             raise DiceExhausted(
                 f"{key} ({wanted}) was not entered",
                 path="$.dice.rolled",
-                wanted=WantedRoll(key, count, sides),
+                wanted=WantedRoll(key, count, sides, need),
             )
         if len(entered) != count or not all(1 <= face <= sides for face in entered):
             shown = entered[0] if len(entered) == 1 else list(entered)
@@ -225,14 +234,16 @@ class Dice:
         self._parsed: dict[str, DiceExpression] = {}
         self._draws: dict[str, int] = {}
 
-    def roll(self, roller: str, purpose: str, expr: str) -> Roll:
-        """Roll ``expr`` on the stream ``roller/purpose``, as that stream's next draw."""
+    def roll(self, roller: str, purpose: str, expr: str, need: str = "") -> Roll:
+        """Roll ``expr`` on the stream ``roller/purpose``, as that stream's next draw; ``need`` says what
+        it is for and what it needs ("brenna attacks gorm with Sword, Long: under 62.5 to hit"), for a
+        referee asked for it at a table."""
         parsed = self._parsed.get(expr)
         if parsed is None:
             parsed = self._parsed[expr] = parse_expression(expr)
         stream = f"{roller}/{purpose}"
         draw = self._draws[stream] = self._draws.get(stream, 0) + 1
-        faces, source = self.source.faces(stream, draw, parsed.count, parsed.sides)
+        faces, source = self.source.faces(stream, draw, parsed.count, parsed.sides, need)
         return Roll(
             expr=expr,
             faces=faces,

@@ -175,3 +175,15 @@ def test_a_stopped_sessions_rolls_are_not_written_over(affray: Affray, table: Pa
         "adjudicate", table, "-o", tmp_path / "o.jsonl", "--rolls", tmp_path / "o.jsonl.rolls.toml"
     )
     assert_user_error(result, "carry on with --resume")
+
+
+def test_the_terminal_is_told_what_a_roll_needs(
+    terminal: pexpect.spawn, brennas: dict[str, list[int]]
+) -> None:
+    # brenna's first blow: 82.5% (skill 70 + melee 12.5, E4) - Studded Leather 20 against type 2 (E9):
+    # a quality above 0 (E6) needs a roll under 62.5
+    terminal.sendline(str(brennas[asked(terminal)][0]))
+    terminal.expect(
+        re.escape("brenna/hit#1: brenna attacks gorm with Sword, Long: under 62.5 to hit (82.5% - armor 20)")
+    )
+    assert asked(terminal) == "brenna/hit#1"

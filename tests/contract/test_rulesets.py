@@ -135,8 +135,8 @@ def _rolls_made(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple
     made: list[tuple[str, int]] = []
     plain = Dice.roll
 
-    def noted(self: Dice, roller: str, purpose: str, expr: str) -> Any:
-        roll = plain(self, roller, purpose, expr)
+    def noted(self: Dice, roller: str, purpose: str, expr: str, need: str = "") -> Any:
+        roll = plain(self, roller, purpose, expr, need)
         made.append((roll.stream, roll.draw))
         return roll
 

@@ -158,7 +158,9 @@ class EnergionBattle(Ending):
     ) -> tuple[int, Roll | None]:
         """A time in milliseconds from a scenario value: seconds as given, or rolled dice read as seconds."""
         if isinstance(value, str):
-            roll = encounter.dice.roll(combatant, purpose, value)
+            roll = encounter.dice.roll(
+                combatant, purpose, value, need=f"{combatant}'s {purpose} time, in seconds"
+            )
             return max(roll.total, 0) * MS_PER_SECOND, roll
         return to_ms(Decimal(str(value))), None
 

@@ -75,8 +75,15 @@ def resolve_attack(
     unarmored resistance (E22); with ``subdue`` the blow strikes to subdue (E14). ``ruled`` is what the
     referee's rulings change: a modifier to the chance, a miss whatever the rolls, points of damage.
     """
-    roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE)
+    target = encounter.state.combatants[defender.id]
+    shield_bonus = defender.shield.parry if defender.shield and SHIELD_ARM not in target.disabled else 0
+    chance = arm.hit_chance if shot is None else _shot_chance(shot)
+    injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
+    chance += injury_penalty + ruled.modifier
     armor_value = defender.armor.value_against(arm.weapon_type)
+    where_unknown = locations is not None and (shot is None or shot.presented is None)
+    need = _hit_need(attacker, arm, defender, chance, None if where_unknown else armor_value + shield_bonus)
+    roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE, need=need)
     location = location_roll = armored = None
     if locations is not None and shot is not None and shot.presented is not None:
         location = shot.presented
@@ -87,11 +94,6 @@ def resolve_attack(
         armored = location not in defender.spec.unarmored
         bare = defender.unarmored.value_against(arm.weapon_type)
         armor_value = location_armor_value(armor_value, bare, armored)
-    target = encounter.state.combatants[defender.id]
-    shield_bonus = defender.shield.parry if defender.shield and SHIELD_ARM not in target.disabled else 0
-    chance = arm.hit_chance if shot is None else _shot_chance(shot)
-    injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
-    chance += injury_penalty + ruled.modifier
     quality = formulas.tidy(formulas.hit_quality(chance, armor_value + shield_bonus, roll.total))
     hit = HitDerivation(
         skill=Decimal(attacker.spec.skill),
@@ -137,6 +139,15 @@ def resolve_attack(
         outcome=outcome,
         damage=damage,
     )
+
+
+def _hit_need(attacker: Loadout, arm: Arm, defender: Loadout, chance: Decimal, armor: int | None) -> str:
+    """What the hit roll needs (E6: a quality above 0 is a roll under the chance less the armor), for a
+    referee entering it; with hit locations the armor is the location's, rolled after it (E20)."""
+    who = f"{attacker.id} attacks {defender.id} with {arm.weapon.name}"
+    if armor is None:
+        return f"{who}: under {formulas.tidy(chance)} less the armor where it lands, to hit"
+    return f"{who}: under {formulas.tidy(chance - armor)} to hit ({formulas.tidy(chance)}% - armor {armor})"
 
 
 def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -> RangedDerivation | str:
@@ -288,5 +299,6 @@ def _parry(encounter: Arena, defender: Loadout, *, melee: bool) -> ParryAttempt 
     last = state.last_parry_ms.get(device)
     if last is not None and encounter.now - last < gap_ms:
         return None
-    roll = encounter.dice.roll(defender.id, "parry", PARRY_DIE)
+    need = f"{defender.id} parries with {device}: {formulas.tidy(chance)} or under"
+    roll = encounter.dice.roll(defender.id, "parry", PARRY_DIE, need=need)
     return ParryAttempt(device=device, chance=chance, roll=roll, parried=roll.total <= chance, gap_ms=gap_ms)

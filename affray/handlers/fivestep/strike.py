@@ -25,6 +25,7 @@ from affray.rules.fivestep.hitting import (
     percent_to_hit_2,
     percent_to_hit_3,
     random_hit_location,
+    roll_needed,
 )
 from affray.rules.fivestep.usertables import require
 
@@ -87,7 +88,9 @@ def strike(
     result = judge(1)
     roll = None
     if result.roll is not None:
-        roll = encounter.dice.roll(fighter.id, "to hit", str(D100))
+        need = roll_needed(result, at_or_under=options.at_or_under, over_misses=options.over_misses)
+        what = f"{fighter.id} attacks {target.id} with {arm.spec.name}: {need}"
+        roll = encounter.dice.roll(fighter.id, "to hit", str(D100), need=what)
         result = judge(roll.total)
     misses = battle.referee.due(encounter, fighter.id, "outcome")
     lands = result.hit and not misses

@@ -241,6 +241,26 @@ def percent_to_hit_3(
     return msgspec.structs.replace(base, outcome=outcome, roll=roll, under=under)
 
 
+def roll_needed(result: ToHit, *, at_or_under: bool = False, over_misses: bool = False) -> str:
+    """Rule F8: what the d100 needs, in words, for an attack the roll settles (``result`` judged with any
+    roll: its figure does not depend on it). Procedures 1 and 2: under the chance (or at or under);
+    procedure 3: more than 20 under the result is a direct hit, any other a random hit (or, with
+    ``over_misses``, a miss at or over the result).
+
+    Procedure 1 at 37.5: "under 37.5 to hit"; procedure 3 at 45: "under 25 for a direct hit, else random".
+    """
+    figure = result.result
+    if figure is None:
+        return ""
+    shown = f"{figure.normalize():f}"
+    if result.procedure != 3:
+        return f"{'at or under' if at_or_under else 'under'} {shown} to hit"
+    direct = f"{(figure - DIRECT_MARGIN).normalize():f}"
+    if over_misses:
+        return f"under {direct} for a direct hit, under {shown} for a random one"
+    return f"under {direct} for a direct hit, else a random one"
+
+
 def random_hit_location(tables: Tables, roll: int) -> str:
     """Rule F8: the body part a random hit strikes, a d100 on Table 3-3.4 (user-supplied)."""
     return require(tables, "3-3.4", "a random hit").part_for(roll)

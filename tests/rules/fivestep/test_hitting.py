@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from affray.rules.fivestep import hitting
-from affray.rules.fivestep.hitting import Adversity, GrenadeThrow, ToHit
+from affray.rules.fivestep.hitting import Adversity, GrenadeThrow, ToHit, percent_to_hit_1, roll_needed
 from affray.rules.fivestep.usertables import MissingTable, UserTable, load_tables, parse_table
 
 D = Decimal
@@ -261,3 +261,22 @@ def test_grenade_bounce_needs_table_3_4_1() -> None:
 # rule F9: throw distance by Physical Strength and weight: 45, 0.8 kg -> 28 m (example Table 3-4.0)
 def test_throw_distance() -> None:
     assert hitting.throw_distance(TABLES, 45, D("0.8")) == 28
+
+
+def test_procedure_1_needs_a_roll_under_the_skill() -> None:
+    # F8: procedure 1 hits under the skill; BRAWL (50 + 25) / 2 = 37.5
+    assert roll_needed(percent_to_hit_1(Decimal("37.5"), 1, kind="hand_to_hand", range_m=Decimal(2))) == (
+        "under 37.5 to hit"
+    )
+
+
+def test_at_or_under_is_said_as_such() -> None:
+    result = percent_to_hit_1(Decimal(40), 1, kind="hand_to_hand", range_m=Decimal(2), at_or_under=True)
+    assert roll_needed(result, at_or_under=True) == "at or under 40 to hit"
+
+
+def test_procedure_3_needs_more_than_20_under_for_a_direct_hit() -> None:
+    # F8: 60 to hit - 15 against = 45; a roll under 45 - 20 = 25 is a direct hit, any other a random one
+    result = ToHit(procedure=3, outcome="miss", skill=Decimal(60), range_m=Decimal(5), result=Decimal(45))
+    assert roll_needed(result) == "under 25 for a direct hit, else a random one"
+    assert roll_needed(result, over_misses=True) == "under 25 for a direct hit, under 45 for a random one"
