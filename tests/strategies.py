@@ -47,7 +47,7 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario, decode_scenario
 from affray.handlers.fivestep import battle as fivestep_battle_module
 from affray.handlers.special_damage.aftermath import run_aftermath
-from affray.kernel.dice import Dice
+from affray.kernel.dice import Dice, Need
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest
 from affray.kernel.ruleset import Battle, Reading, Recorded
@@ -567,7 +567,7 @@ class CountingDice(Dice):
         super().__init__(source)
         self.count = 0
 
-    def roll(self, roller: str, purpose: str, expr: str, need: str = "") -> Roll:
+    def roll(self, roller: str, purpose: str, expr: str, need: Need = None) -> Roll:
         self.count += 1
         return super().roll(roller, purpose, expr, need)
 

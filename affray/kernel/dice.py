@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -74,12 +74,16 @@ def _stream_prefix(seed: int, stream: str) -> bytes:
     return b"%s\x00%d\x00%s\x00" % (_DOMAIN, seed, stream.encode())
 
 
+Need = Callable[[], str] | None
+"""What a roll is for and needs, in words, worked out only when a referee is asked for it."""
+
+
 class DiceSource:
     """Where faces come from: ``faces`` gives the faces of one roll, the ``draw``-th on its stream, and
     whether they were generated or entered by hand."""
 
     def faces(
-        self, stream: str, draw: int, count: int, sides: int, need: str = ""
+        self, stream: str, draw: int, count: int, sides: int, need: Need = None
     ) -> tuple[tuple[int, ...], RollSource]:
         """``count`` faces, each 1..sides, for the ``draw``-th roll of ``stream``, and their source;
         ``need`` says what the roll is for and what it needs, for a referee entering it."""
@@ -118,7 +122,7 @@ class GeneratedDice(DiceSource):
                 return word % sides + 1
 
     def faces(
-        self, stream: str, draw: int, count: int, sides: int, need: str = ""
+        self, stream: str, draw: int, count: int, sides: int, need: Need = None
     ) -> tuple[tuple[int, ...], RollSource]:
         """The next ``count`` faces of the stream."""
         if count == 1:
@@ -160,7 +164,7 @@ class ManualDice(DiceSource):
         return value
 
     def faces(
-        self, stream: str, draw: int, count: int, sides: int, need: str = ""
+        self, stream: str, draw: int, count: int, sides: int, need: Need = None
     ) -> tuple[tuple[int, ...], RollSource]:
         """The next ``count`` supplied faces, each checked against the die's size."""
         return tuple(self._face(stream, draw, count, sides) for _ in range(count)), "manual"
@@ -191,7 +195,7 @@ class EnteredDice(DiceSource):
         return any(fnmatchcase(stream, pattern) for pattern in self._manual)
 
     def faces(
-        self, stream: str, draw: int, count: int, sides: int, need: str = ""
+        self, stream: str, draw: int, count: int, sides: int, need: Need = None
     ) -> tuple[tuple[int, ...], RollSource]:
         """The entered faces of this draw, or the generated ones."""
         key = f"{stream}#{draw}"
@@ -205,7 +209,7 @@ class EnteredDice(DiceSource):
             raise DiceExhausted(
                 f"{key} ({wanted}) was not entered",
                 path="$.dice.rolled",
-                wanted=WantedRoll(key, count, sides, need),
+                wanted=WantedRoll(key, count, sides, need() if need else ""),
             )
         if len(entered) != count or not all(1 <= face <= sides for face in entered):
             shown = entered[0] if len(entered) == 1 else list(entered)
@@ -234,10 +238,10 @@ class Dice:
         self._parsed: dict[str, DiceExpression] = {}
         self._draws: dict[str, int] = {}
 
-    def roll(self, roller: str, purpose: str, expr: str, need: str = "") -> Roll:
+    def roll(self, roller: str, purpose: str, expr: str, need: Need = None) -> Roll:
         """Roll ``expr`` on the stream ``roller/purpose``, as that stream's next draw; ``need`` says what
         it is for and what it needs ("brenna attacks gorm with Sword, Long: under 62.5 to hit"), for a
-        referee asked for it at a table."""
+        referee asked for it at a table (called only then)."""
         parsed = self._parsed.get(expr)
         if parsed is None:
             parsed = self._parsed[expr] = parse_expression(expr)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from affray import rulesets
 from affray.events.codec import ENCODER, encode_log
 from affray.events.shared import RulingApplied, kind_of
-from affray.kernel.dice import Dice
+from affray.kernel.dice import Dice, Need
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
 from affray.kernel.ruleset import Module, Reading, Ruleset
@@ -135,7 +135,7 @@ def _rolls_made(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple
     made: list[tuple[str, int]] = []
     plain = Dice.roll
 
-    def noted(self: Dice, roller: str, purpose: str, expr: str, need: str = "") -> Any:
+    def noted(self: Dice, roller: str, purpose: str, expr: str, need: Need = None) -> Any:
         roll = plain(self, roller, purpose, expr, need)
         made.append((roll.stream, roll.draw))
         return roll

@@ -14,7 +14,7 @@ from affray.events.energion.state import WEAPON_ARM, EnergionCombatant
 from affray.events.shared import CheckRolled
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Arm, Loadout
-from affray.handlers.energion.resolution import Ruled, aim_shot, resolve_attack
+from affray.handlers.energion.resolution import UNRULED, Ruled, aim_shot, resolve_attack
 from affray.handlers.shared import refuse
 from affray.handlers.special_damage.module import malfunction
 from affray.kernel.clock import MS_PER_SECOND
@@ -59,7 +59,7 @@ def attack(
     recovery = _recovery(encounter, me, mine, arm)
     if isinstance(recovery, str):
         return refuse(encounter, me.id, action, recovery)
-    rulings = _rulings_due(encounter, battle.referee, me.id)
+    rulings = _rulings_due(encounter, battle.referee, me.id) if battle.referee else None
     event = encounter.emit(
         resolve_attack(
             encounter,
@@ -71,10 +71,11 @@ def attack(
             subdue=me.spec.subdue or intent.subdue,
             recovery_roll=recovery,
             charge_speed=charge_speed,
-            ruled=rulings.ruled(),
+            ruled=rulings.ruled() if rulings is not None else UNRULED,
         )
     )
-    rulings.record(encounter, battle.referee, event)
+    if rulings is not None:
+        rulings.record(encounter, battle.referee, event)
     battle.after_attack(encounter, event, me, arm)
     # E13: a martial artist attacks at most twice in any second.
     return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.artist else arm.speed_ms

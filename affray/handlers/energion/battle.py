@@ -159,7 +159,7 @@ class EnergionBattle(Ending):
         """A time in milliseconds from a scenario value: seconds as given, or rolled dice read as seconds."""
         if isinstance(value, str):
             roll = encounter.dice.roll(
-                combatant, purpose, value, need=f"{combatant}'s {purpose} time, in seconds"
+                combatant, purpose, value, need=lambda: f"{combatant}'s {purpose} time, in seconds"
             )
             return max(roll.total, 0) * MS_PER_SECOND, roll
         return to_ms(Decimal(str(value))), None

@@ -56,6 +56,10 @@ class Ruled:
     """Points added to the damage of a blow that lands (taken off, down to 0, if negative)."""
 
 
+UNRULED = Ruled()
+"""An attack no ruling changes."""
+
+
 def resolve_attack(
     encounter: Arena,
     attacker: Loadout,
@@ -67,7 +71,7 @@ def resolve_attack(
     subdue: bool = False,
     recovery_roll: Roll | None = None,
     charge_speed: Decimal | None = None,
-    ruled: Ruled = Ruled(),
+    ruled: Ruled = UNRULED,
 ) -> AttackResolved:
     """Roll the hit and, for a blow that would land, the defender's parry; build the outcome event.
 
@@ -82,8 +86,10 @@ def resolve_attack(
     chance += injury_penalty + ruled.modifier
     armor_value = defender.armor.value_against(arm.weapon_type)
     where_unknown = locations is not None and (shot is None or shot.presented is None)
-    need = _hit_need(attacker, arm, defender, chance, None if where_unknown else armor_value + shield_bonus)
-    roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE, need=need)
+    armor = None if where_unknown else armor_value + shield_bonus
+    roll = encounter.dice.roll(
+        attacker.id, "hit", HIT_DIE, need=lambda: _hit_need(attacker, arm, defender, chance, armor)
+    )
     location = location_roll = armored = None
     if locations is not None and shot is not None and shot.presented is not None:
         location = shot.presented
@@ -299,6 +305,10 @@ def _parry(encounter: Arena, defender: Loadout, *, melee: bool) -> ParryAttempt 
     last = state.last_parry_ms.get(device)
     if last is not None and encounter.now - last < gap_ms:
         return None
-    need = f"{defender.id} parries with {device}: {formulas.tidy(chance)} or under"
-    roll = encounter.dice.roll(defender.id, "parry", PARRY_DIE, need=need)
+    roll = encounter.dice.roll(
+        defender.id,
+        "parry",
+        PARRY_DIE,
+        need=lambda: f"{defender.id} parries with {device}: {chance} or under",
+    )
     return ParryAttempt(device=device, chance=chance, roll=roll, parried=roll.total <= chance, gap_ms=gap_ms)

@@ -88,9 +88,13 @@ def strike(
     result = judge(1)
     roll = None
     if result.roll is not None:
-        need = roll_needed(result, at_or_under=options.at_or_under, over_misses=options.over_misses)
-        what = f"{fighter.id} attacks {target.id} with {arm.spec.name}: {need}"
-        roll = encounter.dice.roll(fighter.id, "to hit", str(D100), need=what)
+        judged = result
+
+        def need() -> str:
+            wanted = roll_needed(judged, at_or_under=options.at_or_under, over_misses=options.over_misses)
+            return f"{fighter.id} attacks {target.id} with {arm.spec.name}: {wanted}"
+
+        roll = encounter.dice.roll(fighter.id, "to hit", str(D100), need=need)
         result = judge(roll.total)
     misses = battle.referee.due(encounter, fighter.id, "outcome")
     lands = result.hit and not misses
