@@ -19,12 +19,15 @@ from affray.events.reader import LogFile, read_all
 from affray.replays.diff import diff_logs, tell_diff
 from affray.replays.verify import verify
 from affray.replays.whatif import (
+    IntentChange,
     RollChange,
     RulingChange,
     changed_scenario,
     check_change,
     logged_rolls,
+    ordered_scenario,
     parse_change,
+    parse_intent,
     parse_ruling,
     ruled_scenario,
 )
@@ -61,7 +64,13 @@ def _whole(log: Path) -> tuple[LogFile, str]:
     metavar="EFFECT",
     help="A referee's ruling on the event at --seq: miss, damage=POINTS, modifier=POINTS, leaves=COMBATANT.",
 )
-@click.option("--reason", help="Why the referee rules so (recorded with --rule).")
+@click.option(
+    "--intent",
+    metavar="COMBATANT:KEY=VALUE",
+    help="A combatant played otherwise from the time of --seq on: gorm:target=brenna (whom it goes for "
+    "first) or gorm:controller=tactician (who plays it).",
+)
+@click.option("--reason", help="Why (recorded with --rule or --intent).")
 @click.option(
     "--seq",
     type=click.IntRange(min=1),
@@ -75,35 +84,40 @@ def whatif(
     log: Path,
     settings: tuple[str, ...],
     rule: str | None,
+    intent: str | None,
     reason: str | None,
     seq: int | None,
     output: Path,
     force: bool,
 ) -> None:
-    """Fight LOG again with some of its rolls set otherwise, or a referee's ruling, into OUTPUT, and show
-    how it differs.
+    """Fight LOG again with some of its rolls set otherwise, a referee's ruling or a combatant played
+    otherwise from a point on, into OUTPUT, and show how it differs.
 
     Every roll before the change comes out as it was, and every later roll is drawn from its own stream
     (so one combatant's change does not shift another's rolls). OUTPUT's header names LOG (by the hash
     of its end line) and the changes; it verifies like any log.
     """
-    if not settings and rule is None:
-        raise AffrayError("give --set STREAM#DRAW=VALUE or --rule EFFECT (with --seq and --reason)")
-    if reason is not None and rule is None:
-        raise AffrayError("--reason goes with --rule")
+    if not settings and rule is None and intent is None:
+        raise AffrayError("give --set STREAM#DRAW=VALUE, --rule EFFECT or --intent COMBATANT:KEY=VALUE")
+    if reason is not None and rule is None and intent is None:
+        raise AffrayError("--reason goes with --rule or --intent")
     refuse_overwriting(output, {log: "the log the what-if starts from"})
     rolled = [parse_change(text) for text in settings]
     ruling = parse_ruling(rule, seq, reason) if rule is not None else None
+    order = parse_intent(intent, seq, reason) if intent is not None else None
     parent, end = _whole(log)
     rolls = logged_rolls(parent.events)
     for change in rolled:
-        check_change(change, rolls, seq if ruling is None else None)
+        check_change(change, rolls, seq if ruling is None and order is None else None)
     scenario = changed_scenario(msgspec.json.decode(parent.header.scenario), rolls, rolled)
-    changes: list[RollChange | RulingChange] = [*rolled]
+    changes: list[RollChange | RulingChange | IntentChange] = [*rolled]
     if ruling is not None:
         ruleset = rulesets.recorded(parent.header, str(log)).ruleset
         scenario = ruled_scenario(scenario, parent.events, ruling, ruleset.rules_on)
         changes.append(ruling)
+    if order is not None:
+        scenario = ordered_scenario(scenario, parent.events, order)
+        changes.append(order)
     header = msgspec.structs.replace(parent.header, scenario=msgspec.Raw(ENCODER.encode(scenario)))
     what = rulesets.recorded(header, f"{log} with {', '.join(map(str, changes))}")
     made = msgspec.structs.replace(

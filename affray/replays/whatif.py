@@ -164,3 +164,55 @@ def ruled_scenario(
         if isinstance(earlier.get("seq"), int) and earlier["seq"] > change.seq:
             earlier["seq"] += 1
     return {**scenario, "rulings": [*kept, ruling]}
+
+
+_INTENT = re.compile(
+    r"^(?P<who>[A-Za-z0-9_-]{1,40}):(?P<key>target|controller)=(?P<value>[A-Za-z0-9_,-]{1,200})$"
+)
+
+
+class IntentChange(msgspec.Struct, frozen=True):
+    """A combatant played otherwise from one event's time on: ``gorm:target=brenna`` (whom it goes for
+    first, several by commas) or ``gorm:controller=tactician`` (who plays it)."""
+
+    seq: int
+    combatant: str
+    key: str
+    value: str
+    reason: str
+
+    def __str__(self) -> str:
+        why = f" ({self.reason})" if self.reason else ""
+        return f"seq {self.seq}: {self.combatant} {self.key}={self.value} from then on{why}"
+
+
+def parse_intent(text: str, seq: int | None, reason: str | None) -> IntentChange:
+    """``--intent`` as an IntentChange, placed by ``--seq``."""
+    found = _INTENT.match(text.strip())
+    if found is None:
+        raise AffrayError(
+            f"--intent {text[:40]!r}: expected COMBATANT:target=ID[,ID...] or COMBATANT:controller=NAME"
+        )
+    if seq is None:
+        raise AffrayError(f"--intent {text[:40]!r}: give --seq N, the event from whose time it holds")
+    return IntentChange(
+        seq, found.group("who"), found.group("key"), found.group("value"), (reason or "").strip()
+    )
+
+
+def ordered_scenario(
+    scenario: dict[str, Any], events: Iterable[Event], change: IntentChange
+) -> dict[str, Any]:
+    """The scenario with ``change`` among its standing orders, from the time of the event at its seq."""
+    event = next((e for e in events if e.seq == change.seq), None)
+    if event is None:
+        raise AffrayError(f"--seq {change.seq}: the log has no such event")
+    order: dict[str, Any] = {"combatant": change.combatant, "at": event.t / 1000}
+    if change.key == "target":
+        order["priority_targets"] = [target for target in change.value.split(",") if target]
+    else:
+        order["controller"] = change.value
+    if change.reason:
+        order["reason"] = change.reason
+    kept = [dict(o) for o in scenario.get("orders", []) if isinstance(o, dict)]
+    return {**scenario, "orders": [*kept, order]}

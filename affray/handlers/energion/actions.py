@@ -31,6 +31,7 @@ from affray.npc.energion.intents import (
     Cast,
     ChangeWeapon,
     Charge,
+    Controller,
     Flee,
     Grapple,
     Intent,
@@ -52,7 +53,7 @@ class Acting:
         self.battle = battle
         self.me = me
         self.mine: EnergionCombatant = encounter.state.combatants[me.id]
-        self.controller = battle.controllers[me.id]
+        self._own = battle.controllers[me.id]
         self.unreadied = True
         """Its first weapon has not had its battle initiative yet (E1, E3)."""
         self.step = metres(me.spec.move_rate)
@@ -66,6 +67,11 @@ class Acting:
         )
         self._field = FieldWatch(encounter.state)
         self._look = partial(_look, encounter.state.combatants)
+
+    @property
+    def controller(self) -> Controller:
+        """Who plays it now: its own controller, or a standing order's."""
+        return self.battle.orders.controller(self.me.id, int(self.encounter.now), self._own)
 
     def stopped(self) -> bool:
         """The encounter is over, or this combatant is out."""
@@ -85,7 +91,7 @@ class Acting:
             grapples=self._grapples,
             pace=self.step,
             parries=self._parries,
-            priority=self._priority,
+            priority=self.battle.orders.priority(self.me.id, int(self.encounter.now), self._priority),
         )
 
     def refuse(self, action: str, reason: str) -> int:

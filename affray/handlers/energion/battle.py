@@ -16,6 +16,7 @@ from affray.handlers.energion.host import Arena
 from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts
 from affray.handlers.energion.scenario import EnergionScenario, Seconds
 from affray.handlers.energion.special import energion_hit
+from affray.handlers.orders import StandingOrders, given
 from affray.handlers.rulings import after_the_run, on_the_clock
 from affray.handlers.shared import Ending, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
@@ -35,11 +36,12 @@ from affray.rules.energion.locations import disabling_damage, load_hit_locations
 from affray.rules.energion.tables import EnergionTables, load_tables
 
 
-def controller_for(me: Loadout) -> Controller:
-    """The combatant's controller; "auto" picks the tactician for one with more than a single melee weapon
-    to use: spells, grappling, martial arts, a missile or hurled weapon, or several weapons (ruling 50)."""
+def controller_for(me: Loadout, name: str | None = None) -> Controller:
+    r"""The combatant's controller (or the one ``name``\ d); "auto" picks the tactician for one with more
+    than a single melee weapon to use: spells, grappling, martial arts, a missile or hurled weapon, or
+    several weapons (ruling 50)."""
     spec = me.spec
-    name = spec.controller
+    name = name or spec.controller
     if name == "auto":
         armed = len(me.arms) > 1 or any(arm.ranged for arm in me.arms)
         versatile = armed or spec.spells or spec.grapples or spec.martial_arts_level
@@ -76,11 +78,18 @@ class EnergionBattle(Ending):
         self.vocabulary = vocabulary(scenario.modules)
         self.processes: dict[str, simpy.Process] = {}
         self.referee = Referee(scenario.rulings, RULES_ON)
+        self.orders = self._orders()
         self.interrupted: set[str] = set()
         """Casters whose spell has been interrupted and who have not yet heard of it."""
         self.controllers: dict[str, Controller] = {
             spec.id: controller_for(self.loadouts[spec.id]) for spec in scenario.combatants
         }
+
+    def _orders(self) -> StandingOrders[Controller]:
+        """The scenario's standing orders, fresh for a run (an order's controller keeps its own memory)."""
+        return StandingOrders(
+            given(self.scenario.orders), lambda name, who: controller_for(self.loadouts[who], name)
+        )
 
     def _check_special_types(self, special: SpecialDamageModule) -> None:
         """Every weapon's ``special_type`` is a Table 2 weapon type (rule S9): named at load, with its field,
@@ -114,6 +123,7 @@ class EnergionBattle(Ending):
         encounter.sinks.extend(sinks)
         self.referee = Referee(self.scenario.rulings, RULES_ON)
         on_the_clock(encounter, self.referee)
+        self.orders = self._orders()
         perceptions = {
             me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
             for me in self.loadouts.values()

@@ -14,6 +14,7 @@ from affray.events.energion.kinds import AttackResolved
 from affray.events.energion.state import EnergionState
 from affray.handlers.energion.loadout import Arm, Loadout
 from affray.handlers.energion.scenario import Seconds
+from affray.handlers.orders import StandingOrders
 from affray.kernel.encounter import Encounter
 from affray.kernel.referee import Referee
 from affray.npc.energion.intents import Controller
@@ -50,6 +51,11 @@ class EnergionHost(Protocol):
     @property
     def processes(self) -> Mapping[str, simpy.Process]:
         """Each fighting combatant's process (a spell is interrupted through it, E23)."""
+        ...
+
+    @property
+    def orders(self) -> StandingOrders[Controller]:
+        """The scenario's standing orders: whom each combatant goes for and who plays it, at a moment."""
         ...
 
     @property

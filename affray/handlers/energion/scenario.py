@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from affray.errors import ScenarioError, read_user_file
+from affray.handlers.orders import Orders, check_orders, given
 from affray.handlers.rulings import Ruling, check_rulings
 from affray.handlers.special_damage.scenario import (
     SpecialDamageOptions,
@@ -35,6 +36,10 @@ Percent = Annotated[int, msgspec.Meta(ge=0, le=300)]
 Seconds = Annotated[int, msgspec.Meta(ge=0, le=86400)] | Annotated[float, msgspec.Meta(ge=0, le=86400)] | str
 """A time in seconds (a number) or a dice expression rolled for it (``"1d10"``, read as seconds)."""
 Location = Literal["head", "chest", "abdomen", "right arm", "left arm", "right leg", "left leg"]
+
+
+CONTROLLERS = ("auto", "nearest", "tactician")
+"""The controllers a combatant may be played by."""
 
 
 class Stats(Section, frozen=True, kw_only=True):
@@ -151,6 +156,8 @@ class EnergionScenario(Section, frozen=True, kw_only=True):
     special_damage: SpecialDamageOptions = SpecialDamageOptions()
     rulings: list[Ruling] = msgspec.field(default_factory=list)
     combatants: Annotated[list[Combatant], msgspec.Meta(min_length=2)]
+    orders: Orders = msgspec.UNSET
+    """Standing orders from a time on (handlers/orders.py); not written when absent."""
 
 
 def decode_scenario(data: bytes | str, source: str) -> EnergionScenario:
@@ -180,7 +187,9 @@ def _check(scenario: EnergionScenario, source: str) -> None:
                 except ScenarioError as exc:
                     raise ScenarioError(f"{source}: {where}: {exc}") from None
     check_special(scenario.combatants, scenario.modules, scenario.rulings, source)
-    check_rulings(scenario.rulings, [c.id for c in scenario.combatants], source)
+    ids = [c.id for c in scenario.combatants]
+    check_rulings(scenario.rulings, ids, source)
+    check_orders(given(scenario.orders), ids, CONTROLLERS, source)
     check_dice(scenario.dice, source)
 
 

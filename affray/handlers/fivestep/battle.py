@@ -15,6 +15,7 @@ from affray.handlers.fivestep.host import Arena
 from affray.handlers.fivestep.rounds import rounds
 from affray.handlers.fivestep.scenario import Character, FivestepScenario, TableFile, Weapon
 from affray.handlers.fivestep.turns import LAST_RANK
+from affray.handlers.orders import StandingOrders, given
 from affray.handlers.rulings import after_the_run, on_the_clock
 from affray.handlers.shared import Ending, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
@@ -71,6 +72,7 @@ class FivestepBattle(Ending):
             check_special_types(scenario, self.special)
         self.vocabulary = vocabulary(scenario.modules)
         self.referee = Referee(scenario.rulings, RULES_ON)
+        self.orders = self._orders()
 
     @property
     def special_options(self) -> SpecialDamageOptions:
@@ -84,6 +86,10 @@ class FivestepBattle(Ending):
         tables = ", ".join(self.tables.examples)
         return [f"Tables {tables} are invented example data (example = true), not the rules"]
 
+    def _orders(self) -> StandingOrders[FivestepController]:
+        """The scenario's standing orders, fresh for a run (an order's controller keeps its own memory)."""
+        return StandingOrders(given(self.scenario.orders), lambda name, who: CONTROLLERS[name]())
+
     def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True) -> Arena:
         """Simulate the encounter to its end and return it, its state and its log."""
         encounter: Arena = Encounter(
@@ -95,6 +101,7 @@ class FivestepBattle(Ending):
         encounter.sinks.extend(sinks)
         self.referee = Referee(self.scenario.rulings, RULES_ON)
         on_the_clock(encounter, self.referee)
+        self.orders = self._orders()
         encounter.process(rounds(encounter, self))
         encounter.process(time_limit(encounter, self.scenario.max_seconds, rank=LAST_RANK))
         encounter.run(until=encounter.finished)

@@ -9,6 +9,7 @@ from typing import Protocol
 from affray.events.fivestep.state import FivestepState
 from affray.handlers.fivestep.fighters import Fighter
 from affray.handlers.fivestep.scenario import FivestepScenario, Options, Procedures, Side
+from affray.handlers.orders import StandingOrders
 from affray.handlers.special_damage.host import SpecialHost
 from affray.handlers.special_damage.module import SpecialDamageModule
 from affray.kernel.encounter import Encounter
@@ -57,6 +58,11 @@ class FivestepHost(SpecialHost, Protocol):
     @property
     def sides(self) -> Mapping[str, Side]:
         """The sides the scenario lists, by id."""
+        ...
+
+    @property
+    def orders(self) -> StandingOrders[FivestepController]:
+        """The scenario's standing orders: whom each character goes for and who plays it, at a moment."""
         ...
 
     @property

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from affray.errors import QUOTE_LIMIT, ScenarioError, TableError, excerpt, read_user_file
+from affray.handlers.orders import Orders, check_orders, given
 from affray.handlers.rulings import Ruling, check_rulings
 from affray.handlers.special_damage.scenario import (
     SpecialDamageOptions,
@@ -225,6 +226,8 @@ class FivestepScenario(Section, frozen=True, kw_only=True):
     bodies: dict[str, Annotated[list[Part], msgspec.Meta(min_length=1)]]
     sides: list[Side] = msgspec.field(default_factory=list)
     combatants: Annotated[list[Character], msgspec.Meta(min_length=2, max_length=999)]
+    orders: Orders = msgspec.UNSET
+    """Standing orders from a time on (handlers/orders.py); not written when absent."""
 
 
 def convert_fivestep(raw: object, source: str) -> FivestepScenario:
@@ -240,7 +243,9 @@ def _check(scenario: FivestepScenario, source: str) -> None:
     _check_bodies(scenario, source)
     _check_sides(scenario, source)
     check_special(scenario.combatants, scenario.modules, scenario.rulings, source)
-    check_rulings(scenario.rulings, [c.id for c in scenario.combatants], source)
+    ids = [c.id for c in scenario.combatants]
+    check_rulings(scenario.rulings, ids, source)
+    check_orders(given(scenario.orders), ids, ("nearest",), source)
     _check_options(scenario, source)
     check_dice(scenario.dice, source)
 

@@ -21,7 +21,15 @@ from affray.handlers.fivestep.strike import strike
 from affray.handlers.special_damage.module import malfunction
 from affray.kernel.space import approach, distance, step_toward
 from affray.npc.field import FieldWatch, contact_of
-from affray.npc.fivestep.controllers import Advance, ArmOption, Borrow, Step, Strike, TurnView
+from affray.npc.fivestep.controllers import (
+    Advance,
+    ArmOption,
+    Borrow,
+    FivestepController,
+    Step,
+    Strike,
+    TurnView,
+)
 from affray.rules.fivestep.hitting import WEAPONRY_MIN_M
 from affray.rules.fivestep.sequence import ROUND_MS, TurnAP, borrow, sub_turns, time_for_ap
 
@@ -192,9 +200,9 @@ def _declare(encounter: Arena, battle: FivestepHost, fighter: Fighter, watch: Fi
         step_m=fighter.step_m,
         can_borrow=lend,
         can_move=not me.special.cannot_move(),
-        priority=tuple(fighter.spec.priority_targets),
+        priority=battle.orders.priority(fighter.id, int(encounter.now), tuple(fighter.spec.priority_targets)),
     )
-    return battle.controllers[fighter.id].plan(view)
+    return playing(encounter, battle, fighter.id).plan(view)
 
 
 def _act(
@@ -229,7 +237,9 @@ def _act(
             cost=step.cost,
             available=left,
             elapsed_ms=elapsed,
-            controller=battle.controllers[fighter.id].name,
+            controller=battle.orders.controller(
+                fighter.id, int(encounter.now), battle.controllers[fighter.id]
+            ).name,
             reason=step.reason,
         )
     )
@@ -271,3 +281,8 @@ def _forbidden(encounter: Arena, fighter: Fighter, step: Advance | Strike) -> st
     if arm.spec.combat == "grenade" and gap > arm.reach_m:
         return f"{step.target} is {gap} m away, beyond a throw of {arm.reach_m} m (Table 3-4.0)"
     return malfunction(encounter, me)
+
+
+def playing(encounter: Arena, battle: FivestepHost, character: str) -> FivestepController:
+    """Who plays ``character`` now: its own controller, or a standing order's."""
+    return battle.orders.controller(character, int(encounter.now), battle.controllers[character])

@@ -19,7 +19,8 @@ class NearestEnemy:
         self.memory = TargetMemory()
 
     def decide(self, view: View) -> Intent | None:
-        """Choose the nearest enemy; attack if it is within reach, else approach it."""
+        """Choose the first standing priority target, else the nearest enemy; attack if it is within reach,
+        else approach it."""
         if view.me.held_by is not None:
             return BreakHold(reason=f"held by {view.me.held_by}")
         found = self.memory.nearest(view.me, view.field, view.now, view.priority)
@@ -31,6 +32,7 @@ class NearestEnemy:
             return None
         target, gap = found
         reach = view.arm.reach
+        which = "priority target" if target.id in view.priority else "nearest enemy"
         if gap <= reach:
-            return Attack(target=target.id, reason=f"nearest enemy, {gap} m away, within reach {reach} m")
-        return Approach(target=target.id, reason=f"nearest enemy, {gap} m away, beyond reach {reach} m")
+            return Attack(target=target.id, reason=f"{which}, {gap} m away, within reach {reach} m")
+        return Approach(target=target.id, reason=f"{which}, {gap} m away, beyond reach {reach} m")

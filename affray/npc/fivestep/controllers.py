@@ -155,7 +155,8 @@ class NearestFirst:
             if taken < steps_needed:
                 return steps
         uses = arm.uses_left
-        reason = f"nearest enemy {target.id}, {gap} m away"
+        which = "priority target" if target.id in view.priority else "nearest enemy"
+        reason = f"{which} {target.id}, {gap} m away"
         while points >= arm.cost and (uses is None or uses > 0) and arm.cost > 0:
             steps.append(Strike(target=target.id, arm=arm.index, cost=arm.cost, reason=reason))
             points -= arm.cost
