@@ -14,6 +14,7 @@ from affray.events.base import Event
 from affray.events.energion.kinds import (
     AimStarted,
     AttackResolved,
+    AvoidanceRoll,
     CombatantJoined,
     GrappleResolved,
     HitDerivation,
@@ -186,10 +187,7 @@ def _damage(e: AttackResolved, s: EnergionState) -> list[Step]:
                 how=f"{number(rolled)} {signed(d.ruled_points)} (the referee's ruling)",
             )
         )
-    target = s.combatants[e.target]
-    steps.append(
-        Step(what=f"{e.target} left", value=f"{number(target.damage_left)}/{number(target.damage_points)} DP")
-    )
+    steps.append(_left(s, e.target))
     return steps
 
 
@@ -218,6 +216,133 @@ def _attack_depends(e: AttackResolved, history: History) -> list[Because]:
     return sorted((Because(event.seq, why) for event, why in found if event is not None), key=lambda b: b.seq)
 
 
+def _left(s: EnergionState, who: str) -> Step:
+    """What ``who`` has left after the event."""
+    c = s.combatants[who]
+    return Step(what=f"{who} left", value=f"{number(c.damage_left)}/{number(c.damage_points)} DP")
+
+
+def _avoidance_steps(a: AvoidanceRoll, rule: str = "E15") -> list[Step]:
+    """Rule E15: an avoidance roll at or under its number (half AG, AG, or the parry) avoids."""
+    basis = {"half_ag": "half AG", "ag": "AG", "parry_roll": "the parry %"}[a.basis]
+    sign = "<=" if a.avoided else ">"
+    return [
+        Step(what="avoidance number", value=number(a.target_number), how=basis, rule=rule),
+        roll_step("avoidance roll", a.roll, rule),
+        Step(
+            what="avoidance",
+            value="avoided" if a.avoided else "fails",
+            how=f"{a.roll.total} {sign} {number(a.target_number)}",
+            rule=rule,
+        ),
+    ]
+
+
+def _grapple(e: GrappleResolved, s: EnergionState, history: History) -> Explanation:
+    """Rule E15: the procedure's attack (E4 chance less the armor it meets, E6 quality), the avoidance,
+    and what a landed procedure does."""
+    armor = "normal armor (E9)" if e.armor == "normal" else "AG/luck armor"
+    steps = [
+        Step(
+            what="procedure",
+            value=e.procedure,
+            rule="E15",
+            source=f"grappling chart, row {e.procedure} ({CHARTS}/grappling.toml)",
+        ),
+        Step(what="hit chance", value=f"{number(e.hit_chance)}%", how="skill + melee bonus", rule="E4, E15"),
+        Step(what="armor", value=number(e.armor_value), how=armor, rule="E15"),
+        roll_step("attack roll", e.roll, "E6"),
+        Step(
+            what="quality",
+            value=number(e.quality),
+            how=f"{number(e.hit_chance)} - {number(e.armor_value)} - {e.roll.total}",
+            rule="E6, E15",
+        ),
+    ]
+    if e.avoidance is not None:
+        steps += _avoidance_steps(e.avoidance)
+    steps.append(Step(what="outcome", value=e.outcome, how=", ".join(e.effects), rule="E15"))
+    if e.damage_roll is not None:
+        steps.append(roll_step("damage roll", e.damage_roll, "E15"))
+    if e.outcome == "landed":
+        how = "the procedure's printed damage at this quality (ruling 44)"
+        steps += [Step(what="damage", value=number(e.damage), how=how, rule="E15"), _left(s, e.target)]
+    chosen = history.latest("target_chosen", e.attacker)
+    depends = [Because(chosen.seq, f"{e.attacker} chose its target")] if chosen is not None else []
+    return Explanation(steps=steps, depends_on=depends)
+
+
+def _escape(e: HoldEscapeRolled, s: EnergionState, history: History) -> Explanation:
+    """Rule E15: a held combatant's avoidance roll for the second; success breaks the hold."""
+    hold = history.latest("grapple_resolved", e.combatant)
+    depends = [Because(hold.seq, f"{e.holder}'s {e.procedure} took hold")] if hold is not None else []
+    return Explanation(steps=_avoidance_steps(e.avoidance), depends_on=depends)
+
+
+def _spell_started(e: SpellStarted, s: EnergionState, history: History) -> Explanation:
+    """Rule E23: preparation (battle initiative, rolled or given), one second of initiation, the casting."""
+    preparation = (
+        roll_step("preparation roll (seconds)", e.roll, "E23")
+        if e.roll is not None
+        else Step(
+            what="preparation", value=f"{seconds(e.preparation_ms)} s", how="the scenario's", rule="E23"
+        )
+    )
+    total = e.preparation_ms + e.initiation_ms + e.casting_ms
+    steps = [
+        preparation,
+        Step(what="initiation", value=f"{seconds(e.initiation_ms)} s", rule="E23"),
+        Step(
+            what="casting", value=f"{seconds(e.casting_ms)} s", how="the spell's casting seconds", rule="E23"
+        ),
+        Step(
+            what="cast at",
+            value=f"+{seconds(total)} s",
+            how=f"{seconds(e.preparation_ms)} + {seconds(e.initiation_ms)} + {seconds(e.casting_ms)}",
+            rule="E23",
+        ),
+    ]
+    return Explanation(steps=steps)
+
+
+def _spell_cast(e: SpellCast, s: EnergionState, history: History) -> Explanation:
+    """Rule E23: the spell takes effect: its damage roll (the scenario's expression) on the target."""
+    target = s.combatants[e.target]
+    steps = [
+        roll_step("damage roll", e.roll, "E23"),
+        Step(what="damage", value=number(e.damage), how="the spell's damage expression", rule="E23"),
+        Step(
+            what=f"{e.target} left", value=f"{number(target.damage_left)}/{number(target.damage_points)} DP"
+        ),
+    ]
+    started = history.latest("spell_started", e.combatant)
+    depends = [Because(started.seq, f"{e.combatant} began {e.spell}")] if started is not None else []
+    return Explanation(steps=steps, depends_on=depends)
+
+
+def _location(e: LocationDisabled, s: EnergionState, history: History) -> Explanation:
+    """Rule E20: damage to a location at or above its share of the damage points disables it (or kills)."""
+    who = s.combatants[e.combatant]
+    steps = [
+        Step(
+            what="share",
+            value=number(e.share),
+            how=f"{number(who.damage_points)} DP x the {e.location}'s share",
+            rule="E20",
+            source=f"hit location chart, row {e.location} ({CHARTS}/hit_locations.toml)",
+        ),
+        Step(
+            what="effect",
+            value=e.effect,
+            how=f"{number(e.damage)} damage there >= {number(e.share)}",
+            rule="E20",
+        ),
+    ]
+    blow = history.latest("attack_resolved", e.combatant)
+    depends = [Because(blow.seq, "the blow that reached the share")] if blow is not None else []
+    return Explanation(steps=steps, depends_on=depends)
+
+
 EXPLAINERS: Mapping[type[Event], Explainer] = {
     AttackResolved: _attack,
     CombatantJoined: by_rule("E1"),
@@ -228,13 +353,13 @@ EXPLAINERS: Mapping[type[Event], Explainer] = {
     TargetChosen: by_rule("E1"),
     Waited: by_rule("E1"),
     AimStarted: by_rule("E17"),
-    SpellStarted: by_rule("E23"),
-    SpellCast: by_rule("E23"),
+    SpellStarted: _spell_started,
+    SpellCast: _spell_cast,
     SpellInterrupted: by_rule("E23"),
-    GrappleResolved: by_rule("E15"),
-    HoldEscapeRolled: by_rule("E15"),
+    GrappleResolved: _grapple,
+    HoldEscapeRolled: _escape,
     HoldDamage: by_rule("E15"),
     StoodUp: by_rule("E15"),
-    LocationDisabled: by_rule("E20, E22"),
+    LocationDisabled: _location,
 }
 """The explainer of each Energion kind."""
