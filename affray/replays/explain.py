@@ -20,7 +20,7 @@ from affray.kernel.fold import apply_checked
 from affray.kernel.ruleset import Reading, Teller
 from affray.replays.narrate import SHARED_TELLERS
 
-NAMED = ("combatant", "attacker", "target")
+NAMED = ("combatant", "attacker", "target", "thrower")
 """The fields by which an event names the combatants it is about."""
 
 
