@@ -46,8 +46,12 @@ class History(Protocol):
     """What came before an event, as an explainer asks for it."""
 
     def latest(self, kind: str, combatant: str) -> Event | None:
-        """The last earlier event of ``kind`` that names ``combatant`` (as its combatant, attacker or
-        target), or None."""
+        """The last earlier event of ``kind`` that names ``combatant`` (as its combatant, attacker,
+        target, thrower, holder or computer; "" for one that names no one), or None."""
+        ...
+
+    def latest_as(self, kind: str, role: str, combatant: str) -> Event | None:
+        """The last earlier event of ``kind`` whose field ``role`` is ``combatant``, or None."""
         ...
 
 

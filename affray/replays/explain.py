@@ -20,7 +20,7 @@ from affray.kernel.fold import apply_checked
 from affray.kernel.ruleset import Reading, Teller
 from affray.replays.narrate import SHARED_TELLERS
 
-NAMED = ("combatant", "attacker", "target", "thrower")
+NAMED = ("combatant", "attacker", "target", "thrower", "holder", "computer")
 """The fields by which an event names the combatants it is about."""
 
 
@@ -30,19 +30,30 @@ class Index:
 
     def __init__(self) -> None:
         self._latest: dict[tuple[str, str], tuple[Event, str]] = {}
+        self._as: dict[tuple[str, str, str], Event] = {}
 
     def add(self, event: Event, told: str) -> None:
-        """Note ``event``, told as ``told``."""
+        """Note ``event``, told as ``told``; one that names no combatant is kept under ""."""
         kind = kind_of(type(event))
+        named = False
         for field in NAMED:
             who = getattr(event, field, None)
             if isinstance(who, str):
                 self._latest[(kind, who)] = (event, told)
+                self._as[(kind, field, who)] = event
+                named = True
+        if not named:
+            self._latest[(kind, "")] = (event, told)
 
     def latest(self, kind: str, combatant: str) -> Event | None:
-        """The last event of ``kind`` so far that names ``combatant``."""
+        """The last event of ``kind`` so far that names ``combatant`` (in any role; "" for one that names
+        no one)."""
         found = self._latest.get((kind, combatant))
         return None if found is None else found[0]
+
+    def latest_as(self, kind: str, role: str, combatant: str) -> Event | None:
+        """The last event of ``kind`` so far whose field ``role`` is ``combatant``."""
+        return self._as.get((kind, role, combatant))
 
     def told(self) -> dict[int, str]:
         """The line of each event noted, by seq."""

@@ -210,9 +210,10 @@ def _attack_depends(e: AttackResolved, history: History) -> list[Because]:
     ]
     if e.hit.ranged is not None:
         wanted.append(("aim_started", e.attacker, f"{e.attacker} began to aim (E17)"))
-    if e.hit.injury_penalty:
-        wanted.append(("special_damage", e.attacker, f"{e.attacker}'s injury and its penalties (S3)"))
     found = [(history.latest(kind, who), why) for kind, who, why in wanted]
+    if e.hit.injury_penalty:
+        injury = history.latest_as("special_damage", "target", e.attacker)
+        found.append((injury, f"{e.attacker}'s injury and its penalties (S3)"))
     return sorted((Because(event.seq, why) for event, why in found if event is not None), key=lambda b: b.seq)
 
 

@@ -14,7 +14,7 @@ files, so a source names the table and the row read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
@@ -252,16 +252,6 @@ def _found(history: History, wanted: list[tuple[str, str, str]]) -> list[Because
     return sorted((Because(event.seq, why) for event, why in found if event is not None), key=lambda b: b.seq)
 
 
-def _latest_of(
-    history: History, s: FivestepState, kind: str, seq: int, wanted: Callable[[Event], bool]
-) -> Event | None:
-    """The latest event of ``kind`` before ``seq`` that ``wanted`` accepts, of those that are the latest to
-    name some combatant (the history keeps one of a kind per combatant, whatever field names it)."""
-    latest = (history.latest(kind, who) for who in s.combatants)
-    found = [event for event in latest if event is not None and event.seq < seq and wanted(event)]
-    return max(found, key=lambda event: event.seq, default=None)
-
-
 def _to_hit_depends(e: ToHitResolved, s: FivestepState, history: History) -> list[Because]:
     """The events a to-hit rests on: the attacker's turn, the action it spent on the attack, and the
     special damage that left the injury whose penalty is in its skill (S3)."""
@@ -271,16 +261,8 @@ def _to_hit_depends(e: ToHitResolved, s: FivestepState, history: History) -> lis
     ]
     found = _found(history, wanted)
     if e.injury:
-        injured = _latest_of(
-            history,
-            s,
-            "special_damage",
-            e.seq,
-            lambda event: (
-                isinstance(event, SpecialDamage) and event.target == e.attacker and event.injury is not None
-            ),
-        )
-        if injured is not None:
+        injured = history.latest_as("special_damage", "target", e.attacker)
+        if isinstance(injured, SpecialDamage) and injured.injury is not None:
             found.append(Because(injured.seq, f"{e.attacker}'s injury and its to-hit penalty (S3)"))
     return sorted(found, key=lambda b: b.seq)
 
@@ -495,15 +477,9 @@ def _damage(e: DamageResolved, s: FivestepState, history: History) -> Explanatio
 
 def _damage_depends(e: DamageResolved, s: FivestepState, history: History) -> list[Because]:
     """What a damage rests on: the to-hit it follows (same attacker and target) or, for a blast, the
-    grenade thrown (kept under its target, not its thrower, so each combatant's latest is looked at)."""
+    grenade its attacker threw."""
     if e.blast:
-        thrown = _latest_of(
-            history,
-            s,
-            "grenade_thrown",
-            e.seq,
-            lambda g: isinstance(g, GrenadeThrown) and g.thrower == e.attacker,
-        )
+        thrown = history.latest_as("grenade_thrown", "thrower", e.attacker)
         return (
             [] if thrown is None else [Because(thrown.seq, f"{e.attacker}'s grenade, whose blast it is (F9)")]
         )

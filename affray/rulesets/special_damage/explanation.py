@@ -1,39 +1,713 @@
-"""Explain the special_damage events (``affray explain``): each kind by its fields and rolls under its
-rules."""
+"""Explain the special_damage events (``affray explain``): each outcome as the add-on works it out.
+
+A special damage is laid out as S1 (the chance and the hit roll under it), S9 (the target's RS check,
+each Table 1 modifier and the Table 2 weapon type), S2 (the type roll and its total), S3 or S5 (the row of
+Table 3 or 4 it reads), S10 (the referee's ruling on it, if any) and S4 or S5 (the effect and the injury
+it leaves); a condition by its cause, chance and time (S4, S5); an explosion by its dice and each RS check
+(S5, S6); a ruling by what was rolled and what the referee put instead (S10); healing and repair by their
+time (S7, S8). The other kinds are shown by their rolls and fields under their rules.
+
+The hit a special damage rides on is the host's (Energion's ``attack_resolved``, fivestep's
+``to_hit_resolved`` and ``damage_resolved``): it is looked up by kind name and read by its fields, as a
+module imports no host. Ruling numbers are those of docs/rulesets/special_damage.md.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import NamedTuple
 
 from affray.events.base import Event
+from affray.events.shared import CheckRolled, kind_of
 from affray.events.special_damage.kinds import (
     AftermathEnded,
     AftermathStarted,
+    BlastHit,
     ConditionEnded,
     ConditionStarted,
     EquipmentLost,
     Exploded,
     Healed,
     HealingScheduled,
+    Injury,
     NotHealed,
     ProgramsDestroyed,
     RefereeRuling,
     SpecialDamage,
+    SpecialModifier,
 )
-from affray.kernel.explanation import Explainer, by_rule
+from affray.events.special_damage.state import Field
+from affray.kernel.clock import UNIT_MS, game_time
+from affray.kernel.explanation import Because, Explainer, Explanation, History, Step, by_rule, roll_step
+from affray.replays.telling import number, signed
+from affray.rules.special_damage import rolls
+from affray.rules.special_damage.recovery import HEALING_FILE, REPAIR_FILE
+from affray.rules.special_damage.tables import (
+    LIVING_FILE,
+    MODIFIERS_FILE,
+    OR_LESS,
+    OR_MORE,
+    ROBOTS_FILE,
+    WEAPON_MODIFIERS_FILE,
+    DamageTable,
+    Effect,
+    LivingRow,
+    Modifier,
+    RobotRow,
+    load_living,
+    load_modifiers,
+    load_robots,
+    load_weapon_modifiers,
+)
+
+TABLES = "affray/rules/special_damage/data"
+"""Where the tables an explanation cites are kept."""
+HIT_KINDS = ("attack_resolved", "to_hit_resolved", "damage_resolved")
+"""The host events of a hit that may score special damage: Energion's attack, fivestep's to-hit and damage."""
+VRUSK_CHECK = "Vrusk arm"
+"""How the check of a Vrusk's damaged arm is named (rule S7), as the handler rolls it."""
+RS_CHECK = "Target makes RS check"
+"""Table 1's row for the target's Reaction Speed check; the event's reason adds the roll to it."""
+
+_Row = LivingRow | RobotRow
+_Table = DamageTable[LivingRow] | DamageTable[RobotRow]
+
+
+class HostRulings(NamedTuple):
+    """The rulings by which the add-on sits on one host (docs/rulesets/special_damage.md), as cited."""
+
+    level: str
+    roll: str
+    stamina: str
+    table_1: str
+    reaction_speed: str
+    table_2: str
+
+
+ENERGION = HostRulings(
+    level="level = skill % // level_divisor, ruling 1",
+    roll="Energion's d100 hit roll, ruling 2",
+    stamina="as damage points, ruling 3",
+    table_1="ruling 5",
+    reaction_speed="RS = AG // rs_divisor, ruling 6",
+    table_2="ruling 7",
+)
+"""The rulings of the add-on over Energion."""
+FIVESTEP = HostRulings(
+    level="level = MARKS or BRAWL // level_divisor, ruling 14",
+    roll="fivestep's d100 to hit, ruling 14",
+    stamina="to the part struck, ruling 15",
+    table_1="ruling 16",
+    reaction_speed="RS = Agility // rs_divisor, ruling 16",
+    table_2="ruling 17",
+)
+"""The rulings of the add-on over fivestep."""
+
+SITUATIONS = {
+    "short range": "the shot's E8 range band",
+    "point blank range": "the shot's E8 range band",
+    "long range": "the shot's E8 range band",
+    "extreme range": "the shot's E8 range band",
+    "target hit twice in same turn": "the same attacker hit this target within the last 6 s",
+    "tiny target": "the target's area",
+    "small target": "the target's area",
+    "large target": "the target's area",
+    "giant target": "the target's area",
+    "moving target": "either moved in the last second; counted once",
+    "suit-type defense": "the target wears a suit-type defense",
+    "target is underwater": "the fight is underwater",
+}
+"""What in the fight a Table 1 row that counts once was read from."""
+NOT_HEALED = {
+    "it does not heal": "its row gives no healing kind",
+    "it cannot be repaired": "its row of Table 4 gives no repair",
+    "no one of its side has Robotics skill": "a repair needs Robotics skill, ruling 24",
+    "destroyed": "the dead are not healed or repaired, ruling 25",
+}
+"""Why an injury is not healed or repaired, and the rule or ruling that says so."""
+
+
+# --- looking up what came before ---------------------------------------------------------------------
+
+
+def _before(history: History, kind: str, who: str, e: Event, since: int = 0, **fields: str) -> Event | None:
+    """The last earlier event of ``kind`` naming ``who``, at ``e``'s moment and after seq ``since``, with
+    these field values."""
+    found = history.latest(kind, who)
+    if found is None or not since < found.seq < e.seq or found.t != e.t:
+        return None
+    return found if all(getattr(found, name, None) == value for name, value in fields.items()) else None
+
+
+def _hit(history: History, e: Event, attacker: str | None, target: str) -> list[Event]:
+    """The host's events of the hit on ``target`` at ``e``'s moment (by ``attacker``, if known)."""
+    found = []
+    for kind in HIT_KINDS:
+        event = _before(history, kind, attacker or target, e, target=target)
+        if event is not None and (attacker is None or getattr(event, "attacker", None) == attacker):
+            found.append(event)
+    return found
+
+
+def _hit_depends(hit: Sequence[Event], why: str) -> list[Because]:
+    """The hit's events, each with ``why``; fivestep's damage as the part the Stamina goes to."""
+    found = []
+    for event in hit:
+        part = getattr(event, "part", None)
+        if kind_of(type(event)) == "damage_resolved" and isinstance(part, str):
+            found.append(Because(event.seq, f"the hit's damage to the {part}, which takes the Stamina too"))
+        else:
+            found.append(Because(event.seq, why))
+    return found
+
+
+def _hit_chance(hit: Sequence[Event]) -> Decimal | None:
+    """The chance the hit roll was made under: an Energion attack's ``hit.hit_chance`` (E4), a fivestep
+    to-hit's ``chance`` (F8); read by field name, as a module imports no host."""
+    for event in hit:
+        found = getattr(getattr(event, "hit", None), "hit_chance", getattr(event, "chance", None))
+        if isinstance(found, Decimal):
+            return found
+    return None
+
+
+# --- the tables ---------------------------------------------------------------------------------------
+
+
+def _table(kind: str) -> _Table:
+    return load_robots() if kind == "robot" else load_living()
+
+
+def _table_name(kind: str) -> str:
+    return "Table 4" if kind == "robot" else "Table 3"
+
+
+def _damage_source(kind: str, name: str, stamina: Decimal) -> str:
+    """The rows a damage of that name and Stamina may have been read from, when its total is not known."""
+    rows = [row for row in _rows_named(kind, name) if row.stamina == stamina] or _rows_named(kind, name)
+    spans = " or ".join(_span(row) for row in rows) or "-"
+    return f"{_table_name(kind)}, row {spans} {name} ({_table_file(kind)})"
+
+
+def _table_file(kind: str) -> str:
+    return f"{TABLES}/{ROBOTS_FILE if kind == 'robot' else LIVING_FILE}"
+
+
+def _row_rule(kind: str) -> str:
+    """Rule S3 reads Table 3 (living beings), S5 Table 4 (robots)."""
+    return "S5" if kind == "robot" else "S3"
+
+
+def _effect_rule(kind: str) -> str:
+    """Rule S4 gives the living beings' effects, S5 the robots'."""
+    return "S5" if kind == "robot" else "S4"
+
+
+def _span(row: _Row) -> str:
+    """A row's range of the modified roll as printed: "1 or less", "9-10", "23+"."""
+    if row.low == OR_LESS:
+        return f"{row.high} or less"
+    if row.high == OR_MORE:
+        return f"{row.low}+"
+    return str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
+
+
+def _row_source(kind: str, row: _Row) -> str:
+    return f"{_table_name(kind)}, row {_span(row)} {row.damage} ({_table_file(kind)})"
+
+
+def _rows_named(kind: str, name: str) -> list[_Row]:
+    """The rows of that damage (case ignored): two may share a name (an arm wound of either side)."""
+    return [row for row in _table(kind).rows if row.damage.casefold() == name.casefold()]
+
+
+def _applied_row(e: SpecialDamage) -> _Row | None:
+    """The row whose damage a special damage did: the one its total reads, or the referee's instead."""
+    row = _table(e.table).row_for(e.total)
+    if row.damage == e.damage:
+        return row
+    return next(iter(_rows_named(e.table, e.damage)), None)  # a ruling's replacement: the first so named
+
+
+def _effect(kind: str, row: _Row | None) -> Effect | None:
+    return None if row is None or row.effect is None else _table(kind).effect_named(row.effect)
+
+
+def _effect_source(kind: str, effect: Effect) -> str:
+    return f"{_table_name(kind)} effects, entry {effect.name} ({_table_file(kind)})"
+
+
+def _body(state: Field, combatant: str) -> str:
+    """What special damage does to a combatant: "living", "robot" or "computer" (living if unknown)."""
+    found = state.combatants.get(combatant)
+    return str(found.special.body) if found is not None else "living"
+
+
+# --- special damage (S1, S2, S3, S5, S9, S10) --------------------------------------------------------
+
+
+class _Checks(NamedTuple):
+    """The target's checks behind a special damage: its RS check (Table 1), a Vrusk's arm (S7)."""
+
+    rs: CheckRolled | None
+    vrusk: CheckRolled | None
+
+
+def _checks(e: SpecialDamage, history: History, since: int) -> _Checks:
+    """The target's checks after the hit (seq ``since``); the history keeps its last check only, so a
+    Vrusk's arm, when rolled, hides the RS check."""
+    found = _before(history, "check_rolled", e.target, e, since)
+    if not isinstance(found, CheckRolled):
+        return _Checks(None, None)
+    if found.check.startswith(VRUSK_CHECK):
+        return _Checks(None, found)
+    return _Checks(found if found.check == "RS check" else None, None)
+
+
+def _scoring(e: SpecialDamage, host: HostRulings, hit_chance: Decimal | None) -> list[Step]:
+    """Rule S1: chance = 3 + 2 x level (+ aim, at most 10); a hit roll at or under it scores."""
+    chance = f"{rolls.BASE_CHANCE} + {rolls.PER_SKILL_LEVEL} x level {e.skill_level}"
+    if e.aim_rounds:
+        chance += f" + aim {min(e.aim_rounds, rolls.AIMING_MAX)}"
+    scored = f"hit roll {e.hit_roll} <= {e.chance}% ({host.roll})"
+    if hit_chance is not None:
+        scored += f"; hit chance {number(hit_chance)}% >= {e.chance}%"
+    return [
+        Step(
+            what="special damage chance",
+            value=f"{e.chance}%",
+            how=f"{chance} = {e.chance} ({host.level})",
+            rule="S1",
+        ),
+        Step(what="special damage", value="scored", how=scored, rule="S1"),
+    ]
+
+
+def _split(e: SpecialDamage) -> tuple[list[SpecialModifier], list[SpecialModifier], list[SpecialModifier]]:
+    """The modifiers of Table 1, of Table 2 and the others (the referee's own, rule S2)."""
+    table_1 = {m.reason.casefold() for m in load_modifiers().modifiers}
+    table_2 = {w.name.casefold() for w in load_weapon_modifiers().weapons}
+    first: list[SpecialModifier] = []
+    second: list[SpecialModifier] = []
+    others: list[SpecialModifier] = []
+    for modifier in e.modifiers:
+        key = modifier.reason.casefold()
+        if key in table_1 or key.startswith(RS_CHECK.casefold()):
+            first.append(modifier)
+        elif key in table_2:
+            second.append(modifier)
+        else:
+            others.append(modifier)
+    return first, second, others
+
+
+def _table_1_row(modifier: SpecialModifier) -> Modifier:
+    name = RS_CHECK if modifier.reason.casefold().startswith(RS_CHECK.casefold()) else modifier.reason
+    return load_modifiers().named(name)
+
+
+def _table_1_source(row: Modifier) -> str:
+    return f"Table 1, row {row.reason} ({TABLES}/{MODIFIERS_FILE})"
+
+
+def _rs_check(e: SpecialDamage, host: HostRulings, check: CheckRolled | None, hidden: bool) -> Step:
+    """Table 1 (rule S9): the aware target's RS check, rolled before the type roll; made, it is -2.
+
+    ``hidden``: a later check of the target (a Vrusk's arm) stands before it in the history, so a check
+    that failed cannot be told from none rolled."""
+    source = _table_1_source(load_modifiers().named(RS_CHECK))
+    made = next((m for m in e.modifiers if m.reason.casefold().startswith(RS_CHECK.casefold())), None)
+    if made is not None:
+        rolled = made.reason[len(RS_CHECK) :].strip(" ()")
+        how = f"1d100 {rolled}: made ({host.reaction_speed})"
+        return Step(what="RS check", value=signed(Decimal(made.value)), how=how, rule="S9", source=source)
+    if check is not None:
+        how = f"1d100 {check.roll.total} > RS {number(check.chance)}: failed ({host.reaction_speed})"
+    elif hidden:
+        how = "not made: no modifier"
+    else:
+        how = "none rolled: the target was unaware of the fight or could not act"
+    return Step(what="RS check", value="0", how=how, rule="S9", source=source)
+
+
+def _vrusk_arm(check: CheckRolled) -> list[Step]:
+    """Rule S7 (ruling 12): a Vrusk with a damaged arm rolls 1d10 for the side, 1-5 the left."""
+    side = "left" if check.under else "right"
+    sign = "<=" if check.under else ">"
+    how = f"{check.roll.total} {sign} {number(check.chance)}: its {side} arms (ruling 12)"
+    return [
+        roll_step("Vrusk arm roll", check.roll, "S7"),
+        Step(what="Vrusk arm", value=side, how=how, rule="S7"),
+    ]
+
+
+def _modifier_steps(e: SpecialDamage, host: HostRulings) -> list[Step]:
+    """Rule S9: each Table 1 row that applies (the RS check apart), the Table 2 weapon type, the others."""
+    first, second, others = _split(e)
+    steps = []
+    for modifier in first:
+        row = _table_1_row(modifier)
+        if row.reason == RS_CHECK:
+            continue
+        if row.per is not None and row.modifier:
+            how = f"{signed(Decimal(row.modifier))} per {row.per} x {modifier.value // row.modifier}"
+            how += f", at most {signed(Decimal(row.max))}" if row.max is not None else ""
+        else:
+            how = SITUATIONS.get(row.reason.casefold(), "")
+        steps.append(
+            Step(
+                what=f"Table 1: {row.reason}",
+                value=signed(Decimal(modifier.value)),
+                how=f"{how} ({host.table_1})" if how else host.table_1,
+                rule="S9",
+                source=_table_1_source(row),
+            )
+        )
+    for modifier in second:
+        row_2 = load_weapon_modifiers().named(modifier.reason)
+        steps.append(
+            Step(
+                what=f"Table 2: {row_2.name}",
+                value=signed(Decimal(modifier.value)),
+                how=f"{e.weapon}'s weapon type ({host.table_2})",
+                rule="S9",
+                source=f"Table 2, row {row_2.name} ({TABLES}/{WEAPON_MODIFIERS_FILE})",
+            )
+        )
+    steps += [Step(what=f"modifier: {m.reason}", value=signed(Decimal(m.value)), rule="S2") for m in others]
+    return steps
+
+
+def _listed(modifiers: Sequence[SpecialModifier]) -> str:
+    return " ".join(f"{signed(Decimal(m.value))} ({m.reason.split(' (')[0]})" for m in modifiers)
+
+
+def _type_total(e: SpecialDamage) -> Step:
+    """Rule S2: 1d10 + Table 1 + Table 2 (+ the referee's own)."""
+    first, second, others = _split(e)
+    how = f"{e.type_roll.expr} {e.type_roll.total}"
+    for label, group in (("Table 1", first), ("Table 2", second), ("other", others)):
+        how += f" + {label} {_listed(group)}" if group else ""
+    return Step(what="type total", value=str(e.total), how=f"{how} = {e.total}", rule="S2")
+
+
+def _type_roll(e: SpecialDamage, host: HostRulings, checks: _Checks) -> list[Step]:
+    """Rules S9 and S2: the RS check, the type roll, each modifier, and their total."""
+    steps = [
+        _rs_check(e, host, checks.rs, checks.vrusk is not None),
+        roll_step("type roll", e.type_roll, "S2"),
+    ]
+    return [*steps, *_modifier_steps(e, host), _type_total(e)]
+
+
+def _row_read(e: SpecialDamage, host: HostRulings, ruling: RefereeRuling | None) -> list[Step]:
+    """Rules S3/S5 (and S10): the row the total reads; the referee's instead; Stamina and equipment."""
+    rule = _row_rule(e.table)
+    rolled = _table(e.table).row_for(e.total)
+    equipment = rolled.equipment
+    steps = [
+        Step(
+            what=f"{_table_name(e.table)} row",
+            value=rolled.damage,
+            how=f"{e.total} reads row {_span(rolled)}: Stamina +{rolled.stamina}, equipment {equipment}",
+            rule=rule,
+            source=_row_source(e.table, rolled),
+        )
+    ]
+    if ruling is not None:
+        how = f"{ruling.rolled} (+{number(ruling.stamina_rolled)}) ruled {ruling.ruled} "
+        how += f"(+{number(ruling.stamina_ruled)}): {ruling.reason} (ruling 13)"
+        steps.append(Step(what="referee's ruling", value=ruling.ruled, how=how, rule="S10"))
+    where = f" to the {e.part}" if isinstance(e.part, str) else ""
+    origin = "the referee's ruling" if ruling is not None else "the row's Stamina"
+    steps.append(
+        Step(
+            what="extra damage",
+            value=f"+{number(e.stamina)}",
+            how=f"{origin}{where} ({host.stamina})",
+            rule="S10" if ruling is not None else rule,
+        )
+    )
+    if e.equipment:
+        how = f"{e.equipment} unit{'s' if e.equipment > 1 else ''}: the victim picks, ruling 10"
+        steps.append(Step(what="equipment lost", value=str(e.equipment), how=how, rule="S3"))
+    return steps
+
+
+def _penalties(injury: Injury, robot: bool) -> str:
+    """What an injury does to later rolls, in the host's units (a 6 s turn, ruling 4), and how it mends."""
+    mends = "repaired" if robot else "heals"
+    listed = [
+        (injury.to_hit, f"{injury.to_hit:+d} to hit"),
+        (injury.movement, f"{number(injury.movement)} m/s"),
+        (injury.movement_max is not None, f"at most {number(injury.movement_max or 0)} m/s"),
+        (injury.cannot_move, "cannot move"),
+        (injury.skills, f"{injury.skills:+d}% skills"),
+        (injury.int_log, f"{injury.int_log:+d} INT/LOG"),
+        (injury.dex_rs, f"{injury.dex_rs:+d} DEX/RS"),
+        (injury.carry_kg, f"{injury.carry_kg:+d} kg carried"),
+        (injury.no_rifles, "no rifles"),
+        (injury.one_weapon_only, "one weapon only"),
+        (injury.no_melee, "no melee"),
+        (injury.melee_damage, f"{injury.melee_damage:+d} melee damage"),
+        (injury.malfunction_chance, f"{injury.malfunction_chance}% malfunction"),
+        (injury.repair_penalty, f"{injury.repair_penalty:+d}% to repair"),
+        (injury.heals_as is not None, f"{mends} as {injury.heals_as}"),
+    ]
+    return ", ".join(text for present, text in listed if present) or "no penalties"
+
+
+def _effect_steps(e: SpecialDamage) -> list[Step]:
+    """Rules S4/S5: the row's effect as printed, and the injury it leaves on the target."""
+    rule = _effect_rule(e.table)
+    effect = _effect(e.table, _applied_row(e))
+    if effect is None:
+        return [Step(what="effect", value="none", how="the row has no effect", rule=rule)]
+    steps = [
+        Step(
+            what="effect",
+            value=effect.name,
+            how=f'"{effect.text}"',
+            rule=rule,
+            source=_effect_source(e.table, effect),
+        )
+    ]
+    if e.injury is not None:
+        steps.append(
+            Step(what="injury", value=e.injury.name, how=_penalties(e.injury, e.table == "robot"), rule=rule)
+        )
+    if e.dead:
+        steps.append(Step(what="outcome", value="dead", how=f"{e.target} is out", rule=rule))
+    return steps
+
+
+def _special(e: SpecialDamage, state: Field, history: History) -> Explanation:
+    host = FIVESTEP if isinstance(e.part, str) else ENERGION
+    hit = _hit(history, e, e.attacker, e.target)
+    since = max((event.seq for event in hit), default=0)
+    checks = _checks(e, history, since)
+    found = _before(history, "referee_ruling", e.target, e, since, ruled=e.damage)
+    ruling = found if isinstance(found, RefereeRuling) else None
+    target = state.combatants[e.target]
+    left = f"{number(target.damage_left)}/{number(target.damage_points)} DP"
+    steps = _scoring(e, host, _hit_chance(hit)) + _type_roll(e, host, checks) + _row_read(e, host, ruling)
+    if checks.vrusk is not None:
+        steps += _vrusk_arm(checks.vrusk)
+    steps += [*_effect_steps(e), Step(what=f"{e.target} left", value=left)]
+    return Explanation(steps=steps, depends_on=_special_depends(e, hit, checks, ruling))
+
+
+def _special_depends(
+    e: SpecialDamage, hit: Sequence[Event], checks: _Checks, ruling: RefereeRuling | None
+) -> list[Because]:
+    """The hit that scored it, the target's RS check or Vrusk arm roll, the referee's ruling on it."""
+    found = _hit_depends(hit, f"{e.attacker}'s hit on {e.target}: its roll and chance (S1)")
+    if checks.rs is not None:
+        found.append(Because(checks.rs.seq, f"{e.target}'s RS check (Table 1, S9)"))
+    if checks.vrusk is not None:
+        found.append(Because(checks.vrusk.seq, f"{e.target}'s Vrusk arm roll (S7)"))
+    if ruling is not None:
+        found.append(Because(ruling.seq, f"the referee's ruling on it (S10): {ruling.reason}"))
+    return sorted(found, key=lambda b: b.seq)
+
+
+# --- conditions (S4, S5) -----------------------------------------------------------------------------
+
+
+def _unit(total: int, span_ms: int) -> str:
+    """The unit of time a duration of ``total`` spanning ``span_ms`` was counted in."""
+    return next((unit for unit, ms in UNIT_MS.items() if total > 0 and total * ms == span_ms), "")
+
+
+def _condition_chance(e: ConditionStarted, rule: str) -> list[Step]:
+    if e.chance is not None and e.chance_roll is not None:
+        roll = e.chance_roll
+        how = f"{roll.expr} {roll.total} <= {e.chance}: {e.condition}"
+        return [
+            roll_step("chance roll", roll, rule),
+            Step(what="chance", value=f"{e.chance}%", how=how, rule=rule),
+        ]
+    how = "the effect gives no chance: it always happens"
+    return [Step(what="chance", value="100%", how=how, rule=rule)]
+
+
+def _condition_time(e: ConditionStarted, rule: str) -> list[Step]:
+    if e.duration is None or e.until_ms is None:
+        return [Step(what="until", value="for good", how="a deactivation lasts, ruling 9", rule=rule)]
+    unit = _unit(e.duration.total, e.until_ms - e.t)
+    how = f"{game_time(e.t)} + {max(e.duration.total, 0)} {unit}".rstrip() + " (on the clock, ruling 9)"
+    return [
+        roll_step(f"{e.condition} time", e.duration, rule),
+        Step(what="until", value=game_time(e.until_ms), how=how, rule=rule),
+    ]
+
+
+def _condition(e: ConditionStarted, state: Field, history: History) -> Explanation:
+    special = _before(history, "special_damage", e.combatant, e, target=e.combatant)
+    cause = special if isinstance(special, SpecialDamage) else None
+    kind = cause.table if cause is not None else _body(state, e.combatant)
+    rule = _effect_rule(kind)
+    effect = _effect(kind, _applied_row(cause)) if cause is not None else None
+    steps = [
+        Step(
+            what="cause",
+            value=e.cause,
+            how=f'"{effect.text}"' if effect is not None else "",
+            rule=rule,
+            source=_effect_source(kind, effect) if effect is not None else "",
+        )
+    ]
+    steps += _condition_chance(e, rule) + _condition_time(e, rule)
+    why = f"the special damage that left {e.combatant} {e.condition} ({rule})"
+    depends = [Because(cause.seq, why)] if cause is not None else []
+    return Explanation(steps=steps, depends_on=depends)
+
+
+# --- explosions (S5, S6) -----------------------------------------------------------------------------
+
+
+def _blast_hit(hit: BlastHit, blast: int, rule: str) -> list[Step]:
+    """One combatant in the blast: its RS check halves the damage when made (ruling 6)."""
+    sign = "<=" if hit.halved else ">"
+    how = f"{blast} / 2, RS check made" if hit.halved else f"{blast}, RS check failed"
+    return [
+        roll_step(f"{hit.combatant}'s RS check", hit.rs_roll, rule),
+        Step(
+            what=f"{hit.combatant} at {number(hit.distance)} m",
+            value=number(hit.damage),
+            how=f"{hit.rs_roll.total} {sign} RS {hit.rs_target}: {how} (ruling 6)",
+            rule=rule,
+        ),
+    ]
+
+
+def _exploded(e: Exploded, state: Field, history: History) -> Explanation:
+    robot = _body(state, e.source) == "robot"
+    rule = "S5" if robot else "S6"
+    if robot:
+        why = "Table 4's Explosion effect"
+        source = f"Table 4 effects, entry Explosion ({TABLES}/{ROBOTS_FILE})"
+    else:
+        why = "more programs destroyed than it had"
+        source = "COMPUTER_EXPLOSION (affray/rules/special_damage/rolls.py)"
+    steps = [
+        Step(
+            what="explosion", value=f"{e.roll.expr} within {e.radius_m} m", how=why, rule=rule, source=source
+        ),
+        roll_step("blast roll", e.roll, rule),
+    ]
+    for hit in e.hits:
+        steps += _blast_hit(hit, e.roll.total, rule)
+    if not e.hits:
+        steps.append(Step(what="caught", value="no one", how=f"no one within {e.radius_m} m", rule=rule))
+    return Explanation(steps=steps, depends_on=_exploded_depends(e, history, robot))
+
+
+def _exploded_depends(e: Exploded, history: History, robot: bool) -> list[Because]:
+    """A robot's special damage that made it explode; a computer's, the hit that wrecked its programs."""
+    if robot:
+        special = _before(history, "special_damage", e.source, e, target=e.source)
+        return [Because(special.seq, f"the special damage to {e.source} (S5)")] if special is not None else []
+    return _hit_depends(
+        _hit(history, e, None, e.source), f"the hit on {e.source} that destroyed its programs (S6)"
+    )
+
+
+# --- referee's rulings (S10) ----------------------------------------------------------------------
+
+
+def _ruling(e: RefereeRuling, state: Field, history: History) -> Explanation:
+    kind = _body(state, e.target)
+    how = f"+{number(e.stamina_ruled)} extra damage instead of +{number(e.stamina_rolled)}: {e.reason}"
+    steps = [
+        Step(
+            what="damage rolled",
+            value=e.rolled,
+            how=f"+{number(e.stamina_rolled)} extra damage",
+            rule=_row_rule(kind),
+            source=_damage_source(kind, e.rolled, e.stamina_rolled),
+        ),
+        Step(
+            what="damage ruled",
+            value=e.ruled,
+            how=f"{how} (ruling 13)",
+            rule="S10",
+            source=f"the scenario's rulings: {e.target}'s special damage #{e.nth}",
+        ),
+    ]
+    hit = _hit(history, e, None, e.target)
+    return Explanation(
+        steps=steps, depends_on=_hit_depends(hit, f"the hit on {e.target} whose special damage it alters")
+    )
+
+
+# --- healing and repair (S7, S8) ---------------------------------------------------------------------
+
+
+def _healing_rule(state: Field, combatant: str) -> tuple[str, str]:
+    """Rule S8 and the repair times for a robot, S7 and the healing times for a living being."""
+    if _body(state, combatant) == "robot":
+        return "S8", f"repair times ({TABLES}/{REPAIR_FILE})"
+    return "S7", f"healing times ({TABLES}/{HEALING_FILE})"
+
+
+def _healed(e: Healed, state: Field, history: History) -> Explanation:
+    rule, times = _healing_rule(state, e.combatant)
+    found = history.latest("healing_scheduled", e.combatant)
+    scheduled = (
+        found
+        if isinstance(found, HealingScheduled) and found.injury == e.injury and found.seq < e.seq
+        else None
+    )
+    done = Step(
+        what="healed", value="its penalties are gone", how=f"its time is up at {game_time(e.t)}", rule=rule
+    )
+    if scheduled is None:
+        return Explanation(steps=[done])
+    roll = scheduled.roll
+    extra = scheduled.extra_minutes * UNIT_MS["minutes"]
+    unit = _unit(roll.total, scheduled.ready_ms - scheduled.t - extra)
+    how = f"{game_time(scheduled.t)} + {max(roll.total, 0)} {unit}".rstrip()
+    how += f" + {scheduled.extra_minutes} minutes" if scheduled.extra_minutes else ""
+    clock = "one repair after another, ruling 24" if rule == "S8" else "each on its own clock, ruling 22"
+    steps = [
+        Step(
+            what="heals as", value=scheduled.heals_as, rule=rule, source=f"{times}, kind {scheduled.heals_as}"
+        ),
+        roll_step("time", roll, rule),
+        Step(what="ready at", value=game_time(scheduled.ready_ms), how=f"{how} ({clock})", rule=rule),
+        done,
+    ]
+    why = f"the time {e.combatant}'s {e.injury} takes ({rule})"
+    return Explanation(steps=steps, depends_on=[Because(scheduled.seq, why)])
+
+
+def _not_healed(e: NotHealed, state: Field, history: History) -> Explanation:
+    rule, times = _healing_rule(state, e.combatant)
+    how = f"{e.reason}: {NOT_HEALED[e.reason]}" if e.reason in NOT_HEALED else e.reason
+    steps = [Step(what="not healed", value=e.injury, how=how, rule=rule, source=times)]
+    found = history.latest("special_damage", e.combatant)
+    injury = found.injury if isinstance(found, SpecialDamage) and found.target == e.combatant else None
+    if found is None or injury is None or injury.name != e.injury:
+        return Explanation(steps=steps)
+    return Explanation(
+        steps=steps, depends_on=[Because(found.seq, f"the special damage that left the {e.injury}")]
+    )
+
 
 EXPLAINERS: Mapping[type[Event], Explainer] = {
-    SpecialDamage: by_rule("S1, S2, S3, S9"),
-    ConditionStarted: by_rule("S4, S5"),
+    SpecialDamage: _special,
+    ConditionStarted: _condition,
     ConditionEnded: by_rule("S4, S5"),
     EquipmentLost: by_rule("S3"),
     ProgramsDestroyed: by_rule("S6"),
-    Exploded: by_rule("S5, S6"),
-    RefereeRuling: by_rule("S10"),
+    Exploded: _exploded,
+    RefereeRuling: _ruling,
     AftermathStarted: by_rule("S7, S8"),
     HealingScheduled: by_rule("S7, S8"),
-    Healed: by_rule("S7, S8"),
-    NotHealed: by_rule("S7"),
+    Healed: _healed,
+    NotHealed: _not_healed,
     AftermathEnded: by_rule("S7, S8"),
 }
-"""The explainer of each special_damage kind: its fields and rolls, under the rules that make it."""
+"""The explainer of each special_damage kind: the outcomes step by step, the others by their fields."""
