@@ -12,10 +12,9 @@ from affray.cli.command import Interrupted, cli, refuse_overwriting
 from affray.errors import AffrayError
 from affray.events.codec import LogHeader, LogWriter
 from affray.events.reader import read_log
-from affray.kernel.clock import game_time
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Ruleset
-from affray.replays.telling import number
+from affray.replays.export import outcome, tallies
 from affray.replays.verify import Comparison, Mismatch
 
 
@@ -67,17 +66,9 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
 def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Path) -> None:
     """Who won, when and why, and what each combatant dealt and took."""
     state = encounter.state
-    winner = f"side {state.winner} wins" if state.winner else "no winner"
-    click.echo(
-        f"{name}: {winner} at {game_time(state.t)} ({state.end_reason}); {encounter.count} events -> {output}"
-    )
-    display = ruleset.display
-    for c in state.combatants.values():
-        status = f"out ({c.out_reason})" if c.out else "standing"
-        click.echo(
-            f"  {c.id:<12} {c.side:<10} dealt {number(c.damage_dealt):>7} in {c.hits}/{c.attacks} hits; "
-            f"{display.harm(c)}; {status}"
-        )
+    click.echo(f"{name}: {outcome(state)}; {encounter.count} events -> {output}")
+    for tally in tallies(state, ruleset.display):
+        click.echo(tally.line())
 
 
 @cli.command()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -9,27 +11,54 @@ import click
 from affray import rulesets
 from affray.cli.command import cli, open_log_arg, warn_if_broken
 from affray.errors import AffrayError, excerpt
+from affray.events.reader import LogReader
 from affray.kernel.clock import game_time, parse_game_time
 from affray.kernel.fold import FoldError, encode_state
-from affray.replays.narrate import narrate
+from affray.kernel.ruleset import Reading
+from affray.replays import export
+from affray.replays.narrate import narrate, tell
 from affray.replays.rebuild import fold_until
 from affray.replays.show import show_state
+
+FORMATS = ("text", "markdown", "json")
+"""``affray replay --format``: the telling for a terminal, Markdown for a chat or a wiki, JSON Lines for
+tools (affray.replays.export)."""
 
 
 @cli.command()
 @click.argument("log", type=click.Path(path_type=Path))
-def replay(log: Path) -> None:
-    """Tell the fight recorded in LOG, one line per event, as it is read."""
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text: a line per event; markdown: a table per round or 10 s, then the outcome; json: JSON Lines.",
+)
+def replay(log: Path, form: str) -> None:
+    """Tell the fight recorded in LOG, one line per event, as it is read (or export it: --format)."""
     with open_log_arg(log) as reader:
-        header = reader.header
-        tellers = rulesets.reading(header, str(log)).tellers()
-        click.echo(f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}")
+        reading = rulesets.reading(reader.header, str(log))
         try:
-            for line in narrate(reader, reader.vocabulary, tellers):
+            for line in _told(form, log, reader, reading):
                 click.echo(line)
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         warn_if_broken(reader, log, "told")
+
+
+def _told(form: str, log: Path, reader: LogReader, reading: Reading) -> Iterator[str]:
+    """The lines of ``replay`` in format ``form``."""
+    header, vocabulary, tellers = reader.header, reader.vocabulary, reading.tellers()
+    if form == "markdown":
+        heading = export.title(header, export.scenario_name(header) or log.name)
+        return export.markdown(
+            heading, tell(reader, vocabulary, tellers), vocabulary, reading.ruleset.display
+        )
+    if form == "json":
+        return export.json_lines(tell(reader, vocabulary, tellers))
+    text_heading = f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}"
+    return itertools.chain([text_heading], narrate(reader, vocabulary, tellers))
 
 
 @cli.command()

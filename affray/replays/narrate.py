@@ -8,7 +8,7 @@ every ruleset shares.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from affray.events.base import Event
 from affray.events.shared import (
@@ -66,14 +66,29 @@ SHARED_TELLERS: dict[type[Event], Teller] = {
 """The tellers of the kinds every ruleset shares."""
 
 
-def narrate(
+class Told(NamedTuple):
+    """One event as it is told: the event, the state right after it, and its line's text."""
+
+    event: Event
+    state: EncounterState[Any]
+    text: str
+
+
+def tell(
     events: Iterable[Event], vocabulary: Vocabulary[Any], tellers: Mapping[type[Event], Teller]
-) -> Iterator[str]:
-    """One line per event, each told against the state right after it (``tellers`` for the ruleset's and
-    modules' kinds; the shared kinds are told here)."""
+) -> Iterator[Told]:
+    """Each event with the state right after it and its text (``tellers`` for the ruleset's and modules'
+    kinds; the shared kinds are told here)."""
     told = {**SHARED_TELLERS, **tellers}
     state = vocabulary.new_state()
     for event in events:
         apply_checked(vocabulary, state, event)
-        text = told[type(event)](event, state)
+        yield Told(event, state, told[type(event)](event, state))
+
+
+def narrate(
+    events: Iterable[Event], vocabulary: Vocabulary[Any], tellers: Mapping[type[Event], Teller]
+) -> Iterator[str]:
+    """One line per event: its game time, seq and text, told against the state right after it."""
+    for event, _, text in tell(events, vocabulary, tellers):
         yield f"{game_time(event.t):>11}  #{event.seq:<4} {text}"
