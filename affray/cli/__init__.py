@@ -10,11 +10,24 @@ import sys
 
 import click
 
-from affray.cli import adjudicate, diff, explain, rules, run, seed, tell, verify, whatif
+from affray.cli import adjudicate, diff, explain, rules, run, seed, tell, timeline, verify, whatif
 from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
 from affray.errors import QUOTE_LIMIT, AffrayError, excerpt
 
-__all__ = ["adjudicate", "cli", "diff", "explain", "main", "rules", "run", "seed", "tell", "verify", "whatif"]
+__all__ = [
+    "adjudicate",
+    "cli",
+    "diff",
+    "explain",
+    "main",
+    "rules",
+    "run",
+    "seed",
+    "tell",
+    "timeline",
+    "verify",
+    "whatif",
+]
 
 
 _QUOTED = re.compile(rf"'([^']{{{QUOTE_LIMIT + 1},}})'")

@@ -29,6 +29,7 @@ from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.explanation import Explainer
 from affray.kernel.referee import Effect
 from affray.kernel.tables import RulesTable
+from affray.kernel.timeline import Marker
 
 Teller = Callable[[Any, Any], str]
 """``teller(event, state)``: one line telling ``event``, read against the state right after it."""
@@ -146,6 +147,8 @@ class Module:
     rolls and fields."""
     tables: Callable[[], Sequence[RulesTable]] = no_tables
     """Its tables as people read them (``affray rules``), read when first asked for."""
+    markers: Mapping[type[Event], Marker] = field(default_factory=dict)
+    """The marks its kinds' events leave on the clock (``affray timeline``, ``affray view``)."""
 
     def __post_init__(self) -> None:
         _check_tellers(self.name, self.part.appliers, self.tellers)
@@ -179,6 +182,9 @@ class Ruleset:
     explainers: Mapping[type[Event], Explainer] = field(default_factory=dict)
     """The derivations of its kinds' events (``affray explain``); a kind without one is shown by its
     rolls and fields."""
+    markers: Mapping[type[Event], Marker] = field(default_factory=dict)
+    """The marks its kinds' events leave on the clock (kernel/timeline.py): a kind without one leaves
+    none."""
     rules_on: Mapping[Effect, str] = field(default_factory=dict)
     """The kind of event each effect of a referee's ruling rules on (kernel/referee.py); a ruleset
     without rulings lists none."""
@@ -232,6 +238,13 @@ class Reading:
         found = dict(self.ruleset.explainers)
         for module in self.modules:
             found.update(module.explainers)
+        return found
+
+    def markers(self) -> dict[type[Event], Marker]:
+        """The markers of the ruleset's kinds and its modules'."""
+        found = dict(self.ruleset.markers)
+        for module in self.modules:
+            found.update(module.markers)
         return found
 
 

@@ -25,6 +25,7 @@ from affray.kernel.dice import Dice, Need
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
 from affray.kernel.ruleset import Module, Reading, Ruleset
+from affray.replays import timeline
 from affray.replays.explain import explain
 from affray.replays.narrate import SHARED_TELLERS, narrate
 from affray.replays.verify import verify
@@ -191,6 +192,18 @@ def test_every_event_of_a_sample_is_explained(path: Path) -> None:
         found = explain(log, event.seq, reading)
         assert found is not None
         assert found.steps, event.seq
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_a_samples_timeline_has_a_lane_per_combatant_and_every_span_within_the_fight(path: Path) -> None:
+    ruleset, scenario = load(path)
+    log = ruleset.battle(scenario).run().log
+    reading = Reading(ruleset=ruleset, modules=tuple(map(rulesets.module, scenario.modules)))
+    drawn = timeline.build(log, reading)
+    assert set(drawn.lanes) == {c.id for c in scenario.combatants}
+    spans = [span for lane in drawn.lanes.values() for span in lane.spans] + drawn.rounds
+    assert all(span.end is not None and 0 <= span.start <= span.end for span in spans)
+    assert all(0 <= mark.at <= drawn.end for lane in drawn.lanes.values() for mark in lane.instants)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -237,9 +237,7 @@ def _act(
             cost=step.cost,
             available=left,
             elapsed_ms=elapsed,
-            controller=battle.orders.controller(
-                fighter.id, int(encounter.now), battle.controllers[fighter.id]
-            ).name,
+            controller=playing(encounter, battle, fighter.id).name,
             reason=step.reason,
         )
     )

@@ -15,6 +15,7 @@ from affray.handlers.energion.scenario import EnergionScenario, convert_scenario
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.energion.display import DISPLAY
 from affray.rulesets.energion.explanation import EXPLAINERS
+from affray.rulesets.energion.marks import MARKERS
 from affray.rulesets.energion.narration import TELLERS
 from affray.rulesets.energion.tables import tables
 
@@ -37,5 +38,6 @@ RULESET = Ruleset(
     modules=("special_damage",),
     tables=tables,
     rules_on=RULES_ON,
+    markers=MARKERS,
 )
 """The Energion ruleset."""

@@ -16,6 +16,7 @@ from affray.handlers.fivestep.scenario import FivestepScenario, TableFile, conve
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.fivestep.display import DISPLAY
 from affray.rulesets.fivestep.explanation import EXPLAINERS
+from affray.rulesets.fivestep.marks import MARKERS
 from affray.rulesets.fivestep.narration import TELLERS
 from affray.rulesets.fivestep.tables import tables
 
@@ -46,5 +47,6 @@ RULESET = Ruleset(
     tables=tables,
     files=files,
     rules_on=RULES_ON,
+    markers=MARKERS,
 )
 """The five-step ruleset."""

@@ -11,6 +11,7 @@ from affray.handlers.special_damage.aftermath import run_aftermath, started_by, 
 from affray.kernel.ruleset import Aftermath, Module
 from affray.rulesets.special_damage.display import details
 from affray.rulesets.special_damage.explanation import EXPLAINERS
+from affray.rulesets.special_damage.marks import MARKERS
 from affray.rulesets.special_damage.narration import TELLERS
 from affray.rulesets.special_damage.tables import tables
 
@@ -24,5 +25,6 @@ MODULE = Module(
     details=details,
     aftermath=Aftermath(started_by=started_by, run=run_aftermath, summary=summary),
     tables=tables,
+    markers=MARKERS,
 )
 """The special_damage module."""

@@ -1,0 +1,64 @@
+"""``affray timeline``: a fight drawn on its clock, one lane per combatant, from the log alone."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from affray import rulesets
+from affray.cli.command import cli, open_log_arg, refuse_overwriting
+from affray.errors import AffrayError
+from affray.kernel.fold import FoldError
+from affray.replays.picture import FORMATS
+from affray.replays.timeline import Timeline, build
+
+
+def whole_timeline(log: Path) -> Timeline:
+    """The timeline of the whole log at ``log``; a log cut short or damaged is refused where it breaks."""
+    with open_log_arg(log) as reader:
+        reading = rulesets.reading(reader.header, str(log))
+        name = str(rulesets.recorded(reader.header, str(log)).scenario.name) or log.stem
+        try:
+            timeline = build(reader, reading, title=name)
+        except FoldError as exc:
+            raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+        problem = reader.problem
+        if problem is not None:
+            where = "" if "cut short" in problem.message else f"{problem.where()}: "
+            raise AffrayError(
+                f"{log}: {where}{problem.message}; only a whole log is drawn (affray verify tells more)"
+            )
+    return timeline
+
+
+@cli.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path), required=True, help="Picture: .png, .svg or .pdf."
+)
+@click.option("--from", "start", type=click.FloatRange(min=0), help="Draw from this second.")
+@click.option("--to", "end", type=click.FloatRange(min=0), help="Draw to this second.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+def timeline(log: Path, output: Path, start: float | None, end: float | None, force: bool) -> None:
+    """Draw the fight in LOG on its clock into OUTPUT: a lane per combatant (perception, reaction,
+    initiative, attacks and their outcome, aiming, casting, holds, conditions, going out) and each
+    combatant's damage points over time."""
+    if output.suffix.lower() not in FORMATS:
+        raise AffrayError(f"-o {output}: a picture ends in {', '.join(FORMATS)}")
+    if start is not None and end is not None and end <= start:
+        raise AffrayError(f"--to {end:g} is not after --from {start:g}")
+    refuse_overwriting(output, {log: "the log"})
+    if output.exists() and not force:
+        raise AffrayError(f"-o {output}: the file exists; --force replaces it")
+    drawn = whole_timeline(log)
+    from affray.replays.picture import draw
+
+    partial = output.with_name(f".{output.name}.partial{output.suffix}")
+    try:
+        draw(drawn, partial, start, end)
+        os.replace(partial, output)
+    finally:
+        partial.unlink(missing_ok=True)
+    click.echo(f"{output}: {len(drawn.lanes)} lanes, {drawn.end / 1000:g} s")

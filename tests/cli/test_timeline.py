@@ -1,0 +1,69 @@
+"""``affray timeline LOG -o PICTURE``: the fight drawn on its clock, in PNG, SVG or PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import Affray, assert_user_error
+
+MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".svg": b"<?xml", ".pdf": b"%PDF"}
+
+
+@pytest.mark.parametrize("suffix", sorted(MAGIC))
+def test_the_picture_is_written_in_the_format_its_suffix_names(
+    affray: Affray, duel_log: Path, tmp_path: Path, suffix: str
+) -> None:
+    out = tmp_path / f"duel{suffix}"
+    result = affray("timeline", duel_log, "-o", out)
+    assert result.code == 0, result
+    assert out.read_bytes().startswith(MAGIC[suffix])
+    assert result.out.strip() == f"{out}: 2 lanes, 46.33 s"
+
+
+def test_a_stretch_of_the_fight_is_drawn_with_from_and_to(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    # from 20 s to 30 s: the seconds are ticked every 2 s, and only the damage labels of the blows in the
+    # stretch are drawn (brenna's 1.875 at 24.665 s; not her 11.25 at 7.333 s)
+    out = tmp_path / "middle.svg"
+    assert affray("timeline", duel_log, "-o", out, "--from", "20", "--to", "30").code == 0
+    text = out.read_text()
+    assert "<!-- 24 -->" in text
+    assert "<!-- 40 -->" not in text
+    assert ("<!-- 1.875 -->" in text, "<!-- 11.25 -->" in text) == (True, False)
+
+
+def test_an_existing_picture_is_kept_without_force(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "duel.png"
+    out.write_bytes(b"mine")
+    assert_user_error(affray("timeline", duel_log, "-o", out), "the file exists; --force replaces it")
+    assert out.read_bytes() == b"mine"
+    assert affray("timeline", duel_log, "-o", out, "--force").code == 0
+    assert out.read_bytes().startswith(MAGIC[".png"])
+
+
+def test_a_cut_log_is_refused_and_nothing_is_drawn(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(duel_log.read_bytes().splitlines(keepends=True)[:-3]))
+    out = tmp_path / "cut.png"
+    assert_user_error(affray("timeline", cut, "-o", out), "cut.jsonl", "only a whole log is drawn")
+    assert list(tmp_path.glob("*.png")) == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        pytest.param(("-o", "duel.gif"), "a picture ends in .png, .svg, .pdf", id="suffix"),
+        pytest.param(
+            ("-o", "duel.png", "--from", "30", "--to", "20"), "--to 20 is not after --from 30", id="window"
+        ),
+    ],
+)
+def test_a_bad_request_is_one_error_line(
+    affray: Affray, duel_log: Path, tmp_path: Path, arguments: tuple[str, ...], said: str
+) -> None:
+    moved = [str(tmp_path / a) if a.startswith("duel.") else a for a in arguments]
+    assert_user_error(affray("timeline", duel_log, *moved), said)
+    assert [p for p in tmp_path.iterdir() if p.suffix != ".jsonl"] == []

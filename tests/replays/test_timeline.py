@@ -1,0 +1,131 @@
+"""The timeline of a fight (replays/timeline.py): lanes, spans, instants and damage points over time,
+from the log alone, through each ruleset's markers.
+
+The duel (examples/duel.toml): brenna perceives at once (1d10 = 1 s, the first to see, so the clock
+starts), reacts in 1 s and readies her sword in 4.333 s (5.333 s); gorm perceives at 7 s (8 - 1), reacts
+in 2 s and readies his axe in 13.333 s (22.333 s). Her first blow (7.333 s) deals 11.25, gorm's first
+(22.333 s) 4.35; he is out at 46.330 s.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from affray import rulesets
+from affray.events.shared import CombatantOut
+from affray.kernel.timeline import Close, Instant, Span
+from affray.replays.timeline import Lane, Timeline, _Builder, build
+from tests.strategies import example_log, read
+
+
+def timeline_of(name: str) -> Timeline:
+    log = read(example_log(name))
+    return build(log.events, rulesets.reading(log.header, name), title=name)
+
+
+@pytest.fixture(scope="module")
+def duel() -> Timeline:
+    return timeline_of("duel")
+
+
+def spans(timeline: Timeline, who: str, kind: str) -> list[tuple[int, int | None]]:
+    return [(s.start, s.end) for s in timeline.lanes[who].spans if s.kind == kind]
+
+
+def test_a_lane_per_combatant_in_the_order_they_joined(duel: Timeline) -> None:
+    assert [(lane.combatant, lane.side) for lane in duel.lanes.values()] == [
+        ("brenna", "ford"),
+        ("gorm", "raiders"),
+    ]
+
+
+def test_perception_reaction_and_initiative_are_spans_ending_when_each_is_done(duel: Timeline) -> None:
+    # E1: gorm perceives 7 s after the clock starts, reacts in 2 s, readies his axe in 13.333 s (E3)
+    assert spans(duel, "gorm", "perception") == [(0, 7000)]
+    assert spans(duel, "gorm", "reaction") == [(7000, 9000)]
+    assert spans(duel, "gorm", "initiative") == [(9000, 22333)]
+
+
+def test_an_attack_is_an_instant_with_its_outcome_and_damage(duel: Timeline) -> None:
+    first = duel.lanes["brenna"].instants[0]
+    assert (first.kind, first.at, first.target, first.damage) == ("hit", 7333, "gorm", Decimal("11.25"))
+    assert [i.kind for i in duel.lanes["brenna"].instants[:2]] == ["hit", "miss"]
+
+
+def test_going_out_is_an_instant_and_ends_the_lane(duel: Timeline) -> None:
+    gorm = duel.lanes["gorm"]
+    assert (gorm.out_at, gorm.instants[-1].kind) == (46330, "out")
+
+
+def test_damage_points_left_are_noted_at_each_change(duel: Timeline) -> None:
+    # gorm: 36, then 36 - 11.25 = 24.75 at 7.333 s
+    assert duel.health["gorm"][:2] == [(0, Decimal(36)), (7333, Decimal("24.75"))]
+    assert duel.health["gorm"][-1][0] == duel.end == 46330
+
+
+def test_the_outcome_is_the_logs(duel: Timeline) -> None:
+    assert (duel.winner, duel.end_reason) == ("ford", "only side ford still stands")
+
+
+def test_aiming_lasts_until_the_shot() -> None:
+    archers = timeline_of("archers")
+    aims = [s for lane in archers.lanes.values() for s in lane.spans if s.kind == "aim"]
+    shots = {(i.combatant, i.at) for lane in archers.lanes.values() for i in lane.instants}
+    assert aims
+    assert all(s.end is not None and (s.combatant, s.end) in shots for s in aims if s.end != archers.end)
+
+
+def test_a_spell_is_cast_from_its_start_to_its_effect_or_its_loss() -> None:
+    # E23: isolde begins at 1 s: 1 + 1 + 6 = 8 s, cast at 9 s; her second spell is lost at 18 s
+    mage = timeline_of("mage-duel")
+    assert spans(mage, "isolde", "cast")[:2] == [(1000, 9000), (10000, 18000)]
+    assert any(i.kind == "lost" and i.at == 18000 for i in mage.lanes["isolde"].instants)
+
+
+def test_fivestep_rounds_span_every_lane_and_a_hits_damage_joins_its_instant() -> None:
+    brawl = timeline_of("bar-brawl")
+    assert [r.label for r in brawl.rounds[:3]] == ["R1", "R2", "R3"]
+    assert all(r.end is not None and r.end - r.start == 5000 for r in brawl.rounds[:-1])  # F3: 5 s rounds
+    hits = [i for lane in brawl.lanes.values() for i in lane.instants if i.kind == "hit"]
+    assert hits
+    assert all(i.damage is not None for i in hits)
+
+
+def test_a_close_cuts_short_a_span_still_going() -> None:
+    timeline = Timeline(title="")
+    timeline.lanes["a"] = Lane("a", "A", "x")
+    builder = _Builder(timeline)
+    builder.mark(Span(combatant="a", kind="cast", start=1000, end=9000, label="Frost"))
+    builder.mark(Close(combatant="a", kind="cast", at=4000))
+    assert [(s.start, s.end) for s in timeline.lanes["a"].spans] == [(1000, 4000)]
+
+
+def test_an_open_span_closes_when_its_combatant_goes_out() -> None:
+    timeline = Timeline(title="")
+    timeline.lanes["a"] = Lane("a", "A", "x")
+    builder = _Builder(timeline)
+    builder.mark(Span(combatant="a", kind="aim", start=1000, end=None))
+    builder.mark(Instant(combatant="a", kind="out", at=3000))
+    builder.finish(9000)
+    assert [(s.start, s.end) for s in timeline.lanes["a"].spans] == [(1000, 3000)]
+
+
+@pytest.mark.parametrize(
+    "name", ["duel", "skirmish", "archers", "mage-duel", "brawl", "robots", "bar-brawl", "firefight"]
+)
+def test_every_span_of_every_example_lies_within_the_fight(name: str) -> None:
+    timeline = timeline_of(name)
+    for lane in timeline.lanes.values():
+        for span in lane.spans:
+            assert span.end is not None
+            assert 0 <= span.start <= span.end, span
+
+
+@pytest.mark.parametrize("name", ["duel", "skirmish", "archers", "brawl", "robots", "firefight"])
+def test_every_combatant_out_is_marked_out(name: str) -> None:
+    log = read(example_log(name))
+    out: set[str] = {e.combatant for e in log.events if isinstance(e, CombatantOut)}
+    timeline = timeline_of(name)
+    assert {lane.combatant for lane in timeline.lanes.values() if lane.out_at is not None} == out
