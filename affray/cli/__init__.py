@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from affray.cli import adjudicate, diff, explain, rules, run, seed, tell, timeline, verify, whatif
+from affray.cli import adjudicate, diff, explain, rules, run, seed, tell, timeline, verify, view, whatif
 from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
 from affray.errors import QUOTE_LIMIT, AffrayError, excerpt
 
@@ -26,6 +26,7 @@ __all__ = [
     "tell",
     "timeline",
     "verify",
+    "view",
     "whatif",
 ]
 

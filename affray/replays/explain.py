@@ -7,7 +7,7 @@ rolls and fields, so every event of every ruleset can be explained.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import msgspec
@@ -95,33 +95,68 @@ def ruling(event: RulingApplied, state: Any, history: Any) -> Explanation:
     return Explanation(steps=[step], depends_on=[Because(event.rules_on, "the event it rules on")])
 
 
+class _Explaining:
+    """The explaining of a log's events as they are read: its fold, history, tellers and explainers."""
+
+    def __init__(self, reading: Reading) -> None:
+        self.vocabulary = reading.vocabulary()
+        self.tellers: Mapping[type[Event], Teller] = {**SHARED_TELLERS, **reading.tellers()}
+        self.explainers: dict[type[Event], Explainer] = {RulingApplied: ruling, **reading.explainers()}
+        self.state = self.vocabulary.new_state()
+        self.index = Index()
+
+    def read(self, event: Event) -> str:
+        """Fold ``event`` and note it; the line it is told in."""
+        apply_checked(self.vocabulary, self.state, event)
+        told = self.tellers[type(event)](event, self.state)
+        self.index.add(event, told)
+        return told
+
+    def explained(self, event: Event, told: str) -> Explained:
+        """``event``, just read, explained (its rulings left for the caller)."""
+        explainer: Explainer = self.explainers.get(type(event), generic)
+        found = explainer(event, self.state, self.index)
+        lines = self.index.told()
+        return Explained(
+            seq=event.seq,
+            t=event.t,
+            kind=kind_of(type(event)),
+            told=told,
+            steps=found.steps,
+            depends_on=[Earlier(b.seq, b.why, lines.get(b.seq, "")) for b in found.depends_on],
+        )
+
+
 def explain(events: Iterable[Event], seq: int, reading: Reading) -> Explained | None:
     """The event numbered ``seq`` explained, reading ``events`` no further than it and the rulings on it
     right after; None when the events end before it. An event that does not fold raises FoldError."""
-    vocabulary = reading.vocabulary()
-    tellers: Mapping[type[Event], Teller] = {**SHARED_TELLERS, **reading.tellers()}
-    explainers: dict[type[Event], Explainer] = {RulingApplied: ruling, **reading.explainers()}
-    state = vocabulary.new_state()
-    index = Index()
+    explaining = _Explaining(reading)
     reading_on = iter(events)
     for event in reading_on:
-        apply_checked(vocabulary, state, event)
-        told = tellers[type(event)](event, state)
-        index.add(event, told)
+        told = explaining.read(event)
         if event.seq == seq:
-            explainer: Explainer = explainers.get(type(event), generic)
-            found = explainer(event, state, index)
-            lines = index.told()
-            return Explained(
-                seq=seq,
-                t=event.t,
-                kind=kind_of(type(event)),
-                told=told,
-                steps=found.steps,
-                depends_on=[Earlier(b.seq, b.why, lines.get(b.seq, "")) for b in found.depends_on],
-                ruled_by=_rulings_after(reading_on, seq, state, tellers),
-            )
+            found = explaining.explained(event, told)
+            rulings = _rulings_after(reading_on, seq, explaining.state, explaining.tellers)
+            return msgspec.structs.replace(found, ruled_by=rulings)
     return None
+
+
+def explain_all(events: Iterable[Event], reading: Reading) -> Iterator[Explained]:
+    """Every event explained, in one reading, each with the rulings on it (which follow it)."""
+    explaining = _Explaining(reading)
+    held: list[Explained] = []
+    """The last event that is not a ruling, then the rulings on it: held until the rulings end."""
+    for event in events:
+        told = explaining.read(event)
+        found = explaining.explained(event, told)
+        if isinstance(event, RulingApplied) and held and event.rules_on == held[0].seq:
+            ruled = Earlier(event.seq, event.reason, told)
+            held[0] = msgspec.structs.replace(held[0], ruled_by=[*held[0].ruled_by, ruled])
+            held.append(found)
+        else:
+            yield from held
+            held = [found]
+    yield from held
 
 
 def _rulings_after(

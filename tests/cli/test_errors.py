@@ -405,7 +405,7 @@ def test_verify_names_the_seq_that_cannot_be_folded(
             [
                 "no command given",
                 "adjudicate, diff, explain, heal, lineage, replay, rules, run, seed, state, timeline, "
-                "verify, whatif",
+                "verify, view, whatif",
             ],
             id="no-command",
         ),

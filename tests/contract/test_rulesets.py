@@ -26,7 +26,7 @@ from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
 from affray.kernel.ruleset import Module, Reading, Ruleset
 from affray.replays import timeline
-from affray.replays.explain import explain
+from affray.replays.explain import explain, explain_all
 from affray.replays.narrate import SHARED_TELLERS, narrate
 from affray.replays.verify import verify
 from tests.contract.samples import instances
@@ -192,6 +192,14 @@ def test_every_event_of_a_sample_is_explained(path: Path) -> None:
         found = explain(log, event.seq, reading)
         assert found is not None
         assert found.steps, event.seq
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_explaining_every_event_at_once_is_explaining_each(path: Path) -> None:
+    ruleset, scenario = load(path)
+    log = ruleset.battle(scenario).run().log
+    reading = Reading(ruleset=ruleset, modules=tuple(map(rulesets.module, scenario.modules)))
+    assert list(explain_all(log, reading)) == [explain(log, event.seq, reading) for event in log]
 
 
 @pytest.mark.parametrize("path", SAMPLES)

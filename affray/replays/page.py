@@ -1,0 +1,131 @@
+"""A fight as one self-contained HTML page (``affray view``): no network, the log's data embedded.
+
+The page (``viewer.html``, beside this module) has a scrubber over the events and play/pause; a map of
+where everyone stands; each combatant's state; the event list with the replay's lines, following the
+scrubber; and a click on an event shows its derivation. All of it is worked out here, in Python, from
+the same fold as ``affray state``, the same telling as ``affray replay`` and the same explanations as
+``affray explain``: the page only shows precomputed frames, one per event, so page and commands cannot
+disagree.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from decimal import Decimal
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from affray.events.base import Event
+from affray.events.codec import LogHeader
+from affray.events.shared import kind_of
+from affray.kernel.clock import game_time
+from affray.kernel.explanation import Step
+from affray.kernel.ruleset import Reading
+from affray.replays.explain import Explained, explain_all
+from affray.replays.export import outcome
+from affray.replays.narrate import tell
+
+_ENCODER = msgspec.json.Encoder(decimal_format="number")
+DATA_MARK = "/*FIGHT*/"
+"""Where the template takes the fight's data."""
+
+
+class Combatant(msgspec.Struct, frozen=True, array_like=True):
+    """A combatant as the page lists it."""
+
+    id: str
+    name: str
+    side: str
+
+
+class Seen(msgspec.Struct, frozen=True, array_like=True):
+    """One combatant at one moment: where, the damage points it has left (and what it has left as
+    ``affray state`` says it), whether it is out, what it is doing, its damage points in all."""
+
+    x: Decimal
+    y: Decimal
+    left: Decimal
+    shown: str
+    out: bool
+    status: str
+    points: Decimal
+    """Its damage points in all."""
+
+
+class Frame(msgspec.Struct, frozen=True, array_like=True):
+    """The moment right after one event: its seq, time, kind, line, and everyone as they are then (in
+    the order of ``Fight.combatants``; None for one that has not joined yet)."""
+
+    seq: int
+    t: int
+    time: str
+    kind: str
+    told: str
+    seen: list[Seen | None]
+
+
+class Derivation(msgspec.Struct, frozen=True, array_like=True):
+    """An event's derivation as ``affray explain`` gives it, less what the frames already hold (its line,
+    and those of the events it rests on): the steps, and the seqs it depends on and is ruled by, each
+    with why."""
+
+    steps: list[Step]
+    depends_on: list[tuple[int, str]]
+    ruled_by: list[tuple[int, str]]
+
+    @classmethod
+    def of(cls, explained: Explained) -> Derivation:
+        """The derivation of ``explained``."""
+        return cls(
+            explained.steps,
+            [(e.seq, e.why) for e in explained.depends_on],
+            [(e.seq, e.why) for e in explained.ruled_by],
+        )
+
+
+class Fight(msgspec.Struct, frozen=True):
+    """Everything the page shows."""
+
+    title: str
+    about: str
+    outcome: str
+    combatants: list[Combatant]
+    frames: list[Frame]
+    derivations: list[Derivation]
+
+
+def fight(header: LogHeader, events: Sequence[Event], reading: Reading, title: str) -> Fight:
+    """The page's data for a whole log's ``events``."""
+    display = reading.ruleset.display
+    joined: list[Combatant] = []
+    frames: list[Frame] = []
+    state: Any = None
+    for event, state, text in tell(events, reading.vocabulary(), reading.tellers()):
+        combatants = state.combatants
+        if len(combatants) > len(joined):
+            joined = [Combatant(c.id, c.name, c.side) for c in combatants.values()]
+        seen = [_seen(combatants.get(c.id), display, event.t) for c in joined]
+        frames.append(Frame(event.seq, event.t, game_time(event.t), kind_of(type(event)), text, seen))
+    frames = [msgspec.structs.replace(f, seen=f.seen + [None] * (len(joined) - len(f.seen))) for f in frames]
+    about = f"ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}"
+    ending = outcome(state) if state is not None else "no events"
+    derivations = [Derivation.of(e) for e in explain_all(events, reading)]
+    return Fight(title, about, ending, joined, frames, derivations)
+
+
+def _seen(c: Any, display: Any, now: int) -> Seen | None:
+    if c is None:
+        return None
+    status = display.status(c, now)
+    return Seen(c.position[0], c.position[1], c.damage_left, display.left(c), c.out, status, c.damage_points)
+
+
+def page(data: Fight) -> str:
+    """The HTML page showing ``data``."""
+    template = resources.files("affray.replays").joinpath("viewer.html").read_text(encoding="utf-8")
+    embedded = _ENCODER.encode(data).decode().replace("</", "<\\/").replace("<!--", "<\\!--")
+    head, _, tail = template.partition(DATA_MARK)
+    return head.replace("{{title}}", html.escape(data.title)) + embedded + tail

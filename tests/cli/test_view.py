@@ -1,0 +1,59 @@
+"""``affray view LOG -o PAGE``: the fight as one self-contained HTML page (the page itself is tested in
+Chromium: tests/cli/test_view_in_chromium.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import Affray, assert_user_error
+
+
+def test_the_page_is_written_and_its_size_said(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "duel.html"
+    result = affray("view", duel_log, "-o", out)
+    assert result.code == 0, result
+    assert re.fullmatch(rf"{re.escape(str(out))}: 27 events, \d+ KiB", result.out.strip())
+    assert out.read_text().startswith("<!doctype html>")
+
+
+def test_the_page_names_nothing_on_the_network(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "duel.html"
+    assert affray("view", duel_log, "-o", out).code == 0
+    assert re.findall(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", out.read_text()) == []
+
+
+def test_the_embedded_data_cannot_close_its_script(affray: Affray, tmp_path: Path) -> None:
+    # a scenario named with a closing script tag: the data is embedded with "</" written as "<\/"
+    duel = (Path(__file__).resolve().parents[2] / "examples" / "duel.toml").read_text()
+    scenario = tmp_path / "odd.toml"
+    scenario.write_text(duel.replace('name = "Duel at the ford"', 'name = "</script><!-- x"'))
+    log, out = tmp_path / "odd.jsonl", tmp_path / "odd.html"
+    assert affray("run", scenario, "-o", log).code == 0
+    assert affray("view", log, "-o", out).code == 0
+    page = out.read_text()
+    assert page.count("</script>") == 2  # the data's and the page's own
+    assert "&lt;/script&gt;&lt;!-- x - affray" in page  # the title, escaped
+
+
+def test_an_existing_page_is_kept_without_force(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "duel.html"
+    out.write_text("mine")
+    assert_user_error(affray("view", duel_log, "-o", out), "the file exists; --force replaces it")
+    assert out.read_text() == "mine"
+    assert affray("view", duel_log, "-o", out, "--force").code == 0
+
+
+def test_a_cut_log_is_refused_and_no_page_written(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(duel_log.read_bytes().splitlines(keepends=True)[:-3]))
+    out = tmp_path / "cut.html"
+    assert_user_error(affray("view", cut, "-o", out), "cut.jsonl", "only a whole log is shown")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["duel.htm.txt", "duel.png"])
+def test_a_page_ends_in_html(affray: Affray, duel_log: Path, tmp_path: Path, name: str) -> None:
+    assert_user_error(affray("view", duel_log, "-o", tmp_path / name), "a page ends in .html")

@@ -1,0 +1,153 @@
+"""``affray view``'s page in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+Each example's page is loaded from a file:// URL with the network refused. The scrubber is moved and the
+damage points shown are checked against ``affray state --at`` at those moments; an event is clicked and
+its derivation checked against ``affray explain --json``; the keyboard steps and plays; a screenshot is
+saved beside the page. Skipped, saying why, only where no Chromium is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import Affray
+
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ["duel", "skirmish", "archers", "mage-duel", "brawl", "robots", "bar-brawl", "firefight"]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium: install Debian's chromium (.ci/run does)"
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the module, closed at its end."""
+    with playwright.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, timeout=60_000)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+class Page:
+    """An example's page open in the browser: its log, and the requests and errors it made."""
+
+    def __init__(self, browser: Any, affray: Affray, tmp: Path, name: str) -> None:
+        self.log = tmp / f"{name}.jsonl"
+        assert affray("run", ROOT / "examples" / f"{name}.toml", "-o", self.log).code == 0
+        self.html = tmp / f"{name}.html"
+        assert affray("view", self.log, "-o", self.html).code == 0
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.route("**/*", self._only_the_file)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.goto(self.html.as_uri())
+        self.affray = affray
+
+    def _only_the_file(self, route: Any) -> None:
+        self.requests.append(route.request.url)
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            route.abort()
+
+    def frames(self) -> list[tuple[int, int]]:
+        """Each frame's seq and time, as the page holds them."""
+        return [(f[0], f[1]) for f in self.page.evaluate("FRAMES")]
+
+    def scrub(self, index: int) -> None:
+        self.page.locator("#scrubber").fill(str(index))
+
+    def shown_points(self) -> dict[str, Decimal]:
+        """The damage points left each listed combatant is shown with."""
+        rows = self.page.locator("#state tbody tr:visible")
+        shown = {}
+        for i in range(rows.count()):
+            row = rows.nth(i)
+            left = row.locator("td").nth(2).inner_text().split("/")[0]
+            shown[row.get_attribute("data-combatant") or ""] = Decimal(left)
+        return shown
+
+    def state_at(self, t: int) -> dict[str, Decimal]:
+        """The damage points left at ``t`` ms, as ``affray state --at`` gives them."""
+        result = self.affray("state", self.log, "--at", f"{t / 1000}", "--json")
+        assert result.code == 0, result
+        combatants = json.loads(result.out)["combatants"]
+        return {
+            k: Decimal(str(c["damage_points"])) - Decimal(str(c["damage_taken"]))
+            for k, c in combatants.items()
+        }
+
+
+@pytest.fixture
+def opened(browser: Any, affray: Affray, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Page]:
+    page = Page(browser, affray, tmp_path, request.param)
+    yield page
+    page.page.screenshot(path=str(page.html.with_suffix(".png")), full_page=True)
+    page.page.close()
+
+
+@pytest.mark.parametrize("opened", EXAMPLES, indirect=True)
+def test_the_page_loads_offline_with_no_error(opened: Page) -> None:
+    assert opened.errors == []
+    assert [url for url in opened.requests if not url.startswith("file://")] == []
+    assert opened.page.locator("#events li").count() == len(opened.frames())
+
+
+@pytest.mark.parametrize("opened", EXAMPLES, indirect=True)
+def test_the_damage_points_shown_are_the_states_at_each_moment(opened: Page) -> None:
+    frames = opened.frames()
+    # the last frame at each of four moments: the state --at that time is the state after it
+    last_at = {t: i for i, (_, t) in enumerate(frames)}
+    moments = sorted(last_at.items())
+    for t, index in [moments[len(moments) * k // 4] for k in range(1, 4)] + [moments[-1]]:
+        opened.scrub(index)
+        assert opened.shown_points() == opened.state_at(t), f"at {t} ms (frame {index})"
+
+
+@pytest.mark.parametrize("opened", ["duel", "bar-brawl", "robots"], indirect=True)
+def test_a_click_on_an_event_shows_its_derivation(opened: Page) -> None:
+    frames = opened.frames()
+    seq = frames[len(frames) // 2][0]
+    opened.page.locator(f"#events li[data-seq='{seq}']").click()
+    result = opened.affray("explain", opened.log, str(seq), "--json")
+    expected = json.loads(result.out)
+    shown = opened.page.locator("#derivation table tr")
+    assert opened.page.locator("#derivation h2").first.inner_text().startswith(f"seq {seq} at")
+    assert shown.count() == len(expected["steps"])
+    for i, step in enumerate(expected["steps"]):
+        cells = shown.nth(i).locator("td")
+        assert (cells.nth(1).inner_text(), cells.nth(2).inner_text()) == (step["what"], step["value"])
+
+
+@pytest.mark.parametrize("opened", ["duel"], indirect=True)
+def test_the_keyboard_steps_and_plays(opened: Page) -> None:
+    last = len(opened.frames()) - 1
+    opened.page.locator("body").press("ArrowLeft")
+    opened.page.locator("body").press("ArrowLeft")
+    assert opened.page.locator("#scrubber").input_value() == str(last - 2)
+    opened.page.locator("body").press(" ")
+    assert opened.page.locator("#play").inner_text() == "pause"
+    opened.page.wait_for_function(f"document.getElementById('scrubber').value === '{last}'", timeout=5000)
+    assert opened.page.locator("#play").inner_text() == "play"
