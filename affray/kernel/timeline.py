@@ -20,7 +20,7 @@ SpanKind = Literal[
     "perception", "reaction", "initiative", "aim", "cast", "hold", "condition", "turn", "action", "round"
 ]
 """What a span is, for its look and the legend."""
-InstantKind = Literal["hit", "miss", "parried", "refused", "lost", "ruling", "out", "check"]
+InstantKind = Literal["hit", "miss", "parried", "refused", "lost", "ruling", "out", "check", "subturn"]
 """What an instant is."""
 
 

@@ -43,6 +43,7 @@ INSTANT_LOOKS: dict[str, dict[str, Any]] = {
     "ruling": {"marker": "*", "filled": True, "size": 140, "label": "referee's ruling"},
     "check": {"marker": "d", "filled": False, "size": 40, "label": "special damage"},
     "out": {"marker": "X", "filled": True, "size": 150, "label": "out of the fight"},
+    "subturn": {"marker": "|", "filled": True, "size": 40, "label": "a sub-turn begins"},
 }
 
 
@@ -120,10 +121,12 @@ def _rounds(axes: Axes, timeline: Timeline, window: Window) -> None:
 def _lane(axes: Axes, row: int, lane: Lane, colour: str, window: Window) -> None:
     """One combatant: its line while in the fight, its spans, its instants and damage labels."""
     first = max(lane.joined_at / MS_PER_SECOND, window.start)
-    last = lane.out_at / MS_PER_SECOND if lane.out_at is not None else window.end
-    axes.hlines(row, first, last, color=colour, linewidth=1.2, zorder=3)
+    last = min(lane.out_at / MS_PER_SECOND, window.end) if lane.out_at is not None else window.end
+    if last > first:
+        axes.hlines(row, first, last, color=colour, linewidth=1.2, zorder=3)
     if lane.out_at is not None:
-        axes.hlines(row, last, window.end, color="#bbbbbb", linewidth=0.8, linestyles="dotted", zorder=1)
+        gone = max(last, window.start)
+        axes.hlines(row, gone, window.end, color="#bbbbbb", linewidth=0.8, linestyles="dotted", zorder=1)
     for span in lane.spans:
         assert span.end is not None
         look = SPAN_LOOKS[span.kind]
@@ -149,7 +152,7 @@ def _instants(axes: Axes, row: int, lane: Lane, colour: str, window: Window) -> 
         look = INSTANT_LOOKS[mark.kind]
         x = mark.at / MS_PER_SECOND
         tint = "black" if mark.kind == "out" else "#b8860b" if mark.kind == "ruling" else colour
-        line_only = look["marker"] in ("x", ".", "+")
+        line_only = look["marker"] in ("x", ".", "+", "|")
         axes.scatter(
             [x],
             [row],

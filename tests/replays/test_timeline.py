@@ -129,3 +129,11 @@ def test_every_combatant_out_is_marked_out(name: str) -> None:
     out: set[str] = {e.combatant for e in log.events if isinstance(e, CombatantOut)}
     timeline = timeline_of(name)
     assert {lane.combatant for lane in timeline.lanes.values() if lane.out_at is not None} == out
+
+
+def test_fivestep_marks_where_each_sub_turn_after_the_first_begins() -> None:
+    # F7: the bar brawl cuts each turn into pieces; a sub-turn 2/5 and on is marked, the first is not
+    brawl = timeline_of("bar-brawl")
+    marked = [i.label for lane in brawl.lanes.values() for i in lane.instants if i.kind == "subturn"]
+    assert marked
+    assert all(label.startswith("sub-turn ") and not label.startswith("sub-turn 1/") for label in marked)

@@ -1,6 +1,6 @@
 """The marks fivestep's events leave on the clock (``affray timeline``, ``affray view``): rounds (F3, F4),
-the time each character's points take in its turn (F7: 0.5 s per 10 % of them), attacks with their
-outcome and damage (F8, F10), grenades (F9)."""
+the time each character's points take in its turn and where its sub-turns begin (F7: 0.5 s per 10 % of
+them), attacks with their outcome and damage (F8, F10), grenades (F9)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from affray.events.fivestep.kinds import (
     GrenadeThrown,
     RoundStarted,
     ToHitResolved,
+    TurnStarted,
 )
 from affray.events.fivestep.state import FivestepState
 from affray.kernel.timeline import Close, Instant, InstantKind, Mark, Marker, Span
@@ -27,6 +28,14 @@ def _round(e: RoundStarted, s: FivestepState) -> Sequence[Mark]:
         Close(combatant="", kind="round", at=e.t),
         Span(combatant="", kind="round", start=e.t, end=None, label=f"R{e.round}"),
     ]
+
+
+def _turn(e: TurnStarted, s: FivestepState) -> Sequence[Mark]:
+    """Rule F7: a turn cut into sub-turns marks where each after the first begins."""
+    if e.piece == 1:
+        return []
+    label = f"sub-turn {e.piece}/{e.pieces}"
+    return [Instant(combatant=e.combatant, kind="subturn", at=e.t, label=label)]
 
 
 def _action(e: ActionTaken, s: FivestepState) -> Sequence[Mark]:
@@ -55,6 +64,7 @@ def _grenade(e: GrenadeThrown, s: FivestepState) -> Sequence[Mark]:
 
 MARKERS: Mapping[type[Event], Marker] = {
     RoundStarted: _round,
+    TurnStarted: _turn,
     ActionTaken: _action,
     ToHitResolved: _to_hit,
     DamageResolved: _damage,
