@@ -20,7 +20,8 @@ MAY_IMPORT = {
     "handlers": {"events", "kernel", "rules", "npc", "handlers"},
     "npc": {"events", "kernel", "rules", "npc"},
     "replays": {"events", "kernel", "replays"},
-    "cli": {"events", "kernel", "replays", "rulesets", "cli"},
+    "batch": {"events", "kernel", "rulesets", "batch"},
+    "cli": {"events", "kernel", "replays", "rulesets", "batch", "cli"},
     "rulesets": {"events", "kernel", "rules", "npc", "handlers", "replays", "rulesets"},
 }
 """Which layers each layer's modules may import (besides the top: ``affray``, its errors and names)."""

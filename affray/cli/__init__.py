@@ -10,12 +10,26 @@ import sys
 
 import click
 
-from affray.cli import adjudicate, diff, explain, rules, run, seed, tell, timeline, verify, view, whatif
+from affray.cli import (
+    adjudicate,
+    battle,
+    diff,
+    explain,
+    rules,
+    run,
+    seed,
+    tell,
+    timeline,
+    verify,
+    view,
+    whatif,
+)
 from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
 from affray.errors import QUOTE_LIMIT, AffrayError, excerpt
 
 __all__ = [
     "adjudicate",
+    "battle",
     "cli",
     "diff",
     "explain",

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import msgspec
 
 from affray import rulesets
 from affray.cli.command import Interrupted, cli, refuse_overwriting
@@ -41,10 +42,21 @@ def record(
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=True))
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Log file to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**63 - 1),
+    help="Fight with this seed instead of the scenario's (a run of `affray battle`, say).",
+)
 @click.pass_context
-def run(ctx: click.Context, scenario: Path, output: Path, force: bool) -> None:
+def run(ctx: click.Context, scenario: Path, output: Path, force: bool, seed: int | None) -> None:
     """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT."""
     ruleset, spec = rulesets.load_scenario(scenario)
+    if seed is not None:
+        if getattr(spec, "fair_seed", msgspec.UNSET) is not msgspec.UNSET:
+            raise AffrayError(
+                f"--seed: {scenario}'s seed comes from its [fair_seed]; no one party may choose it"
+            )
+        spec = msgspec.structs.replace(spec, seed=seed)
     named = {scenario.parent / name: f"{name}, a file the scenario names" for name in ruleset.files(spec)}
     refuse_overwriting(output, {scenario: "the scenario", **named})
     try:

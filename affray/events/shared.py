@@ -85,6 +85,10 @@ class RulingApplied(Event, frozen=True, kw_only=True, tag="ruling_applied"):
     reason: str
 
 
+TIME_LIMIT = "time limit"
+"""How the reason of an encounter ended by its time limit begins."""
+
+
 class EncounterEnded(Event, frozen=True, kw_only=True, tag="encounter_ended"):
     """The encounter is over: one side stands, or the time limit came."""
 

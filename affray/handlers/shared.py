@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded
+from affray.events.shared import TIME_LIMIT, ActionRefused, CombatantOut, EncounterEnded
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.encounter import Encounter
 
@@ -67,5 +67,5 @@ def time_limit(
     delay = max_seconds * MS_PER_SECOND
     yield encounter.timeout(delay) if rank is None else encounter.at_rank(delay, rank)
     if not encounter.state.ended:
-        encounter.emit(EncounterEnded(winner=None, reason=f"time limit of {max_seconds} s reached"))
+        encounter.emit(EncounterEnded(winner=None, reason=f"{TIME_LIMIT} of {max_seconds} s reached"))
     encounter.finish()

@@ -144,8 +144,13 @@ def with_fair_seed(raw: Any, source: str) -> Any:
 def load_scenario(path: Path) -> tuple[Ruleset, Any]:
     """Read the scenario file at ``path`` under its ruleset (files it names are read from its folder)."""
     raw = parse_toml(read_user_file(path, ScenarioError, "a scenario file"), str(path))
-    found = _ruleset_of(raw, str(path))
-    return found, found.load(with_fair_seed(raw, str(path)), str(path), path.parent)
+    return load_mapping(raw, str(path), path.parent)
+
+
+def load_mapping(raw: Any, source: str, folder: Path | None) -> tuple[Ruleset, Any]:
+    """A scenario's mapping (as a file's TOML gives it) loaded under its ruleset; errors name ``source``."""
+    found = _ruleset_of(raw, source)
+    return found, found.load(with_fair_seed(raw, source), source, folder)
 
 
 def recorded(header: LogHeader, source: str) -> Recorded:

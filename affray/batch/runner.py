@@ -1,0 +1,128 @@
+"""Running a batch: the scenario fought once per seed, in chunks, on this process or on a pool of them.
+
+A :class:`BatchSpec` is what a worker needs to fight runs (picklable): the scenario file and any changes
+to it (a sweep's point). Each worker loads the scenario once, then fights its chunks with no log kept:
+only the outcome of each run comes back. Results come out in the order of the runs, whatever the number of
+workers, so the same seeds give the same results byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from affray import rulesets
+from affray.batch.outcome import OutTimes, RunOutcome, outcome_of
+from affray.batch.seeds import run_seed
+from affray.errors import ScenarioError, read_user_file
+from affray.kernel.ruleset import Ruleset
+from affray.kernel.scenario import parse_toml
+
+CHUNK = 64
+"""Runs a worker fights per task: enough to spread the cost of sending work, few enough to show progress."""
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """A scenario to fight many times: its file, and values put at paths in it (``combatants.gorm.skill``)."""
+
+    path: Path
+    changes: tuple[tuple[str, Any], ...] = field(default=())
+
+
+@cache
+def _loaded(spec: BatchSpec) -> tuple[Ruleset, Any]:
+    """The spec's ruleset and scenario, loaded once per process."""
+    raw = parse_toml(read_user_file(spec.path, ScenarioError, "a scenario file"), str(spec.path))
+    for dotted, value in spec.changes:
+        put(raw, dotted, value)
+    return rulesets.load_mapping(raw, str(spec.path), spec.path.parent)
+
+
+def load(spec: BatchSpec) -> tuple[Ruleset, Any]:
+    """The spec's ruleset and scenario (a ScenarioError names the file and field when it cannot load)."""
+    return _loaded(spec)
+
+
+def put(raw: dict[str, Any], dotted: str, value: Any) -> None:
+    """Set ``value`` at ``dotted`` in a scenario's mapping; a list of tables is entered by the ``id`` of
+    the entry (``combatants.gorm.skill``), or by its position."""
+    *route, last = dotted.split(".")
+    here: Any = raw
+    for step in route:
+        here = _step(here, step, dotted)
+    if isinstance(here, list):
+        here[_index(here, last, dotted)] = value
+    elif isinstance(here, dict):
+        here[last] = value
+    else:
+        raise ScenarioError(f"--vary {dotted}: {last!r} is not in a table")
+
+
+def _step(here: Any, step: str, dotted: str) -> Any:
+    if isinstance(here, dict):
+        if step not in here:
+            raise ScenarioError(f"--vary {dotted}: the scenario has no {step!r}")
+        return here[step]
+    if isinstance(here, list):
+        return here[_index(here, step, dotted)]
+    raise ScenarioError(f"--vary {dotted}: {step!r} is not in a table")
+
+
+def _index(items: list[Any], step: str, dotted: str) -> int:
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and item.get("id") == step:
+            return i
+    if step.isdigit() and int(step) < len(items):
+        return int(step)
+    raise ScenarioError(f"--vary {dotted}: no entry {step!r} (by id or position)")
+
+
+def fight(spec: BatchSpec, base: int, indices: Sequence[int]) -> list[RunOutcome]:
+    """Runs ``indices`` of the batch with seed ``base``: each fought with its own seed, no log kept."""
+    ruleset, scenario = load(spec)
+    outcomes = []
+    for index in indices:
+        seed = run_seed(base, index)
+        out = OutTimes()
+        encounter = ruleset.battle(msgspec.structs.replace(scenario, seed=seed)).run(
+            sinks=[out], keep_log=False
+        )
+        outcomes.append(outcome_of(index, seed, encounter, out))
+    return outcomes
+
+
+def chunks(runs: int, size: int = CHUNK) -> list[range]:
+    """The runs cut into tasks."""
+    return [range(start, min(start + size, runs)) for start in range(0, runs, size)]
+
+
+Done = Callable[[int], None]
+"""``done(n)``: n more runs are finished (for progress)."""
+
+
+def run_batch(
+    spec: BatchSpec, runs: int, base: int, jobs: int = 1, done: Done | None = None
+) -> Iterator[RunOutcome]:
+    """Every run's outcome, in run order, fought on ``jobs`` processes (1: this one)."""
+    tasks = chunks(runs)
+    if jobs <= 1:
+        for task in tasks:
+            found = fight(spec, base, task)
+            if done:
+                done(len(found))
+            yield from found
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending = [pool.submit(fight, spec, base, task) for task in tasks]
+        for future in pending:
+            found = future.result()
+            if done:
+                done(len(found))
+            yield from found

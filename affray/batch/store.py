@@ -1,0 +1,156 @@
+"""A batch's results, one row per run, streamed to CSV or Parquet (pyarrow) as the runs come.
+
+Columns: ``run``, ``seed``, ``winner`` (empty: none), ``end_s``, ``end_reason``, ``timed_out``,
+``events``, then for each combatant in the order they joined ``ID.dealt``, ``ID.taken``, ``ID.hits``,
+``ID.attacks`` and ``ID.out_s`` (empty while it stood). Damage is written as a float: the rules keep it
+to the thousandth, well within a float's precision.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+from typing import Any, Protocol
+
+from affray.batch.outcome import RunOutcome
+from affray.errors import AffrayError
+
+FORMATS = (".csv", ".parquet")
+ROWS_PER_GROUP = 1024
+"""Rows a Parquet row group holds (and rows kept before they are written)."""
+SHARE_COLUMNS = ("dealt", "taken", "hits", "attacks", "out_s")
+
+
+def columns(first: RunOutcome) -> list[str]:
+    """The columns of a batch whose first run is ``first``."""
+    shared = [f"{s.combatant}.{name}" for s in first.shares for name in SHARE_COLUMNS]
+    return ["run", "seed", "winner", "end_s", "end_reason", "timed_out", "events", *shared]
+
+
+def row(outcome: RunOutcome) -> list[Any]:
+    """One run's row."""
+    shares: list[Any] = []
+    for s in outcome.shares:
+        out = s.out_ms / 1000 if s.out_ms is not None else None
+        shares += [float(s.dealt), float(s.taken), s.hits, s.attacks, out]
+    head = [outcome.index, outcome.seed, outcome.winner, outcome.end_ms / 1000, outcome.end_reason]
+    return [*head, outcome.timed_out, outcome.events, *shares]
+
+
+class Results(Protocol):
+    """A results file being written."""
+
+    def add(self, outcome: RunOutcome) -> None: ...
+    def close(self) -> None: ...
+
+
+class CsvResults:
+    """Results as CSV."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = path.open("w", newline="", encoding="utf-8")
+        self._writer = csv.writer(self._file)
+        self._started = False
+
+    def add(self, outcome: RunOutcome) -> None:
+        if not self._started:
+            self._writer.writerow(columns(outcome))
+            self._started = True
+        self._writer.writerow(["" if v is None else v for v in row(outcome)])
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class ParquetResults:
+    """Results as Parquet, a row group every ROWS_PER_GROUP runs."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            import pyarrow
+            import pyarrow.parquet
+        except ImportError:
+            raise AffrayError("Parquet results need pyarrow: pip install pyarrow (or write .csv)") from None
+        self._pa, self._pq = pyarrow, pyarrow.parquet
+        self._path = path
+        self._writer: Any = None
+        self._rows: list[list[Any]] = []
+        self._names: list[str] = []
+
+    def add(self, outcome: RunOutcome) -> None:
+        if not self._names:
+            self._names = columns(outcome)
+        self._rows.append(row(outcome))
+        if len(self._rows) >= ROWS_PER_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._rows:
+            return
+        schema = self._schema()
+        values = zip(*self._rows, strict=True)
+        table = self._pa.table(
+            {
+                name: self._pa.array(list(column), type=schema.field(name).type)
+                for name, column in zip(self._names, values, strict=True)
+            }
+        )
+        if self._writer is None:
+            self._writer = self._pq.ParquetWriter(self._path, schema)
+        self._writer.write_table(table)
+        self._rows = []
+
+    def _schema(self) -> Any:
+        pa = self._pa
+        kinds = {
+            "run": pa.int64(),
+            "seed": pa.int64(),
+            "winner": pa.string(),
+            "end_s": pa.float64(),
+            "end_reason": pa.string(),
+            "timed_out": pa.bool_(),
+            "events": pa.int64(),
+            "dealt": pa.float64(),
+            "taken": pa.float64(),
+            "hits": pa.int64(),
+            "attacks": pa.int64(),
+            "out_s": pa.float64(),
+        }
+        return pa.schema([(name, kinds[name.rpartition(".")[2]]) for name in self._names])
+
+    def close(self) -> None:
+        self._flush()
+        if self._writer is not None:
+            self._writer.close()
+
+
+class ResultsFile:
+    """Results written beside ``path`` and moved there when complete, so that a batch stopped half way
+    never leaves a results file that looks whole; an existing file is replaced only with ``force``."""
+
+    def __init__(self, path: Path, *, force: bool) -> None:
+        suffix = path.suffix.lower()
+        if suffix not in FORMATS:
+            raise AffrayError(f"-o {path}: results end in {' or '.join(FORMATS)}")
+        if path.exists() and not force:
+            raise AffrayError(f"-o {path}: the file exists; --force replaces it")
+        self.path = path
+        self.partial = path.with_name(f".{path.name}.partial")
+        self.results: Results = CsvResults(self.partial) if suffix == ".csv" else ParquetResults(self.partial)
+
+    def add(self, outcome: RunOutcome) -> None:
+        """Write one run's row."""
+        self.results.add(outcome)
+
+    def finish(self) -> None:
+        """Close and put the file in its place."""
+        self.results.close()
+        os.replace(self.partial, self.path)
+
+    def abandon(self) -> None:
+        """Close and remove what was written."""
+        try:
+            self.results.close()
+        finally:
+            self.partial.unlink(missing_ok=True)
