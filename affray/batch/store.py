@@ -1,15 +1,18 @@
 """A batch's results, one row per run, streamed to CSV or Parquet (pyarrow) as the runs come.
 
-Columns: ``run``, ``seed``, ``winner`` (empty: none), ``end_s``, ``end_reason``, ``timed_out``,
-``events``, then for each combatant in the order they joined ``ID.dealt``, ``ID.taken``, ``ID.hits``,
-``ID.attacks`` and ``ID.out_s`` (empty while it stood). Damage is written as a float: the rules keep it
-to the thousandth, well within a float's precision.
+Columns: in a sweep first each varied path (its value at the run's point), then ``run``, ``seed``,
+``winner`` (empty: none), ``end_s``, ``end_reason``, ``timed_out``, ``events``, then for each combatant
+in the order they joined ``ID.dealt``, ``ID.taken``, ``ID.hits``, ``ID.attacks`` and ``ID.out_s`` (empty
+while it stood). Parquet holds a varied value as its JSON text. Damage is written as a float: the rules
+keep it to the thousandth, well within a float's precision.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -22,42 +25,43 @@ ROWS_PER_GROUP = 1024
 SHARE_COLUMNS = ("dealt", "taken", "hits", "attacks", "out_s")
 
 
-def columns(first: RunOutcome) -> list[str]:
-    """The columns of a batch whose first run is ``first``."""
+def columns(first: RunOutcome, varied: Sequence[str] = ()) -> list[str]:
+    """The columns of a batch whose first run is ``first`` (after the ``varied`` paths of a sweep)."""
     shared = [f"{s.combatant}.{name}" for s in first.shares for name in SHARE_COLUMNS]
-    return ["run", "seed", "winner", "end_s", "end_reason", "timed_out", "events", *shared]
+    return [*varied, "run", "seed", "winner", "end_s", "end_reason", "timed_out", "events", *shared]
 
 
-def row(outcome: RunOutcome) -> list[Any]:
-    """One run's row."""
+def row(outcome: RunOutcome, point: Sequence[Any] = ()) -> list[Any]:
+    """One run's row (after its sweep point's values)."""
     shares: list[Any] = []
     for s in outcome.shares:
         out = s.out_ms / 1000 if s.out_ms is not None else None
         shares += [float(s.dealt), float(s.taken), s.hits, s.attacks, out]
-    head = [outcome.index, outcome.seed, outcome.winner, outcome.end_ms / 1000, outcome.end_reason]
+    head = [*point, outcome.index, outcome.seed, outcome.winner, outcome.end_ms / 1000, outcome.end_reason]
     return [*head, outcome.timed_out, outcome.events, *shares]
 
 
 class Results(Protocol):
     """A results file being written."""
 
-    def add(self, outcome: RunOutcome) -> None: ...
+    def add(self, outcome: RunOutcome, point: Sequence[Any]) -> None: ...
     def close(self) -> None: ...
 
 
 class CsvResults:
     """Results as CSV."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, varied: Sequence[str]) -> None:
         self._file = path.open("w", newline="", encoding="utf-8")
         self._writer = csv.writer(self._file)
+        self._varied = varied
         self._started = False
 
-    def add(self, outcome: RunOutcome) -> None:
+    def add(self, outcome: RunOutcome, point: Sequence[Any]) -> None:
         if not self._started:
-            self._writer.writerow(columns(outcome))
+            self._writer.writerow(columns(outcome, self._varied))
             self._started = True
-        self._writer.writerow(["" if v is None else v for v in row(outcome)])
+        self._writer.writerow(["" if v is None else v for v in row(outcome, point)])
 
     def close(self) -> None:
         self._file.close()
@@ -66,7 +70,7 @@ class CsvResults:
 class ParquetResults:
     """Results as Parquet, a row group every ROWS_PER_GROUP runs."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, varied: Sequence[str]) -> None:
         try:
             import pyarrow
             import pyarrow.parquet
@@ -77,11 +81,14 @@ class ParquetResults:
         self._writer: Any = None
         self._rows: list[list[Any]] = []
         self._names: list[str] = []
+        self._varied = list(varied)
 
-    def add(self, outcome: RunOutcome) -> None:
+    def add(self, outcome: RunOutcome, point: Sequence[Any]) -> None:
         if not self._names:
-            self._names = columns(outcome)
-        self._rows.append(row(outcome))
+            self._names = columns(outcome, self._varied)
+        self._rows.append(
+            row(outcome, [json.dumps(value) if isinstance(value, str) else value for value in point])
+        )
         if len(self._rows) >= ROWS_PER_GROUP:
             self._flush()
 
@@ -117,7 +124,9 @@ class ParquetResults:
             "attacks": pa.int64(),
             "out_s": pa.float64(),
         }
-        return pa.schema([(name, kinds[name.rpartition(".")[2]]) for name in self._names])
+        varied = [(name, pa.string()) for name in self._varied]
+        rest = self._names[len(self._varied) :]
+        return pa.schema(varied + [(name, kinds[name.rpartition(".")[2]]) for name in rest])
 
     def close(self) -> None:
         self._flush()
@@ -129,7 +138,7 @@ class ResultsFile:
     """Results written beside ``path`` and moved there when complete, so that a batch stopped half way
     never leaves a results file that looks whole; an existing file is replaced only with ``force``."""
 
-    def __init__(self, path: Path, *, force: bool) -> None:
+    def __init__(self, path: Path, *, force: bool, varied: Sequence[str] = ()) -> None:
         suffix = path.suffix.lower()
         if suffix not in FORMATS:
             raise AffrayError(f"-o {path}: results end in {' or '.join(FORMATS)}")
@@ -137,11 +146,12 @@ class ResultsFile:
             raise AffrayError(f"-o {path}: the file exists; --force replaces it")
         self.path = path
         self.partial = path.with_name(f".{path.name}.partial")
-        self.results: Results = CsvResults(self.partial) if suffix == ".csv" else ParquetResults(self.partial)
+        chosen = CsvResults if suffix == ".csv" else ParquetResults
+        self.results: Results = chosen(self.partial, varied)
 
-    def add(self, outcome: RunOutcome) -> None:
-        """Write one run's row."""
-        self.results.add(outcome)
+    def add(self, outcome: RunOutcome, point: Sequence[Any] = ()) -> None:
+        """Write one run's row (with its sweep point's values)."""
+        self.results.add(outcome, point)
 
     def finish(self) -> None:
         """Close and put the file in its place."""

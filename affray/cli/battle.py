@@ -1,25 +1,31 @@
-"""``affray battle``: a scenario fought many times, with a report of how it went."""
+"""``affray battle``: a scenario fought many times, or at each point of a sweep, with a report."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
 import msgspec
 
-from affray.batch.report import Tally, tell_report
+from affray.batch.report import Report, Tally, tell_report
 from affray.batch.runner import BatchSpec, load, run_batch
 from affray.batch.store import ResultsFile
+from affray.batch.sweep import Point, draw_sweep, grid, parse_vary, sweep_report, tell_sweep
 from affray.cli.command import cli, refuse_overwriting
 from affray.cli.progress import Progress
+from affray.errors import AffrayError
 
 MAX_RUNS = 10_000_000
+MAX_POINTS = 1000
 
 
 @cli.command()
 @click.argument("scenario", type=click.Path(path_type=Path))
-@click.option("--runs", type=click.IntRange(min=1, max=MAX_RUNS), required=True, help="How many fights.")
+@click.option(
+    "--runs", type=click.IntRange(min=1, max=MAX_RUNS), required=True, help="Fights (at each point)."
+)
 @click.option(
     "--seed", type=click.IntRange(min=0, max=2**63 - 1), help="The batch's seed (the scenario's by default)."
 )
@@ -27,33 +33,76 @@ MAX_RUNS = 10_000_000
     "--jobs", type=click.IntRange(min=1, max=256), default=1, show_default=True, help="Worker processes."
 )
 @click.option(
+    "--vary",
+    "varied",
+    multiple=True,
+    metavar="PATH=LIST",
+    help="Sweep a value: combatants.gorm.skill=50,60,70 (JSON array if values have commas); repeat: a grid.",
+)
+@click.option(
     "-o", "--output", type=click.Path(path_type=Path), help="Results, a row per run: .csv or .parquet."
 )
+@click.option(
+    "--plots", type=click.Path(path_type=Path, file_okay=False), help="Folder for the report's PNGs."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT and the plots if they exist.")
 def battle(
-    scenario: Path, runs: int, seed: int | None, jobs: int, output: Path | None, as_json: bool, force: bool
+    scenario: Path,
+    runs: int,
+    seed: int | None,
+    jobs: int,
+    varied: tuple[str, ...],
+    output: Path | None,
+    plots: Path | None,
+    as_json: bool,
+    force: bool,
 ) -> None:
     """Fight SCENARIO RUNS times and report how it went: each side's win rate with its 95 % interval,
-    time to resolution, and each combatant's damage, survival and time out.
+    time to resolution, and each combatant's damage, survival and time out. With --vary, at each point of
+    the grid, the same seeds at every point.
 
     Run i is fought with a seed derived from the batch's seed and i (docs/batch.md), so any run can be
     fought again alone with `affray run SCENARIO --seed X`, X its seed in the results.
     """
     spec = BatchSpec(scenario.resolve())
     _, loaded = load(spec)
+    name = loaded.name or scenario.stem
     base = loaded.seed if seed is None else seed
+    points: list[Point] = grid([parse_vary(text) for text in varied]) if varied else [()]
+    if len(points) > MAX_POINTS:
+        raise AffrayError(f"--vary: {len(points)} points; a sweep has at most {MAX_POINTS}")
+    for point in points:
+        load(
+            BatchSpec(spec.path, point)
+        )  # every point's scenario loads, or the error names it, before a fight
     results = None
     if output is not None:
         refuse_overwriting(output, {scenario: "the scenario"})
-        results = ResultsFile(output, force=force)
-    counted = Tally(base)
-    progress = Progress(runs, sys.stderr)
+        results = ResultsFile(output, force=force, varied=[path for path, _ in points[0]])
+    reports = _fight(spec, points, runs, base, jobs, results)
+    if plots is not None:
+        _plot(plots, points, reports, name, force)
+    _tell(points, reports, name, as_json)
+    if output is not None and not as_json:
+        click.echo(f"results: {output}")
+
+
+def _fight(
+    spec: BatchSpec, points: Sequence[Point], runs: int, base: int, jobs: int, results: ResultsFile | None
+) -> list[Report]:
+    """Each point's batch fought and reported; the results written as they come."""
+    progress = Progress(runs * len(points), sys.stderr)
+    reports = []
     try:
-        for outcome in run_batch(spec, runs, base, jobs, progress.advance):
-            counted.add(outcome)
-            if results is not None:
-                results.add(outcome)
+        for point in points:
+            counted = Tally(base)
+            values = [value for _, value in point]
+            for outcome in run_batch(BatchSpec(spec.path, point), runs, base, jobs, progress.advance):
+                counted.add(outcome)
+                if results is not None:
+                    results.add(outcome, values)
+            reports.append(counted.report())
     except BaseException:
         if results is not None:
             results.abandon()
@@ -62,11 +111,26 @@ def battle(
         progress.close()
     if results is not None:
         results.finish()
-    report = counted.report()
-    if as_json:
-        click.echo(msgspec.json.encode(report).decode())
-        return
-    for line in tell_report(report, loaded.name or scenario.stem):
-        click.echo(line)
-    if output is not None:
-        click.echo(f"results: {output}")
+    return reports
+
+
+def _plot(folder: Path, points: Sequence[Point], reports: Sequence[Report], name: str, force: bool) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    if points[0]:
+        target = folder / "sweep.png"
+        if target.exists() and not force:
+            raise AffrayError(f"--plots {folder}: {target.name} exists; --force replaces it")
+        draw_sweep(points, reports, target, name)
+        click.echo(f"plot: {target}", err=True)
+
+
+def _tell(points: Sequence[Point], reports: Sequence[Report], name: str, as_json: bool) -> None:
+    if not points[0]:
+        report = reports[0]
+        text = msgspec.json.encode(report).decode() if as_json else "\n".join(tell_report(report, name))
+    else:
+        swept = sweep_report(points, reports)
+        text = (
+            msgspec.json.encode(swept).decode() if as_json else "\n".join(tell_sweep(points, reports, name))
+        )
+    click.echo(text)

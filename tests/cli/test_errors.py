@@ -404,8 +404,8 @@ def test_verify_names_the_seq_that_cannot_be_folded(
             [],
             [
                 "no command given",
-                "adjudicate, diff, explain, heal, lineage, replay, rules, run, seed, state, timeline, "
-                "verify, view, whatif",
+                "adjudicate, battle, diff, explain, heal, lineage, replay, rules, run, seed, state, "
+                "timeline, verify, view, whatif",
             ],
             id="no-command",
         ),

@@ -1,0 +1,95 @@
+"""``affray battle SCENARIO --runs N``: a scenario fought many times, with its report and results."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import Affray, assert_user_error
+from tests.strategies import read_path
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = ROOT / "examples" / "duel.toml"
+
+
+def test_the_report_tells_each_sides_wins_with_its_interval(affray: Affray) -> None:
+    result = affray("battle", DUEL, "--runs", "40")
+    assert result.code == 0, result
+    lines = result.out.splitlines()
+    assert lines[0] == "Duel at the ford: 40 runs from seed 1130"
+    assert any(line.split()[:2] == ["side", "ford"] and "%" in line for line in lines)
+
+
+def test_each_run_is_the_fight_affray_run_makes_with_its_seed(affray: Affray, tmp_path: Path) -> None:
+    results = tmp_path / "r.csv"
+    assert affray("battle", DUEL, "--runs", "5", "-o", results).code == 0
+    with results.open() as file:
+        rows = list(csv.DictReader(file))
+    for row in rows:
+        log = tmp_path / f"run{row['run']}.jsonl"
+        assert affray("run", DUEL, "--seed", row["seed"], "-o", log).code == 0
+        events = read_path(log).events
+        assert (len(events), events[-1].t / 1000, getattr(events[-1], "winner", None)) == (
+            int(row["events"]),
+            float(row["end_s"]),
+            row["winner"] or None,
+        )
+
+
+def test_two_jobs_report_what_one_does(affray: Affray) -> None:
+    one = json.loads(affray("battle", DUEL, "--runs", "130", "--json").out)
+    two = json.loads(affray("battle", DUEL, "--runs", "130", "--json", "--jobs", "2").out)
+    assert one == two
+    assert one["runs"] == 130
+
+
+def test_progress_in_a_pipe_is_plain_lines(affray: Affray) -> None:
+    err = affray("battle", DUEL, "--runs", "100").err
+    assert "\x1b" not in err
+    assert err.splitlines()[-1].startswith("100/100 runs")
+
+
+def test_a_sweep_reports_each_point_and_the_nearest_to_even(affray: Affray, tmp_path: Path) -> None:
+    result = affray(
+        "battle", DUEL, "--runs", "30", "--vary", "combatants.gorm.skill=70,110", "--plots", tmp_path
+    )
+    assert result.code == 0, result
+    assert "  combatants.gorm.skill=110" in result.out.splitlines()
+    assert result.out.splitlines()[-1].startswith("nearest to an even fight: combatants.gorm.skill=")
+    assert (tmp_path / "sweep.png").read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (("--vary", "combatants.nobody.skill=1,2"), "no entry 'nobody'"),
+        (("--vary", "combatants.gorm.skill=999"), "skill"),
+        (("--vary", "skill"), "expected PATH=LIST"),
+        (("-o", "r.xlsx"), "results end in .csv or .parquet"),
+        (("--runs", "0"), "--runs"),
+    ],
+)
+def test_a_bad_batch_is_one_error_line_and_writes_nothing(
+    affray: Affray, tmp_path: Path, arguments: tuple[str, ...], said: str
+) -> None:
+    runs = () if "--runs" in arguments else ("--runs", "3")
+    moved = [str(tmp_path / a) if a.startswith("r.") else a for a in arguments]
+    assert_user_error(affray("battle", DUEL, *runs, *moved), said)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_existing_results_are_kept_without_force(affray: Affray, tmp_path: Path) -> None:
+    results = tmp_path / "r.csv"
+    results.write_text("mine")
+    assert_user_error(affray("battle", DUEL, "--runs", "2", "-o", results), "the file exists")
+    assert results.read_text() == "mine"
+
+
+def test_run_with_a_seed_names_it_in_the_log(affray: Affray, tmp_path: Path) -> None:
+    log = tmp_path / "d.jsonl"
+    assert affray("run", DUEL, "--seed", "42", "-o", log).code == 0
+    assert read_path(log).header.seed == 42
+    assert affray("verify", log).code == 0
