@@ -20,10 +20,12 @@ import msgspec
 from affray import rulesets
 from affray.batch.outcome import OutTimes, RunOutcome, outcome_of
 from affray.batch.seeds import run_seed
-from affray.errors import ScenarioError, read_user_file
+from affray.errors import AffrayError, ScenarioError, read_user_file
 from affray.kernel.ruleset import Ruleset
 from affray.kernel.scenario import parse_toml
 
+CONNECT_TIMEOUT_S = 10
+"""How long to wait for a Dask scheduler to answer."""
 CHUNK = 64
 """Runs a worker fights per task: enough to spread the cost of sending work, few enough to show progress."""
 
@@ -108,21 +110,48 @@ Done = Callable[[int], None]
 
 
 def run_batch(
-    spec: BatchSpec, runs: int, base: int, jobs: int = 1, done: Done | None = None
+    spec: BatchSpec,
+    runs: int,
+    base: int,
+    jobs: int = 1,
+    done: Done | None = None,
+    scheduler: str | None = None,
 ) -> Iterator[RunOutcome]:
-    """Every run's outcome, in run order, fought on ``jobs`` processes (1: this one)."""
+    """Every run's outcome, in run order: fought on ``jobs`` processes (1: this one), or on the Dask
+    cluster whose scheduler is at ``scheduler`` (``tcp://host:port``)."""
     tasks = chunks(runs)
-    if jobs <= 1:
-        for task in tasks:
-            found = fight(spec, base, task)
-            if done:
-                done(len(found))
-            yield from found
-        return
+    if scheduler is not None:
+        found = _on_dask(scheduler, spec, base, tasks)
+    elif jobs <= 1:
+        found = (fight(spec, base, task) for task in tasks)
+    else:
+        found = _on_pool(jobs, spec, base, tasks)
+    for outcomes in found:
+        if done:
+            done(len(outcomes))
+        yield from outcomes
+
+
+def _on_pool(jobs: int, spec: BatchSpec, base: int, tasks: Sequence[range]) -> Iterator[list[RunOutcome]]:
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending = [pool.submit(fight, spec, base, task) for task in tasks]
         for future in pending:
-            found = future.result()
-            if done:
-                done(len(found))
-            yield from found
+            yield future.result()
+
+
+def _on_dask(
+    scheduler: str, spec: BatchSpec, base: int, tasks: Sequence[range]
+) -> Iterator[list[RunOutcome]]:
+    """The tasks sent to a running Dask cluster (its workers need affray, as this process has it)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise AffrayError("--scheduler needs Dask: pip install 'affray[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT_S, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise AffrayError(f"--scheduler {scheduler}: no Dask scheduler answers there ({exc})") from None
+    with client:
+        pending = [client.submit(fight, spec, base, list(task), pure=False) for task in tasks]
+        for future in pending:
+            yield future.result()

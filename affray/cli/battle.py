@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -45,6 +46,11 @@ MAX_POINTS = 1000
 @click.option(
     "--plots", type=click.Path(path_type=Path, file_okay=False), help="Folder for the report's PNGs."
 )
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Send the runs to this Dask scheduler's cluster instead of local processes (docs/batch.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT and the plots if they exist.")
 def battle(
@@ -55,6 +61,7 @@ def battle(
     varied: tuple[str, ...],
     output: Path | None,
     plots: Path | None,
+    scheduler: str | None,
     as_json: bool,
     force: bool,
 ) -> None:
@@ -80,7 +87,7 @@ def battle(
     if output is not None:
         refuse_overwriting(output, {scenario: "the scenario"})
         results = ResultsFile(output, force=force, varied=[path for path, _ in points[0]])
-    reports = _fight(spec, points, runs, base, jobs, results)
+    reports = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results)
     if plots is not None:
         _plot(plots, points, reports, name, force)
     _tell(points, reports, name, as_json)
@@ -88,17 +95,28 @@ def battle(
         click.echo(f"results: {output}")
 
 
+@dataclass(frozen=True)
+class Fighting:
+    """How many runs at each point, from which seed, on what."""
+
+    runs: int
+    base: int
+    jobs: int
+    scheduler: str | None
+
+
 def _fight(
-    spec: BatchSpec, points: Sequence[Point], runs: int, base: int, jobs: int, results: ResultsFile | None
+    spec: BatchSpec, points: Sequence[Point], how: Fighting, results: ResultsFile | None
 ) -> list[Report]:
     """Each point's batch fought and reported; the results written as they come."""
-    progress = Progress(runs * len(points), sys.stderr)
+    progress = Progress(how.runs * len(points), sys.stderr)
     reports = []
     try:
         for point in points:
-            counted = Tally(base)
+            counted = Tally(how.base)
             values = [value for _, value in point]
-            for outcome in run_batch(BatchSpec(spec.path, point), runs, base, jobs, progress.advance):
+            at = BatchSpec(spec.path, point)
+            for outcome in run_batch(at, how.runs, how.base, how.jobs, progress.advance, how.scheduler):
                 counted.add(outcome)
                 if results is not None:
                     results.add(outcome, values)
