@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import msgspec
 
+from affray.batch.plots import PLOT_NAMES, PlotData, draw_plots
 from affray.batch.report import Report, Tally, tell_report
 from affray.batch.runner import BatchSpec, load, run_batch
 from affray.batch.store import ResultsFile
@@ -87,9 +88,11 @@ def battle(
     if output is not None:
         refuse_overwriting(output, {scenario: "the scenario"})
         results = ResultsFile(output, force=force, varied=[path for path, _ in points[0]])
-    reports = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results)
+    drawn = _plots_to_draw(plots, points, force)
+    data = PlotData() if drawn and not points[0] else None
+    reports = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results, data)
     if plots is not None:
-        _plot(plots, points, reports, name, force)
+        _plot(plots, points, reports, data, name)
     _tell(points, reports, name, as_json)
     if output is not None and not as_json:
         click.echo(f"results: {output}")
@@ -106,9 +109,13 @@ class Fighting:
 
 
 def _fight(
-    spec: BatchSpec, points: Sequence[Point], how: Fighting, results: ResultsFile | None
+    spec: BatchSpec,
+    points: Sequence[Point],
+    how: Fighting,
+    results: ResultsFile | None,
+    data: PlotData | None,
 ) -> list[Report]:
-    """Each point's batch fought and reported; the results written as they come."""
+    """Each point's batch fought and reported; the results written and the plots' data kept as they come."""
     progress = Progress(how.runs * len(points), sys.stderr)
     reports = []
     try:
@@ -120,6 +127,8 @@ def _fight(
                 counted.add(outcome)
                 if results is not None:
                     results.add(outcome, values)
+                if data is not None:
+                    data.add(outcome)
             reports.append(counted.report())
     except BaseException:
         if results is not None:
@@ -132,14 +141,29 @@ def _fight(
     return reports
 
 
-def _plot(folder: Path, points: Sequence[Point], reports: Sequence[Report], name: str, force: bool) -> None:
+def _plots_to_draw(folder: Path | None, points: Sequence[Point], force: bool) -> list[Path]:
+    """The pictures ``--plots`` will write: refused before any fight when one exists and not ``force``."""
+    if folder is None:
+        return []
+    drawn = [folder / "sweep.png"] if points[0] else [folder / name for name in PLOT_NAMES]
+    for path in drawn:
+        if path.exists() and not force:
+            raise AffrayError(f"--plots {folder}: {path.name} exists; --force replaces it")
+    return drawn
+
+
+def _plot(
+    folder: Path, points: Sequence[Point], reports: Sequence[Report], data: PlotData | None, name: str
+) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     if points[0]:
-        target = folder / "sweep.png"
-        if target.exists() and not force:
-            raise AffrayError(f"--plots {folder}: {target.name} exists; --force replaces it")
-        draw_sweep(points, reports, target, name)
-        click.echo(f"plot: {target}", err=True)
+        drawn = [folder / "sweep.png"]
+        draw_sweep(points, reports, drawn[0], name)
+    else:
+        assert data is not None
+        drawn = draw_plots(reports[0], data, folder, name)
+    for path in drawn:
+        click.echo(f"plot: {path}", err=True)
 
 
 def _tell(points: Sequence[Point], reports: Sequence[Report], name: str, as_json: bool) -> None:

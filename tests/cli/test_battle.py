@@ -93,3 +93,18 @@ def test_run_with_a_seed_names_it_in_the_log(affray: Affray, tmp_path: Path) -> 
     assert affray("run", DUEL, "--seed", "42", "-o", log).code == 0
     assert read_path(log).header.seed == 42
     assert affray("verify", log).code == 0
+
+
+def test_plots_of_a_batch_are_its_wins_times_and_damage(affray: Affray, tmp_path: Path) -> None:
+    result = affray("battle", DUEL, "--runs", "30", "--plots", tmp_path)
+    assert result.code == 0, result
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damage.png", "time.png", "wins.png"]
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in tmp_path.iterdir())
+
+
+def test_an_existing_plot_is_refused_before_any_fight(affray: Affray, tmp_path: Path) -> None:
+    (tmp_path / "wins.png").write_bytes(b"mine")
+    result = affray("battle", DUEL, "--runs", "30", "--plots", tmp_path)
+    assert_user_error(result, "wins.png exists; --force replaces it")
+    assert "runs" not in result.out
+    assert (tmp_path / "wins.png").read_bytes() == b"mine"
