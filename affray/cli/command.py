@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import click
-import structlog
 
 from affray import __version__, rulesets
 from affray.errors import AffrayError
@@ -29,7 +28,10 @@ class Interrupted(KeyboardInterrupt):
 
 
 def _configure_logging(verbose: bool) -> None:
-    """structlog to stderr: the kernel's steps at debug level with ``--verbose``, else warnings only."""
+    """structlog to stderr: the kernel's steps at debug level with ``--verbose``, else warnings only.
+    Only ``--verbose`` runs log anything, so only they import structlog (a tenth of a second to start)."""
+    import structlog
+
     structlog.configure(
         processors=[
             structlog.processors.add_log_level,
@@ -52,7 +54,8 @@ def _configure_logging(verbose: bool) -> None:
 @click.pass_context
 def cli(ctx: click.Context, verbose: bool) -> None:
     """affray: simulate, record, replay and verify tabletop combat."""
-    _configure_logging(verbose)
+    if verbose:
+        _configure_logging(verbose)
     ctx.obj = {"verbose": verbose}
 
 

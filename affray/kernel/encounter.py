@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from logging import DEBUG
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 import simpy
-import structlog
 from simpy.events import NORMAL, URGENT, EventPriority
 
 from affray.errors import DiceExhausted
@@ -22,7 +21,12 @@ EventSink = Callable[[Event], None]
 E = TypeVar("E", bound=Event)
 S = TypeVar("S", bound=Folded)
 
-_log = structlog.get_logger("affray.kernel")
+
+def _kernel_log() -> Any:
+    """The kernel's structlog logger; structlog is imported only for a traced run."""
+    import structlog
+
+    return structlog.get_logger("affray.kernel")
 
 
 class OrderedTimeout(simpy.Event):
@@ -68,7 +72,8 @@ class Encounter(simpy.Environment, Generic[S]):
         self.sinks: list[EventSink] = []
         self._sink_failed: BaseException | None = None
         self.finished = self.event()
-        self._trace = trace and _log.is_enabled_for(DEBUG)
+        self._log: Any = _kernel_log() if trace else None
+        self._trace = self._log is not None and bool(self._log.is_enabled_for(DEBUG))
 
     def run(self, until: simpy.core.SimTime | simpy.Event | None = None) -> object:
         """SimPy's run; a manual roll missing or not fitting its die says when it was wanted, after what.
@@ -108,7 +113,7 @@ class Encounter(simpy.Environment, Generic[S]):
             self._sink_failed = exc
             raise
         if self._trace:
-            _log.debug("emit", seq=stamped.seq, t=stamped.t, kind=kind_of(type(stamped)))
+            self._log.debug("emit", seq=stamped.seq, t=stamped.t, kind=kind_of(type(stamped)))
         return stamped
 
     def at_rank(self, delay: int, rank: int) -> OrderedTimeout:
