@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import msgspec
 
+from affray.batch.keep import Keeper, Kept
 from affray.batch.plots import PLOT_NAMES, PlotData, draw_plots
 from affray.batch.report import Report, Tally, tell_report
 from affray.batch.runner import BatchSpec, load, run_batch
@@ -17,6 +18,7 @@ from affray.batch.store import ResultsFile
 from affray.batch.sweep import Point, draw_sweep, grid, parse_vary, sweep_report, tell_sweep
 from affray.cli.command import cli, refuse_overwriting
 from affray.cli.progress import Progress
+from affray.cli.run import record
 from affray.errors import AffrayError
 
 MAX_RUNS = 10_000_000
@@ -52,6 +54,12 @@ MAX_POINTS = 1000
     metavar="tcp://HOST:PORT",
     help="Send the runs to this Dask scheduler's cluster instead of local processes (docs/batch.md).",
 )
+@click.option(
+    "--keep-logs",
+    type=click.IntRange(min=1, max=1000),
+    help="Keep the logs of the K soonest- and latest-ending runs and of K more sampled (fought again).",
+)
+@click.option("--logs", type=click.Path(path_type=Path, file_okay=False), help="Folder for --keep-logs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT and the plots if they exist.")
 def battle(
@@ -63,6 +71,8 @@ def battle(
     output: Path | None,
     plots: Path | None,
     scheduler: str | None,
+    keep_logs: int | None,
+    logs: Path | None,
     as_json: bool,
     force: bool,
 ) -> None:
@@ -88,11 +98,18 @@ def battle(
     if output is not None:
         refuse_overwriting(output, {scenario: "the scenario"})
         results = ResultsFile(output, force=force, varied=[path for path, _ in points[0]])
+    if (keep_logs is None) != (logs is None):
+        raise AffrayError("--keep-logs K and --logs DIR go together")
+    if keep_logs is not None and varied:
+        raise AffrayError("--keep-logs keeps the logs of one batch, not of a sweep's points")
+    keeper = Keeper(keep_logs, base) if keep_logs is not None else None
     drawn = _plots_to_draw(plots, points, force)
     data = PlotData() if drawn and not points[0] else None
-    reports = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results, data)
+    reports = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results, data, keeper)
     if plots is not None:
         _plot(plots, points, reports, data, name)
+    if keeper is not None and logs is not None:
+        _keep(spec, keeper.kept(), logs, force)
     _tell(points, reports, name, as_json)
     if output is not None and not as_json:
         click.echo(f"results: {output}")
@@ -114,6 +131,7 @@ def _fight(
     how: Fighting,
     results: ResultsFile | None,
     data: PlotData | None,
+    keeper: Keeper | None = None,
 ) -> list[Report]:
     """Each point's batch fought and reported; the results written and the plots' data kept as they come."""
     progress = Progress(how.runs * len(points), sys.stderr)
@@ -129,6 +147,8 @@ def _fight(
                     results.add(outcome, values)
                 if data is not None:
                     data.add(outcome)
+                if keeper is not None:
+                    keeper.add(outcome)
             reports.append(counted.report())
     except BaseException:
         if results is not None:
@@ -164,6 +184,23 @@ def _plot(
         drawn = draw_plots(reports[0], data, folder, name)
     for path in drawn:
         click.echo(f"plot: {path}", err=True)
+
+
+def _keep(spec: BatchSpec, kept: Sequence[Kept], folder: Path, force: bool) -> None:
+    """Fight the kept runs again from their seeds, each into its log, and list why each was kept."""
+    ruleset, scenario = load(spec)
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for run in kept:
+        seeded = msgspec.structs.replace(scenario, seed=run.seed)
+        log = folder / f"run-{run.index:07d}.jsonl"
+        encounter = record(
+            ruleset.battle(seeded), ruleset.header(seeded), log, force=force, trace=False, what=spec.path
+        )
+        ended = encounter.state.t / 1000
+        lines.append(f"{log.name}  run {run.index}, seed {run.seed}: {run.why}, ended at {ended:g} s")
+    (folder / "kept.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    click.echo(f"logs: {len(kept)} kept in {folder} (kept.txt says why)", err=True)
 
 
 def _tell(points: Sequence[Point], reports: Sequence[Report], name: str, as_json: bool) -> None:

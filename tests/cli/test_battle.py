@@ -108,3 +108,19 @@ def test_an_existing_plot_is_refused_before_any_fight(affray: Affray, tmp_path: 
     assert_user_error(result, "wins.png exists; --force replaces it")
     assert "runs" not in result.out
     assert (tmp_path / "wins.png").read_bytes() == b"mine"
+
+
+def test_kept_logs_are_the_runs_fought_again_and_verify(affray: Affray, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    result = affray("battle", DUEL, "--runs", "40", "--keep-logs", "2", "--logs", logs)
+    assert result.code == 0, result
+    kept = sorted(logs.glob("run-*.jsonl"))
+    assert 2 <= len(kept) <= 4
+    assert all(affray("verify", log).code == 0 for log in kept)
+    assert len((logs / "kept.txt").read_text().splitlines()) == len(kept)
+
+
+def test_keep_logs_needs_its_folder(affray: Affray) -> None:
+    assert_user_error(
+        affray("battle", DUEL, "--runs", "4", "--keep-logs", "2"), "--keep-logs K and --logs DIR"
+    )
