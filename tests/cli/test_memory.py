@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -36,27 +35,41 @@ class Measured(NamedTuple):
     err: str
 
 
+LAUNCHER = """
+import os, subprocess, sys, time
+out, err, *command = sys.argv[1:]
+with open(out, "wb") as stdout, open(err, "wb") as stderr:
+    child = subprocess.Popen(command, stdout=stdout, stderr=stderr)
+    deadline = time.monotonic() + 120
+    while True:  # reaped by wait4 itself, which reads this child's own usage
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            child.kill()
+        time.sleep(0.05)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+"""Runs the command as its own child and reports its exit status and peak RSS (KiB). A child's peak counts
+the memory of the process it was forked from (Linux keeps the old image's high-water mark across exec), so
+the command is started from this small launcher, not from the test process, however large that has grown."""
+
+
 def measure(*args: str | os.PathLike[str]) -> Measured:
-    """Run ``python -m affray *args`` as a child of its own, within two minutes, and measure it."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(
-            [sys.executable, "-m", "affray", *map(os.fspath, args)], stdout=out, stderr=err
+    """Run ``python -m affray *args`` as a child of a small launcher, within two minutes, and measure it."""
+    with tempfile.TemporaryDirectory() as folder:
+        out, err = Path(folder) / "out", Path(folder) / "err"
+        command = [sys.executable, "-m", "affray", *map(os.fspath, args)]
+        launched = subprocess.run(
+            [sys.executable, "-c", LAUNCHER, str(out), str(err), *command],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=True,
         )
-        deadline = time.monotonic() + 120
-        while True:  # reaped by wait4 itself, which reads this child's own usage
-            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                child.kill()
-            time.sleep(0.05)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(max(out.seek(0, os.SEEK_END) - 4096, 0))
-        err.seek(0)
-        last = out.read().decode(errors="replace").splitlines()
-        return Measured(
-            child.returncode, usage.ru_maxrss / 1024, last[-1] if last else "", err.read().decode()
-        )
+        code, peak_kib = map(int, launched.stdout.split())
+        last = out.read_bytes()[-4096:].decode(errors="replace").splitlines()
+        return Measured(code, peak_kib / 1024, last[-1] if last else "", err.read_text(errors="replace"))
 
 
 def siege(combatants_a_side: int) -> str:
