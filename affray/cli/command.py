@@ -6,14 +6,14 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import click
 
 from affray import __version__, rulesets
 from affray.errors import AffrayError
-from affray.events.reader import LogReader, open_log
+from affray.events.reader import LogProblem, LogReader, open_log
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
@@ -89,3 +89,36 @@ def refuse_overwriting(output: Path, inputs: Mapping[Path, str]) -> None:
     for given, what in inputs.items():
         if _same_file(output, given):
             raise AffrayError(f"-o {output}: that is {what}; write the output to another file")
+
+
+def new_output(
+    output: Path, force: bool, inputs: Mapping[Path, str], suffixes: Sequence[str], what: str
+) -> None:
+    """``-o OUTPUT`` checked before any work: it ends in one of ``suffixes`` (``what`` it is), is none of
+    the command's ``inputs``, and exists only if ``force`` may replace it."""
+    if output.suffix.lower() not in suffixes:
+        raise AffrayError(f"-o {output}: {what} ends in {', '.join(suffixes)}")
+    refuse_overwriting(output, inputs)
+    if output.exists() and not force:
+        raise AffrayError(f"-o {output}: the file exists; --force replaces it")
+
+
+def refuse_broken(log: Path, problem: LogProblem | None, done: str) -> None:
+    """A log cut short or broken where it breaks, for a command that ``done`` only a whole log."""
+    if problem is None:
+        return
+    where = "" if "cut short" in problem.message else f"{problem.where()}: "
+    raise AffrayError(
+        f"{log}: {where}{problem.message}; only a whole log is {done} (affray verify tells more)"
+    )
+
+
+def write_in_place(output: Path, write: Callable[[Path], object]) -> None:
+    """``write(path)`` to a file beside ``output``, then moved onto it: an old OUTPUT is never half replaced,
+    and nothing is left when writing fails."""
+    partial = output.with_name(f".{output.name}.partial{output.suffix}")
+    try:
+        write(partial)
+        os.replace(partial, output)
+    finally:
+        partial.unlink(missing_ok=True)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
 
 from affray import rulesets
-from affray.cli.command import cli, open_log_arg, refuse_overwriting
+from affray.cli.command import cli, new_output, open_log_arg, refuse_broken, write_in_place
 from affray.errors import AffrayError
 from affray.kernel.fold import FoldError
 from affray.replays.picture import FORMATS
@@ -24,19 +23,14 @@ def whole_timeline(log: Path) -> Timeline:
             timeline = build(reader, reading, title=name)
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
-        problem = reader.problem
-        if problem is not None:
-            where = "" if "cut short" in problem.message else f"{problem.where()}: "
-            raise AffrayError(
-                f"{log}: {where}{problem.message}; only a whole log is drawn (affray verify tells more)"
-            )
+        refuse_broken(log, reader.problem, "drawn")
     return timeline
 
 
 @cli.command()
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option(
-    "-o", "--output", type=click.Path(path_type=Path), required=True, help="Picture: .png, .svg or .pdf."
+    "-o", "--output", type=click.Path(path_type=Path), required=True, help="The picture: .png, .svg or .pdf."
 )
 @click.option("--from", "start", type=click.FloatRange(min=0), help="Draw from this second.")
 @click.option("--to", "end", type=click.FloatRange(min=0), help="Draw to this second.")
@@ -45,20 +39,11 @@ def timeline(log: Path, output: Path, start: float | None, end: float | None, fo
     """Draw the fight in LOG on its clock into OUTPUT: a lane per combatant (perception, reaction,
     initiative, attacks and their outcome, aiming, casting, holds, conditions, going out) and each
     combatant's damage points over time."""
-    if output.suffix.lower() not in FORMATS:
-        raise AffrayError(f"-o {output}: a picture ends in {', '.join(FORMATS)}")
+    new_output(output, force, {log: "the log"}, FORMATS, "a picture")
     if start is not None and end is not None and end <= start:
         raise AffrayError(f"--to {end:g} is not after --from {start:g}")
-    refuse_overwriting(output, {log: "the log"})
-    if output.exists() and not force:
-        raise AffrayError(f"-o {output}: the file exists; --force replaces it")
     drawn = whole_timeline(log)
     from affray.replays.picture import draw
 
-    partial = output.with_name(f".{output.name}.partial{output.suffix}")
-    try:
-        draw(drawn, partial, start, end)
-        os.replace(partial, output)
-    finally:
-        partial.unlink(missing_ok=True)
+    write_in_place(output, lambda path: draw(drawn, path, start, end))
     click.echo(f"{output}: {len(drawn.lanes)} lanes, {drawn.end / 1000:g} s")
