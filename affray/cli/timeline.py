@@ -9,6 +9,7 @@ import click
 from affray import rulesets
 from affray.cli.command import cli, new_output, open_log_arg, refuse_broken, write_in_place
 from affray.errors import AffrayError
+from affray.kernel.clock import game_time
 from affray.kernel.fold import FoldError
 from affray.replays.picture import FORMATS
 from affray.replays.timeline import Timeline, build
@@ -46,4 +47,4 @@ def timeline(log: Path, output: Path, start: float | None, end: float | None, fo
     from affray.replays.picture import draw
 
     write_in_place(output, lambda path: draw(drawn, path, start, end))
-    click.echo(f"{output}: {len(drawn.lanes)} lanes, {drawn.end / 1000:g} s")
+    click.echo(f"{output}: {len(drawn.lanes)} lanes, {game_time(drawn.fight_end())}")

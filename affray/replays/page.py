@@ -103,7 +103,10 @@ def fight(header: LogHeader, events: Sequence[Event], reading: Reading, title: s
     joined: list[Combatant] = []
     frames: list[Frame] = []
     state: Any = None
+    ending = ""
     for event, state, text in tell(events, reading.vocabulary(), reading.tellers()):
+        if state.ended and not ending:
+            ending = outcome(state)  # at the encounter's end: an aftermath of healing may follow
         combatants = state.combatants
         if len(combatants) > len(joined):
             joined = [Combatant(c.id, c.name, c.side) for c in combatants.values()]
@@ -111,7 +114,8 @@ def fight(header: LogHeader, events: Sequence[Event], reading: Reading, title: s
         frames.append(Frame(event.seq, event.t, game_time(event.t), kind_of(type(event)), text, seen))
     frames = [msgspec.structs.replace(f, seen=f.seen + [None] * (len(joined) - len(f.seen))) for f in frames]
     about = f"ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}"
-    ending = outcome(state) if state is not None else "no events"
+    if not ending:
+        ending = outcome(state) if state is not None else "no events"
     derivations = [Derivation.of(e) for e in explain_all(events, reading)]
     return Fight(title, about, ending, joined, frames, derivations)
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.replays.telling import number
 from affray.replays.timeline import Lane, Timeline
 
@@ -52,7 +52,7 @@ class Window:
 
     def __init__(self, timeline: Timeline, start: float | None, end: float | None) -> None:
         self.start = 0.0 if start is None else start
-        self.end = timeline.end / MS_PER_SECOND if end is None else end
+        self.end = timeline.fight_end() / MS_PER_SECOND if end is None else end
         if self.end <= self.start:
             self.end = self.start + 1
 
@@ -63,7 +63,7 @@ class Window:
 
 def draw(timeline: Timeline, output: Path, start: float | None = None, end: float | None = None) -> None:
     """Draw ``timeline`` into ``output`` (its suffix picks the format), between ``start`` and ``end``
-    seconds (the whole fight by default)."""
+    seconds (by default the fight, up to the encounter's end: an aftermath of days is drawn with ``--to``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -96,7 +96,7 @@ def draw(timeline: Timeline, output: Path, start: float | None = None, end: floa
 
 
 def _title(timeline: Timeline) -> str:
-    ended = f"{timeline.end / MS_PER_SECOND:g} s"
+    ended = game_time(timeline.fight_end())
     outcome = f"side {timeline.winner} wins at {ended}" if timeline.winner else f"no winner ({ended})"
     return f"{timeline.title}: {outcome}" + (f" - {timeline.end_reason}" if timeline.end_reason else "")
 

@@ -53,8 +53,15 @@ class Timeline:
     health: dict[str, list[tuple[int, Decimal]]] = field(default_factory=dict)
     damage_points: dict[str, Decimal] = field(default_factory=dict)
     end: int = 0
+    """The last event's time (an aftermath of healing may run on for days after the fight)."""
+    ended_at: int | None = None
+    """When the encounter ended (None: the log has no end of it)."""
     winner: str | None = None
     end_reason: str = ""
+
+    def fight_end(self) -> int:
+        """When the fight ended: the encounter's end, else the last event."""
+        return self.end if self.ended_at is None else self.ended_at
 
     def sides(self) -> list[str]:
         """The sides, in the order their first combatant joined."""
@@ -153,7 +160,7 @@ def build(events: Iterable[Event], reading: Reading, title: str = "") -> Timelin
         _note_health(timeline, state, event.t, left)
         timeline.end = event.t
         if isinstance(event, EncounterEnded):
-            timeline.winner, timeline.end_reason = event.winner, event.reason
+            timeline.winner, timeline.end_reason, timeline.ended_at = event.winner, event.reason, event.t
     builder.finish(timeline.end)
     for who, points in left.items():
         timeline.health[who].append((timeline.end, points))

@@ -19,7 +19,7 @@ def test_the_picture_is_written_in_the_format_its_suffix_names(
     result = affray("timeline", duel_log, "-o", out)
     assert result.code == 0, result
     assert out.read_bytes().startswith(MAGIC[suffix])
-    assert result.out.strip() == f"{out}: 2 lanes, 46.33 s"
+    assert result.out.strip() == f"{out}: 2 lanes, 46.330 s"
 
 
 def test_a_stretch_of_the_fight_is_drawn_with_from_and_to(

@@ -17,7 +17,7 @@ from affray import rulesets
 from affray.events.shared import CombatantOut
 from affray.kernel.timeline import Close, Instant, Span
 from affray.replays.timeline import Lane, Timeline, _Builder, build
-from tests.strategies import example_log, read
+from tests.strategies import example, example_log, healed_events, read
 
 
 def timeline_of(name: str) -> Timeline:
@@ -137,3 +137,10 @@ def test_fivestep_marks_where_each_sub_turn_after_the_first_begins() -> None:
     marked = [i.label for lane in brawl.lanes.values() for i in lane.instants if i.kind == "subturn"]
     assert marked
     assert all(label.startswith("sub-turn ") and not label.startswith("sub-turn 1/") for label in marked)
+
+
+def test_a_healed_logs_fight_ends_where_the_encounter_did() -> None:
+    # robots healed 30 days: the aftermath runs on for days; the fight itself ended at 64 s
+    log = read(example_log("robots"))
+    healed = build(healed_events(example("robots"), 30), rulesets.reading(log.header, "robots-healed"))
+    assert (healed.fight_end(), healed.end > 86_400_000) == (64_000, True)
