@@ -157,7 +157,12 @@ def _recovery(encounter: Arena, me: Loadout, mine: EnergionCombatant, arm: Arm) 
         return None
     if arm.martial == "kick":
         return "recovering from a kick: punches only this second"
-    recovery = encounter.dice.roll(me.id, "recovery", RECOVERY_DIE)
+    recovery = encounter.dice.roll(
+        me.id,
+        "recovery",
+        RECOVERY_DIE,
+        need=lambda: f"{me.id} punches after a kick: {me.ag_bonus} or under (AGbonus)",
+    )
     if recovery.total > me.ag_bonus:
         encounter.emit(
             CheckRolled(

@@ -57,7 +57,13 @@ def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple
     able = target.reacted and not target.knocked_down and target.held_by is None
     hit_chance = formulas.tidy(Decimal(me.spec.skill) + me.melee_bonus)
     armor_value = _armor(procedure, defender, target, aware=target.reacted)
-    roll = encounter.dice.roll(me.id, "grapple", GRAPPLE_DIE)
+
+    def need() -> str:
+        return (
+            f"{me.id} tries a {procedure.name} on {intent.target}: under {hit_chance - armor_value} (E6, E15)"
+        )
+
+    roll = encounter.dice.roll(me.id, "grapple", GRAPPLE_DIE, need=need)
     quality = formulas.tidy(hit_chance - armor_value - roll.total)
     avoidance = None
     damage = Decimal(0)
@@ -151,7 +157,9 @@ def _avoid(
     parry = parry_chance(defender, target, melee=True)
     chance = parry[1] if parry is not None else Decimal(defender.spec.parry)
     number = close_combat.avoidance_target(procedure, defender.spec.stats.AG, chance)
-    roll = encounter.dice.roll(defender.id, "avoidance", AVOIDANCE_DIE)
+    roll = encounter.dice.roll(
+        defender.id, "avoidance", AVOIDANCE_DIE, need=lambda: f"{defender.id} avoids: {number} or under (E15)"
+    )
     return AvoidanceRoll(
         basis=procedure.avoidance,
         target_number=number,

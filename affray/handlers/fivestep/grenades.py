@@ -36,8 +36,13 @@ def throw(
     me = encounter.state.combatants[fighter.id]
     aimed_at = target.position
     range_m = distance(me.position, aimed_at)
-    roll = encounter.dice.roll(fighter.id, "grenade", str(D100))
     brawl = Decimal(fighter.spec.brawl)
+
+    def need() -> str:
+        limit = brawl + GRENADE_BOUNCE_LIMIT
+        return f"{fighter.id} throws at {target.id}: under {brawl} lands where aimed, to {limit} bounces (F9)"
+
+    roll = encounter.dice.roll(fighter.id, "grenade", str(D100), need=need)
     miss = None
     if roll.total - brawl > GRENADE_BOUNCE_LIMIT:
         miss = encounter.dice.roll(fighter.id, "grenade miss", str(D10))

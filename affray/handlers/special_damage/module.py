@@ -251,7 +251,9 @@ class SpecialDamageModule:
 
     def _rs_check(self, encounter: Encounter[Any], target: str, rs: int) -> SpecialModifier | None:
         """The target's Reaction Speed check (Table 1): made, it lowers the roll."""
-        check = encounter.dice.roll(target, "rs-check", PERCENT_DIE)
+        check = encounter.dice.roll(
+            target, "rs-check", PERCENT_DIE, need=lambda: f"{target}'s RS check: {rs} or under (S9)"
+        )
         encounter.emit(
             CheckRolled(
                 combatant=target, check="RS check", roll=check, chance=Decimal(rs), under=check.total <= rs
@@ -269,7 +271,12 @@ def malfunction(encounter: Encounter[Any], combatant: Carrier) -> str:
     chance = combatant.special.malfunction_chance()
     if not chance:
         return ""
-    check = encounter.dice.roll(combatant.id, "malfunction", PERCENT_DIE)
+    check = encounter.dice.roll(
+        combatant.id,
+        "malfunction",
+        PERCENT_DIE,
+        need=lambda: f"{combatant.id}'s systems: {chance} or under and they fail (S5)",
+    )
     failed = check.total <= chance
     encounter.emit(
         CheckRolled(
