@@ -8,6 +8,7 @@ workers, so the same seeds give the same results byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -147,9 +148,11 @@ def _on_dask(
         from distributed import Client
     except ImportError:
         raise AffrayError("--scheduler needs Dask: pip install 'affray[dask]'") from None
+    if not re.fullmatch(r"[a-z]+://\S+:\d{1,5}", scheduler):
+        raise AffrayError(f"--scheduler {scheduler[:40]!r}: expected an address such as tcp://127.0.0.1:8786")
     try:
         client = Client(scheduler, timeout=CONNECT_TIMEOUT_S, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:
+    except Exception as exc:  # Dask and tornado raise their own timeouts and connection errors
         raise AffrayError(f"--scheduler {scheduler}: no Dask scheduler answers there ({exc})") from None
     with client:
         pending = [client.submit(fight, spec, base, list(task), pure=False) for task in tasks]

@@ -147,7 +147,10 @@ class ResultsFile:
         self.path = path
         self.partial = path.with_name(f".{path.name}.partial")
         chosen = CsvResults if suffix == ".csv" else ParquetResults
-        self.results: Results = chosen(self.partial, varied)
+        try:
+            self.results: Results = chosen(self.partial, varied)
+        except OSError as exc:
+            raise AffrayError(f"-o {path}: cannot write it ({exc.strerror or exc})") from None
 
     def add(self, outcome: RunOutcome, point: Sequence[Any] = ()) -> None:
         """Write one run's row (with its sweep point's values)."""

@@ -103,6 +103,8 @@ def battle(
     if keep_logs is not None and varied:
         raise AffrayError("--keep-logs keeps the logs of one batch, not of a sweep's points")
     keeper = Keeper(keep_logs, base) if keep_logs is not None else None
+    if logs is not None:
+        made(logs)
     drawn = _plots_to_draw(plots, points, force)
     data = PlotData() if drawn and not points[0] else None
     reports = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results, data, keeper)
@@ -161,10 +163,19 @@ def _fight(
     return reports
 
 
+def made(folder: Path) -> None:
+    """``folder`` made if missing; one it cannot be is an error naming it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AffrayError(f"{folder}: cannot make the folder ({exc.strerror or exc})") from None
+
+
 def _plots_to_draw(folder: Path | None, points: Sequence[Point], force: bool) -> list[Path]:
     """The pictures ``--plots`` will write: refused before any fight when one exists and not ``force``."""
     if folder is None:
         return []
+    made(folder)
     drawn = [folder / "sweep.png"] if points[0] else [folder / name for name in PLOT_NAMES]
     for path in drawn:
         if path.exists() and not force:
@@ -175,7 +186,6 @@ def _plots_to_draw(folder: Path | None, points: Sequence[Point], force: bool) ->
 def _plot(
     folder: Path, points: Sequence[Point], reports: Sequence[Report], data: PlotData | None, name: str
 ) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
     if points[0]:
         drawn = [folder / "sweep.png"]
         draw_sweep(points, reports, drawn[0], name)
@@ -189,7 +199,6 @@ def _plot(
 def _keep(spec: BatchSpec, kept: Sequence[Kept], folder: Path, force: bool) -> None:
     """Fight the kept runs again from their seeds, each into its log, and list why each was kept."""
     ruleset, scenario = load(spec)
-    folder.mkdir(parents=True, exist_ok=True)
     lines = []
     for run in kept:
         seeded = msgspec.structs.replace(scenario, seed=run.seed)

@@ -120,5 +120,7 @@ def write_in_place(output: Path, write: Callable[[Path], object]) -> None:
     try:
         write(partial)
         os.replace(partial, output)
+    except OSError as exc:
+        raise AffrayError(f"-o {output}: cannot write it ({exc.strerror or exc})") from None
     finally:
         partial.unlink(missing_ok=True)

@@ -124,3 +124,15 @@ def test_keep_logs_needs_its_folder(affray: Affray) -> None:
     assert_user_error(
         affray("battle", DUEL, "--runs", "4", "--keep-logs", "2"), "--keep-logs K and --logs DIR"
     )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (("--scheduler", "foo"), "expected an address such as tcp://127.0.0.1:8786"),
+        (("-o", "/nonexistent/r.csv"), "-o /nonexistent/r.csv: cannot write it"),
+        (("--plots", "/proc/no-such-folder"), "cannot make the folder"),
+    ],
+)
+def test_an_unusable_place_is_one_error_line(affray: Affray, arguments: tuple[str, ...], said: str) -> None:
+    assert_user_error(affray("battle", DUEL, "--runs", "2", *arguments), said)

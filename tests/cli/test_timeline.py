@@ -67,3 +67,7 @@ def test_a_bad_request_is_one_error_line(
     moved = [str(tmp_path / a) if a.startswith("duel.") else a for a in arguments]
     assert_user_error(affray("timeline", duel_log, *moved), said)
     assert [p for p in tmp_path.iterdir() if p.suffix != ".jsonl"] == []
+
+
+def test_a_picture_that_cannot_be_written_is_one_error_line(affray: Affray, duel_log: Path) -> None:
+    assert_user_error(affray("timeline", duel_log, "-o", "/nonexistent/x.png"), "cannot write it")

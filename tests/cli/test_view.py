@@ -57,3 +57,7 @@ def test_a_cut_log_is_refused_and_no_page_written(affray: Affray, duel_log: Path
 @pytest.mark.parametrize("name", ["duel.htm.txt", "duel.png"])
 def test_a_page_ends_in_html(affray: Affray, duel_log: Path, tmp_path: Path, name: str) -> None:
     assert_user_error(affray("view", duel_log, "-o", tmp_path / name), "a page ends in .html")
+
+
+def test_a_page_that_cannot_be_written_is_one_error_line(affray: Affray, duel_log: Path) -> None:
+    assert_user_error(affray("view", duel_log, "-o", "/nonexistent/x.html"), "cannot write it")
