@@ -20,14 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from affray.batch.outcome import RunOutcome
 from affray.batch.report import Rate, Report
+from affray.colours import SIDE_COLOURS
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
-"""The sides' colours, as in :data:`affray.replays.picture.SIDE_COLOURS` (a batch may not import the
-replays' layer; a test keeps the two the same)."""
 PLOT_NAMES = ("wins.png", "time.png", "damage.png")
 """The files :func:`draw_plots` writes, in the order it returns them."""
 NO_WINNER_LOOK: dict[str, Any] = {"color": "#7f7f7f", "label": "no winner"}

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from affray.batch.report import Report
+from affray.colours import SIDE_COLOURS
 from affray.errors import AffrayError
 
 Point = tuple[tuple[str, Any], ...]
@@ -107,9 +108,6 @@ def sweep_report(points: Sequence[Point], reports: Sequence[Report]) -> SweepRep
     return SweepReport(listed, nearest_even(reports))
 
 
-SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
-
-
 def draw_sweep(points: Sequence[Point], reports: Sequence[Report], output: Any, name: str) -> None:
     """The win-rate curve of a sweep into ``output`` (a PNG): each side's win rate with its 95 % interval
     against the first varied path's values (a line per value of the others, for the first side), an even
@@ -130,7 +128,13 @@ def draw_sweep(points: Sequence[Point], reports: Sequence[Report], output: Any, 
             low = [100 * (rate.rate - rate.low) for _, _, rate in members]
             high = [100 * (rate.high - rate.rate) for _, _, rate in members]
             axes.errorbar(
-                x, y, yerr=[low, high], marker="o", capsize=3, label=label, color=SIDE_COLOURS[series % 8]
+                x,
+                y,
+                yerr=[low, high],
+                marker="o",
+                capsize=3,
+                label=label,
+                color=SIDE_COLOURS[series % len(SIDE_COLOURS)],
             )
         if sides:
             axes.axhline(

@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from affray.colours import SIDE_COLOURS
 from affray.events.base import Event
 from affray.events.codec import LogHeader
 from affray.events.shared import kind_of
@@ -92,6 +93,8 @@ class Fight(msgspec.Struct, frozen=True):
     title: str
     about: str
     outcome: str
+    palette: list[str]
+    """The sides' colours, in the order sides first appear (affray.colours)."""
     combatants: list[Combatant]
     frames: list[Frame]
     derivations: list[Derivation]
@@ -117,7 +120,7 @@ def fight(header: LogHeader, events: Sequence[Event], reading: Reading, title: s
     if not ending:
         ending = outcome(state) if state is not None else "no events"
     derivations = [Derivation.of(e) for e in explain_all(events, reading)]
-    return Fight(title, about, ending, joined, frames, derivations)
+    return Fight(title, about, ending, list(SIDE_COLOURS), joined, frames, derivations)
 
 
 def _seen(c: Any, display: Any, now: int) -> Seen | None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from affray.colours import SIDE_COLOURS
 from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.replays.telling import number
 from affray.replays.timeline import Lane, Timeline
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 
 FORMATS = (".png", ".svg", ".pdf")
 """The picture formats, by suffix."""
-SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 SPAN_LOOKS: dict[str, dict[str, Any]] = {
     "perception": {"color": "#e0e0e0", "label": "perceiving"},
     "reaction": {"color": "#bdbdbd", "label": "reacting"},

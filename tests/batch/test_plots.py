@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from affray.batch.outcome import RunOutcome, Share
-from affray.batch.plots import PLOT_NAMES, SIDE_COLOURS, PlotData, bin_edges, draw_plots, win_bars
+from affray.batch.plots import PLOT_NAMES, PlotData, bin_edges, draw_plots, win_bars
 from affray.batch.report import Report, Tally
 from affray.batch.runner import BatchSpec, run_batch
-from affray.replays.picture import SIDE_COLOURS as TIMELINE_COLOURS
 
 DUEL = Path(__file__).resolve().parents[2] / "examples" / "duel.toml"
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -85,10 +84,6 @@ def test_the_data_keeps_a_float_per_combatant_and_run(duel: tuple[Report, PlotDa
     ]
     assert kept == [("d", 30, "d", 30)] * 2
     assert sum(len(times) for times in data.won.values()) == 30
-
-
-def test_sides_are_coloured_as_in_the_timeline() -> None:
-    assert SIDE_COLOURS == TIMELINE_COLOURS
 
 
 def test_time_bins_have_a_round_width_centred_on_whole_seconds() -> None:
