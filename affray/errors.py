@@ -32,6 +32,11 @@ class LogError(AffrayError):
     """A log file that is not an affray log, or is damaged beyond reading."""
 
 
+class ControllerError(AffrayError):
+    """A controller from outside affray (user code a scenario names) that cannot be loaded, or that
+    answered with something other than an intent."""
+
+
 @dataclass(frozen=True)
 class WantedRoll:
     """A roll made at the table that the fight asks for: its stream and draw, and its dice."""

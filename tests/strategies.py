@@ -44,8 +44,9 @@ from affray.events.reader import LogFile, read_bytes, read_log
 from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Moved
 from affray.handlers.energion import battle as battle_module
 from affray.handlers.energion.battle import EnergionBattle
-from affray.handlers.energion.scenario import EnergionScenario, decode_scenario
+from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario, decode_scenario
 from affray.handlers.fivestep import battle as fivestep_battle_module
+from affray.handlers.outside import check_controllers
 from affray.handlers.special_damage.aftermath import run_aftermath
 from affray.kernel.dice import Dice, Need
 from affray.kernel.encounter import Encounter
@@ -378,8 +379,12 @@ def example_text(name: str) -> str:
 
 
 def example(name: str) -> EnergionScenario:
-    """The scenario ``examples/<name>.toml``."""
-    return decode_scenario(example_text(name), f"examples/{name}.toml")
+    """The scenario ``examples/<name>.toml``, its controllers from outside affray imported from
+    examples/ as the file's loader does."""
+    source = f"examples/{name}.toml"
+    scenario = decode_scenario(example_text(name), source)
+    check_controllers([c.controller for c in scenario.combatants], CONTROLLERS, source, EXAMPLES)
+    return scenario
 
 
 REFUSAL_TOML = """\

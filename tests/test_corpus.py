@@ -47,7 +47,7 @@ def _name(path: Path) -> str:
 
 def test_the_corpus_holds_a_log_of_every_example() -> None:
     examples = {p.stem for p in (CORPUS.parent.parent / "examples").glob("*.toml")}
-    assert examples <= {p.stem for p in CORPUS.glob("format-1/*.jsonl")}
+    assert examples <= {p.stem for p in CORPUS.glob("*/*.jsonl")}
 
 
 @pytest.mark.parametrize("log", LOGS, ids=_name)

@@ -20,7 +20,17 @@ from affray.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 GOLDEN = Path(__file__).resolve().parent / "golden"
-EXAMPLE_NAMES = ["duel", "skirmish", "archers", "mage-duel", "brawl", "robots", "bar-brawl", "firefight"]
+EXAMPLE_NAMES = [
+    "duel",
+    "skirmish",
+    "archers",
+    "mage-duel",
+    "brawl",
+    "robots",
+    "bar-brawl",
+    "firefight",
+    "ambush",
+]
 REGENERATE = os.environ.get("AFFRAY_REGENERATE_GOLDEN") == "1"
 HOW_TO_REGENERATE = (
     "if the change is intended, regenerate with: AFFRAY_REGENERATE_GOLDEN=1 pytest tests/test_golden.py "

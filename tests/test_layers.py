@@ -22,6 +22,7 @@ MAY_IMPORT = {
     "replays": {"events", "kernel", "replays"},
     "batch": {"events", "kernel", "rulesets", "batch"},
     "cli": {"events", "kernel", "replays", "rulesets", "batch", "cli"},
+    "envs": {"events", "kernel", "npc", "replays", "rulesets", "batch", "envs"},
     "rulesets": {"events", "kernel", "rules", "npc", "handlers", "replays", "rulesets"},
 }
 """Which layers each layer's modules may import (besides the top: ``affray``, its errors and names)."""
@@ -69,7 +70,9 @@ def ruleset_of(module: str) -> str | None:
 
 
 SHARED = sorted(
-    m for m in modules() if ruleset_of(m) is None and layer(m) in ("kernel", "events", "replays", "cli")
+    m
+    for m in modules()
+    if ruleset_of(m) is None and layer(m) in ("kernel", "events", "replays", "cli", "envs")
 )
 
 

@@ -94,9 +94,12 @@ def fight(spec: BatchSpec, base: int, indices: Sequence[int]) -> list[RunOutcome
     for index in indices:
         seed = run_seed(base, index)
         out = OutTimes()
-        encounter = ruleset.battle(msgspec.structs.replace(scenario, seed=seed)).run(
-            sinks=[out], keep_log=False
-        )
+        try:
+            encounter = ruleset.battle(msgspec.structs.replace(scenario, seed=seed)).run(
+                sinks=[out], keep_log=False
+            )
+        except AffrayError as exc:
+            raise AffrayError(f"{spec.path}: run {index} (seed {seed}): {exc}") from None
         outcomes.append(outcome_of(index, seed, encounter, out))
     return outcomes
 

@@ -140,9 +140,8 @@ def _stop(session: _Session, output: Path, saved: Path, force: bool) -> Interrup
     with contextlib.suppress(DiceExhausted):  # it stops at the roll not yet entered
         session.ruleset.battle(spec).run(sinks=[writer.write], keep_log=False)
     kept = writer.abandon()
-    return Interrupted(
-        f"the rolls so far are saved in {saved} (carry on with --resume); the log so far is kept in {kept}"
-    )
+    log = f"; the log so far is kept in {kept}" if kept is not None else ""
+    return Interrupted(f"the rolls so far are saved in {saved} (carry on with --resume){log}")
 
 
 def _rolls_in(path: Path) -> dict[str, list[int]]:

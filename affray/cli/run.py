@@ -28,14 +28,21 @@ def record(
     try:
         encounter = battle.run(sinks=[writer.write], trace=trace, keep_log=False)
     except AffrayError as exc:
-        raise AffrayError(f"{what}: {exc} (the log so far is kept in {writer.abandon()})") from None
+        kept = _kept(writer)
+        raise AffrayError(f"{what}: {exc}" + (f" ({kept})" if kept else "")) from None
     except KeyboardInterrupt:
-        raise Interrupted(f"the log so far is kept in {writer.abandon()}") from None
+        raise Interrupted(_kept(writer)) from None
     except BaseException:
         writer.abandon()
         raise
     writer.close()
     return encounter
+
+
+def _kept(writer: LogWriter) -> str:
+    """Where the log of a failed run is kept, in words ("" when it held no event, and is not kept)."""
+    kept = writer.abandon()
+    return f"the log so far is kept in {kept}" if kept is not None else ""
 
 
 @cli.command()

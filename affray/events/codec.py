@@ -159,9 +159,13 @@ class LogWriter:
             raise self._cannot(exc) from None
 
     def abandon(self) -> Path | None:
-        """Stop without an end line, keeping the log of a failed run as far as it went; return where."""
+        """Stop without an end line, keeping the log of a failed run as far as it went; return where
+        (None when it holds no event, and is not kept)."""
         if self._output is None:
             self._stream.close()
+            return None
+        if self._count == 0:
+            self._output.discard()
             return None
         return self._output.keep_partial()
 

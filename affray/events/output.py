@@ -97,6 +97,17 @@ class OutputFile:
         finally:
             self._release()
 
+    def discard(self) -> None:
+        """Close and remove what was written, without taking the target's name (a file written in place
+        is left as it is)."""
+        if not self.stream.closed:
+            self.stream.close()
+        try:
+            if not self.in_place:
+                self.writing.unlink(missing_ok=True)
+        finally:
+            self._release()
+
     def keep_partial(self) -> Path:
         """Close without taking the target's name; keep what was written as ``TARGET.partial``."""
         if not self.stream.closed:

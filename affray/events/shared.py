@@ -10,7 +10,16 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import ClassVar
 
+import msgspec
+
 from affray.events.base import Event, Position, Roll
+
+
+class Score(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """What a controller from outside affray thought of one of its options, as it said."""
+
+    option: str
+    score: float
 
 
 class CombatantJoined(Event, frozen=True, kw_only=True, omit_defaults=True):

@@ -88,6 +88,64 @@ class Battle(Protocol):
         """Things a user should know about this scenario (example data in use, say); one line each."""
         ...
 
+    def replay_decisions(self, recorded: Callable[[], Event | None]) -> None:
+        """Take the decisions of combatants played from outside affray from a log being re-simulated
+        (``recorded()`` is its next event not yet compared) rather than from their controllers; a
+        ruleset whose combatants are all played by its own controllers has nothing to take."""
+        ...
+
+
+class Questions(Protocol):
+    """The decisions a run stepped from outside waits for (handlers/outside.py's Stepped)."""
+
+    @property
+    def waiting(self) -> tuple[str, Any] | None:
+        """The combatant asked and what it is offered (``view()``, ``legal()``), or None."""
+        ...
+
+    def answer(self, answer: object) -> None:
+        """Answer the waiting question with an intent, a Decision or None, and let the run go on."""
+        ...
+
+
+class SteppedBattle(Battle, Protocol):
+    """A battle that can be run a step at a time, its ``external`` combatants answered between steps."""
+
+    def start(
+        self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True
+    ) -> Encounter[Any]:
+        """The encounter made ready to run, at 0 ms: step it with its ``step()``."""
+        ...
+
+    def close(self, encounter: Encounter[Any]) -> None:
+        """What a run checks once its encounter has finished (every ruling took effect)."""
+        ...
+
+    def step_outside(self) -> Questions:
+        """Have the ``external`` combatants' decisions given between steps; call before ``start``."""
+        ...
+
+
+class Seating(Protocol):
+    """How a ruleset's combatants are played step by step from outside affray (affray.envs): who can be,
+    the fixed menu of intents each is offered, and the numbers it observes."""
+
+    def players(self, scenario: Any) -> tuple[str, ...]:
+        """The combatants that act (and so can be played), in file order."""
+        ...
+
+    def seated(self, scenario: Any, players: Sequence[str]) -> Any:
+        """``scenario`` with ``players`` played from outside (controller ``external``)."""
+        ...
+
+    def menu(self, battle: Any, combatant: str) -> tuple[Any, ...]:
+        """Every intent ``combatant`` may be offered in ``battle``, in a fixed order: its actions."""
+        ...
+
+    def observe(self, scenario: Any, state: Any, combatant: str, now: int) -> list[float]:
+        """What ``combatant`` observes at ``now``: as many numbers, in the same order, at every step."""
+        ...
+
 
 class StateDisplay(Protocol):
     """How a ruleset shows its state in ``affray state``, beyond the columns every ruleset has."""
@@ -188,6 +246,9 @@ class Ruleset:
     rules_on: Mapping[Effect, str] = field(default_factory=dict)
     """The kind of event each effect of a referee's ruling rules on (kernel/referee.py); a ruleset
     without rulings lists none."""
+    seating: Seating | None = None
+    """How its combatants are played step by step from outside (affray.envs); None when they cannot
+    be, and then its ``battle`` need not be a :class:`SteppedBattle`."""
 
     def __post_init__(self) -> None:
         own = [kind for part in self.vocabularies.parts if part is not SHARED for kind in part.appliers]

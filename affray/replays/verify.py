@@ -177,8 +177,10 @@ def _verified(log: RecordedLog, folding: _Folding, recorded: Callable[[], Record
 
 def resimulate(recorded: Recorded, comparison: Comparison, *, trace: bool = False) -> Encounter[Any]:
     """Simulate the recorded scenario again into ``comparison``, keeping no log, and the aftermath of a
-    module that the recorded events go on into (healing after the fight, say)."""
+    module that the recorded events go on into (healing after the fight, say). Combatants played from
+    outside affray take their recorded decisions: their controllers' code is not needed."""
     battle = recorded.battle()
+    battle.replay_decisions(comparison.peek)
     encounter = battle.run(sinks=[comparison], trace=trace, keep_log=False)
     follows = comparison.peek()
     if follows is None:

@@ -61,7 +61,7 @@ SCENARIO_MISTAKES = [
     pytest.param(
         "skill = 70",
         'skill = 70\ncontroller = "tactical"',
-        ["$.combatants[0].controller", "'tactical'", "expected one of 'auto', 'nearest', 'tactician'"],
+        ["$.combatants[0].controller", "'tactical'", "none of auto, nearest, tactician, external"],
         id="unknown-controller",
     ),
     pytest.param(

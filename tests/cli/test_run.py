@@ -131,10 +131,17 @@ def test_a_forced_run_that_fails_keeps_the_old_log(affray: Affray, tmp_path: Pat
     scenario = tmp_path / "short.toml"
     scenario.write_text(DUEL.read_text().replace("seed = 1130", 'seed = 1130\ndice = { source = "manual" }'))
     result = affray("run", scenario, "-o", out, "--force")
-    assert_user_error(
-        result, "brenna/perception#1", "was not entered", f"the log so far is kept in {out}.partial"
-    )
+    assert_user_error(result, "brenna/perception#1", "was not entered")
     assert out.read_bytes() == duel_bytes
+
+
+def test_a_run_that_fails_before_any_event_keeps_no_partial_log(affray: Affray, tmp_path: Path) -> None:
+    out = tmp_path / "duel.jsonl"
+    scenario = tmp_path / "short.toml"
+    scenario.write_text(DUEL.read_text().replace("seed = 1130", 'seed = 1130\ndice = { source = "manual" }'))
+    result = affray("run", scenario, "-o", out)
+    assert "kept" not in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["short.toml"]
 
 
 def test_a_full_disk_is_one_error_line(affray: Affray) -> None:

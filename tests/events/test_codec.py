@@ -65,8 +65,8 @@ def test_the_example_runs_cover_every_event_kind() -> None:
     # robots yields the special_damage kinds (S1-S6, S10), its 30-day aftermath the healing ones (S7, S8);
     # no example yields condition_ended: the condition scenario's unconscious man comes round (S4);
     # no example yields ruling_applied: the ruled duel does
-    # bar-brawl and firefight yield the fivestep kinds (F3-F12)
-    names = ("duel", "skirmish", "archers", "mage-duel", "brawl", "robots")
+    # bar-brawl and firefight yield the fivestep kinds (F3-F12); ambush intent_chosen
+    names = ("duel", "skirmish", "archers", "mage-duel", "brawl", "robots", "ambush")
     kinds = {type(e) for name in names for e in run(name)[1]}
     kinds |= {type(e) for name in ("bar-brawl", "firefight") for e in read(example_log(name)).events}
     kinds |= {type(e) for e in healed_events(example("robots"), 30)}
@@ -155,7 +155,7 @@ def test_log_writer_replaces_an_existing_file_when_asked(tmp_path: Path) -> None
 def test_log_writer_refuses_a_header_over_the_line_limit_before_writing_anything(tmp_path: Path) -> None:
     huge = msgspec.structs.replace(HEADER, scenario=msgspec.Raw(b'"%s"' % (b"x" * MAX_LINE_BYTES)))
     with pytest.raises(
-        LogError, match=r"the header line, which holds the scenario, would be 4,194,886 bytes"
+        LogError, match=r"the header line, which holds the scenario, would be 4,194,904 bytes"
     ):
         LogWriter.create(tmp_path / "huge.jsonl", huge)
     assert list(tmp_path.iterdir()) == []
@@ -167,7 +167,8 @@ def test_log_writer_refuses_an_event_line_over_the_line_limit(tmp_path: Path) ->
     assert isinstance(joined, CombatantJoined)
     with pytest.raises(LogError, match="the line of seq 1 would be"):
         writer.write(msgspec.structs.replace(joined, name="n" * MAX_LINE_BYTES))
-    assert writer.abandon() == tmp_path / "duel.jsonl.partial"
+    assert writer.abandon() is None  # it holds no event: nothing is kept
+    assert list(tmp_path.iterdir()) == []
 
 
 # -- determinism -------------------------------------------------------------------------------------

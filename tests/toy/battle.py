@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 import msgspec
 
+from affray.events.base import Event
 from affray.handlers.shared import Ending, time_limit
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
@@ -64,6 +65,9 @@ class ToyBattle(Ending):
 
     def __init__(self, scenario: ToyScenario) -> None:
         self.scenario = scenario
+
+    def replay_decisions(self, recorded: Callable[[], Event | None]) -> None:
+        """Nothing to take: the toy's fighters play themselves."""
 
     def notices(self) -> list[str]:
         """Nothing to note."""

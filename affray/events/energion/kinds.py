@@ -12,7 +12,9 @@ from typing import Literal
 import msgspec
 
 from affray.events.base import Event, Roll
+from affray.events.energion.intents import Intent
 from affray.events.shared import CombatantJoined as Joined
+from affray.events.shared import Score
 
 Readiness = Literal["in_hand", "at_hand", "unready"]
 Outcome = Literal["hit", "miss", "parried"]
@@ -73,6 +75,17 @@ class TargetChosen(Event, frozen=True, kw_only=True, tag="target_chosen"):
     controller: str
     reason: str
     distance: Decimal
+
+
+class IntentChosen(Event, frozen=True, kw_only=True, tag="intent_chosen", omit_defaults=True):
+    """A combatant played from outside affray chose what to do next: its controller (the scenario's
+    ``package.module:factory``, or ``external``), the intent with its reason (None: nothing more to do),
+    and the scores it gave its options. A re-simulation takes the recorded intent instead of asking."""
+
+    combatant: str
+    controller: str
+    intent: Intent | None
+    scores: tuple[Score, ...] = ()
 
 
 class ParryAttempt(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -11,15 +11,24 @@ from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
 
-from affray.events.energion.kinds import AimStarted, TargetChosen, Waited, WeaponChanged, WeaponReadied
+from affray.events.energion.kinds import (
+    AimStarted,
+    IntentChosen,
+    TargetChosen,
+    Waited,
+    WeaponChanged,
+    WeaponReadied,
+)
 from affray.events.energion.state import WEAPON_ARM, EnergionCombatant
 from affray.handlers.energion.attack import attack
 from affray.handlers.energion.grapple import grapple, grapple_problem, next_escape_ms, try_to_break
-from affray.handlers.energion.host import Arena, EnergionHost
+from affray.handlers.energion.host import Arena, EnergionHost, Player
+from affray.handlers.energion.legal import Situation, legal, menu_for
 from affray.handlers.energion.loadout import Loadout
 from affray.handlers.energion.movement import ESCAPE_DISTANCE, escaped, flee, move
 from affray.handlers.energion.spells import cast, cast_problem, spell_views
 from affray.handlers.energion.weapons import arm_views, change_time
+from affray.handlers.outside import Offer, Outside, Reply
 from affray.handlers.shared import refuse
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.space import distance, metres
@@ -31,15 +40,16 @@ from affray.npc.energion.intents import (
     Cast,
     ChangeWeapon,
     Charge,
-    Controller,
     Flee,
     Grapple,
     Intent,
     Surrender,
     Wait,
+    describe,
 )
 from affray.npc.energion.view import View, seen
 from affray.npc.field import FieldWatch
+from affray.npc.outside import Chosen
 from affray.rules.energion import ranged
 
 Process = Generator[Any, Any, None]
@@ -67,11 +77,33 @@ class Acting:
         )
         self._field = FieldWatch(encounter.state)
         self._look = partial(_look, encounter.state.combatants)
+        self._menu: tuple[Intent, ...] | None = None
 
     @property
-    def controller(self) -> Controller:
+    def controller(self) -> Player:
         """Who plays it now: its own controller, or a standing order's."""
         return self.battle.orders.controller(self.me.id, int(self.encounter.now), self._own)
+
+    def legal(self) -> tuple[Intent, ...]:
+        """The intents the rules would carry out now (handlers/energion/legal.py)."""
+        if self._menu is None:
+            self._menu = menu_for(self.battle.loadouts, self.me.id)
+        now = int(self.encounter.now)
+        situation = Situation(self.me, self.encounter.state, now, self.battle.loadouts, self.unreadied)
+        return legal(situation, self._menu)
+
+    def ask_outside(self, outside: Outside) -> Generator[Any, Any, Intent | None]:
+        """Ask the battle's decisions for this combatant's next intent and record the answer
+        (``intent_chosen``); an answer awaited from outside the run is yielded for."""
+        decisions = self.battle.decisions[self.me.id]
+        asked = decisions.ask(self.encounter, self.me.id, Offer(self.view, self.legal))
+        made: Chosen = (yield asked) if isinstance(asked, Reply) else asked
+        self.encounter.emit(
+            IntentChosen(
+                combatant=self.me.id, controller=outside.name, intent=made.intent, scores=made.scores
+            )
+        )
+        return made.intent  # type: ignore[no-any-return]
 
     def stopped(self) -> bool:
         """The encounter is over, or this combatant is out."""
@@ -149,10 +181,10 @@ def carry_out(acting: Acting, intent: Intent) -> Process:
         yield from untargeted(acting, intent)
         return
     target = getattr(intent, "target", None)
-    if target not in acting.encounter.state.combatants:
-        yield acting.encounter.timeout(
-            acting.refuse(type(intent).__name__.lower(), f"no combatant {target!r}")
-        )
+    found = acting.encounter.state.combatants.get(target) if isinstance(target, str) else None
+    if found is None or found.out:
+        why = f"no combatant {target!r}" if found is None else f"{target} is out of the fight"
+        yield acting.encounter.timeout(acting.refuse(describe(intent), why))
         return
     _choose_target(acting, intent)
     yield from TARGETED[type(intent)](acting, intent)
@@ -182,12 +214,13 @@ def _choose_target(acting: Acting, intent: Any) -> None:
     mine = acting.mine
     if mine.target == intent.target:
         return
+    controller = acting.controller
     target = acting.encounter.state.combatants[intent.target]
     acting.encounter.emit(
         TargetChosen(
             combatant=acting.me.id,
             target=intent.target,
-            controller=acting.controller.name,
+            controller=controller.name,
             reason=intent.reason,
             distance=distance(mine.position, target.position),
         )

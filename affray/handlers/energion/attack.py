@@ -38,7 +38,7 @@ def attack(
     charge_speed: Decimal | None = None,
 ) -> int:
     """Strike or shoot, or refuse what cannot be done; return how long until the next action (E1's gap)."""
-    arm = _arm_for(me, mine, intent)
+    arm = arm_for_attack(me, mine, intent)
     defender = battle.loadouts[intent.target]
     action = f"attack {intent.target}"
     problem = _barred(encounter, me, mine, arm)
@@ -124,7 +124,7 @@ def _rulings_due(encounter: Arena, referee: Referee, attacker: str) -> _Due:
     )
 
 
-def _arm_for(me: Loadout, mine: EnergionCombatant, intent: Attack) -> Arm:
+def arm_for_attack(me: Loadout, mine: EnergionCombatant, intent: Attack) -> Arm:
     """The weapon in hand; a martial artist may punch or kick instead, whichever is in hand (E13)."""
     arm = me.arms[mine.weapon_index]
     picked = me.arms[intent.arm] if intent.arm is not None and 0 <= intent.arm < len(me.arms) else None
@@ -134,9 +134,12 @@ def _arm_for(me: Loadout, mine: EnergionCombatant, intent: Attack) -> Arm:
 def _barred(encounter: Arena, me: Loadout, mine: EnergionCombatant, arm: Arm) -> str:
     """Why the weapon cannot be used now ("" when it can): a robot's malfunction (S5), an injury that
     forbids melee (S4), a leg or the weapon arm unusable (E20), no weapon ready or nothing left to use."""
-    failed = malfunction(encounter, mine)
-    if failed:
-        return failed
+    return malfunction(encounter, mine) or barred_now(mine, arm)
+
+
+def barred_now(mine: EnergionCombatant, arm: Arm, *, readying: bool = False) -> str:
+    """Why the weapon cannot be used now, before any roll (S4, E20, no weapon ready), or "";
+    ``readying``: its first weapon's battle initiative is still to run, and readies it first (E1, E3)."""
     if not arm.ranged and mine.special.no_melee():
         return "its damage allows no melee attack"
     if arm.martial == "kick":
@@ -144,10 +147,14 @@ def _barred(encounter: Arena, me: Loadout, mine: EnergionCombatant, arm: Arm) ->
             return "a kick needs both legs"
     elif WEAPON_ARM in mine.disabled:
         return "its weapon arm is unusable"
-    spent = arm.uses is not None and mine.used.get(str(arm.index), 0) >= arm.uses
-    if not mine.weapon_ready or spent:
+    if not (mine.weapon_ready or readying) or spent(mine, arm):
         return f"no usable weapon in hand ({arm.weapon.name})"
     return ""
+
+
+def spent(mine: EnergionCombatant, arm: Arm) -> bool:
+    """Whether the weapon has no throw or shot left."""
+    return arm.uses is not None and mine.used.get(str(arm.index), 0) >= arm.uses
 
 
 def _recovery(encounter: Arena, me: Loadout, mine: EnergionCombatant, arm: Arm) -> Roll | str | None:

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 
 import simpy
 
 from affray.errors import AffrayError, ScenarioError
-from affray.events.base import Roll
-from affray.events.energion.kinds import AttackResolved, CombatantJoined, LocationDisabled
+from affray.events.base import Event, Roll
+from affray.events.energion.intents import INTENTS
+from affray.events.energion.kinds import AttackResolved, CombatantJoined, IntentChosen, LocationDisabled
 from affray.events.energion.state import vocabulary
 from affray.handlers.energion.fighter import fighter
-from affray.handlers.energion.host import Arena
+from affray.handlers.energion.host import Arena, Player
 from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts
-from affray.handlers.energion.scenario import EnergionScenario, Seconds
+from affray.handlers.energion.scenario import Combatant, EnergionScenario, Seconds
 from affray.handlers.energion.special import energion_hit
 from affray.handlers.orders import StandingOrders, given
+from affray.handlers.outside import Called, Decisions, Outside, Replayed, Stepped
 from affray.handlers.rulings import after_the_run, on_the_clock
 from affray.handlers.shared import Ending, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
@@ -27,21 +29,33 @@ from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.referee import Effect, Referee
 from affray.kernel.space import metres
-from affray.npc.energion.intents import Controller
 from affray.npc.energion.nearest import NearestEnemy
 from affray.npc.energion.tactician import Tactician
+from affray.npc.outside import EXTERNAL, Seat, is_outside, seat_seed
 from affray.rules.energion.close_combat import load_grappling
 from affray.rules.energion.formulas import tidy
 from affray.rules.energion.locations import disabling_damage, load_hit_locations, location_state
 from affray.rules.energion.tables import EnergionTables, load_tables
 
 
-def controller_for(me: Loadout, name: str | None = None) -> Controller:
+def seat_for(spec: Combatant, encounter_seed: int) -> Seat:
+    """The seat of a combatant played from outside, with its own seed."""
+    return Seat(
+        combatant=spec.id,
+        side=spec.side,
+        controller=spec.controller,
+        seed=seat_seed(encounter_seed, spec.id),
+    )
+
+
+def controller_for(me: Loadout, name: str | None = None) -> Player:
     r"""The combatant's controller (or the one ``name``\ d); "auto" picks the tactician for one with more
     than a single melee weapon to use: spells, grappling, martial arts, a missile or hurled weapon, or
     several weapons (ruling 50)."""
     spec = me.spec
     name = name or spec.controller
+    if is_outside(name):
+        return Outside(name)
     if name == "auto":
         armed = len(me.arms) > 1 or any(arm.ranged for arm in me.arms)
         versatile = armed or spec.spells or spec.grapples or spec.martial_arts_level
@@ -81,11 +95,45 @@ class EnergionBattle(Ending):
         self.orders = self._orders()
         self.interrupted: set[str] = set()
         """Casters whose spell has been interrupted and who have not yet heard of it."""
-        self.controllers: dict[str, Controller] = {
+        self.controllers: dict[str, Player] = {
             spec.id: controller_for(self.loadouts[spec.id]) for spec in scenario.combatants
         }
+        self.decisions: dict[str, Decisions] = {}
+        self._recorded: Callable[[], Event | None] | None = None
+        self.stepped: Stepped | None = None
+        """The source of the ``external`` combatants' decisions, once :meth:`step_outside` is called."""
 
-    def _orders(self) -> StandingOrders[Controller]:
+    def replay_decisions(self, recorded: Callable[[], Event | None]) -> None:
+        """Take the decisions of the combatants played from outside from a log being re-simulated
+        (``recorded()`` is its next event not yet compared), not from their controllers."""
+        self._recorded = recorded
+
+    def step_outside(self) -> Stepped:
+        """Have the ``external`` combatants' decisions given between steps of the run (affray.envs)."""
+        self.stepped = Stepped(INTENTS)
+        return self.stepped
+
+    def _decisions(self) -> dict[str, Decisions]:
+        """Where each outside combatant's decisions come from in a run: the log being re-simulated, the
+        code stepping the run (``external``), or the controllers its factory makes for the run."""
+        seats = [
+            (f"$.combatants[{i}].controller", seat_for(c, self.scenario.seed))
+            for i, c in enumerate(self.scenario.combatants)
+            if is_outside(c.controller)
+        ]
+        if self._recorded is not None:
+            replayed = Replayed(self._recorded, IntentChosen)
+            return {seat.combatant: replayed for _, seat in seats}
+        found: dict[str, Decisions] = {}
+        if self.stepped is not None:
+            found.update((seat.combatant, self.stepped) for _, seat in seats if seat.controller == EXTERNAL)
+        called = [(where, seat) for where, seat in seats if seat.combatant not in found]
+        if called:
+            made = Called.made(called, INTENTS)
+            found.update((seat.combatant, made) for _, seat in called)
+        return found
+
+    def _orders(self) -> StandingOrders[Player]:
         """The scenario's standing orders, fresh for a run (an order's controller keeps its own memory)."""
         return StandingOrders(
             given(self.scenario.orders), lambda name, who: controller_for(self.loadouts[who], name)
@@ -114,6 +162,13 @@ class EnergionBattle(Ending):
 
     def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True) -> Arena:
         """Simulate the encounter to its end and return it, its state and its log."""
+        encounter = self.start(sinks, trace=trace, keep_log=keep_log)
+        encounter.run(until=encounter.finished)
+        self.close(encounter)
+        return encounter
+
+    def start(self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True) -> Arena:
+        """The encounter made ready to run: the combatants joined, their processes started, at 0 ms."""
         encounter: Arena = Encounter(
             Dice(self.scenario.dice.source_for(self.scenario.seed)),
             self.vocabulary,
@@ -124,6 +179,7 @@ class EnergionBattle(Ending):
         self.referee = Referee(self.scenario.rulings, RULES_ON)
         on_the_clock(encounter, self.referee)
         self.orders = self._orders()
+        self.decisions = self._decisions()
         perceptions = {
             me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
             for me in self.loadouts.values()
@@ -137,9 +193,11 @@ class EnergionBattle(Ending):
             ms, _ = perceptions[me.id]
             self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first))
         encounter.process(time_limit(encounter, self.scenario.max_seconds))
-        encounter.run(until=encounter.finished)
-        after_the_run(encounter, self.referee)
         return encounter
+
+    def close(self, encounter: Arena) -> None:
+        """After the run: every ruling has taken effect (RulingError names one that did not)."""
+        after_the_run(encounter, self.referee)
 
     def join(self, encounter: Arena, perception_rolls: Mapping[str, Roll | None] | None = None) -> None:
         """Every combatant enters the encounter (``combatant_joined``), in file order, with the roll of its

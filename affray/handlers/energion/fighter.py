@@ -16,6 +16,7 @@ from affray.handlers.energion.actions import Acting, carry_out, ready_first_weap
 from affray.handlers.energion.grapple import keep_hold
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Loadout
+from affray.handlers.outside import Outside
 from affray.kernel.clock import MS_PER_SECOND
 
 Process = Generator[Any, Any, None]
@@ -81,7 +82,11 @@ def _act(acting: Acting) -> Process:
             if not acting.stopped():
                 encounter.emit(StoodUp(combatant=acting.me.id, took_ms=STAND_UP_MS))
             continue
-        intent = acting.controller.decide(acting.view())
+        controller = acting.controller
+        if isinstance(controller, Outside):
+            intent = yield from acting.ask_outside(controller)
+        else:
+            intent = controller.decide(acting.view())
         if intent is None:
             return
         yield from carry_out(acting, intent)

@@ -15,6 +15,7 @@ from affray.events.energion.state import EnergionState
 from affray.handlers.energion.loadout import Arm, Loadout
 from affray.handlers.energion.scenario import Seconds
 from affray.handlers.orders import StandingOrders
+from affray.handlers.outside import Decisions, Outside
 from affray.kernel.encounter import Encounter
 from affray.kernel.referee import Referee
 from affray.npc.energion.intents import Controller
@@ -23,6 +24,8 @@ from affray.rules.energion.locations import HitLocationTable
 
 Arena = Encounter[EnergionState]
 """An Energion encounter."""
+Player = Controller | Outside
+"""Who plays a combatant: one of affray's controllers, or code outside affray."""
 
 
 class EnergionHost(Protocol):
@@ -34,8 +37,13 @@ class EnergionHost(Protocol):
         ...
 
     @property
-    def controllers(self) -> Mapping[str, Controller]:
+    def controllers(self) -> Mapping[str, Player]:
         """Every combatant's controller, by id."""
+        ...
+
+    @property
+    def decisions(self) -> Mapping[str, Decisions]:
+        """Where the decisions of the combatants played from outside come from in this run, by id."""
         ...
 
     @property
@@ -54,7 +62,7 @@ class EnergionHost(Protocol):
         ...
 
     @property
-    def orders(self) -> StandingOrders[Controller]:
+    def orders(self) -> StandingOrders[Player]:
         """The scenario's standing orders: whom each combatant goes for and who plays it, at a moment."""
         ...
 

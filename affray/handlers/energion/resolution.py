@@ -156,6 +156,15 @@ def _hit_need(attacker: Loadout, arm: Arm, defender: Loadout, chance: Decimal, a
     return f"{who}: under {formulas.tidy(chance - armor)} to hit ({formulas.tidy(chance)}% - armor {armor})"
 
 
+def cover_now(them: EnergionCombatant, defender: Loadout, now: int) -> tuple[int, bool]:
+    """Rule E16: the defender's cover at ``now``, and whether it is firing from full stable cover, which
+    leaves it the cover it keeps in the second of its own attack ("persons firing from cover ... only
+    visible to an attacker for the second of an attack")."""
+    recent = them.attacked_ms is not None and now - them.attacked_ms < MS_PER_SECOND
+    firing = them.cover == FULL_COVER and recent
+    return (defender.spec.firing_cover if firing else them.cover), firing
+
+
 def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -> RangedDerivation | str:
     """The range, size, speed and aiming figures of a shot at ``defender`` now, or why it cannot be made."""
     state = encounter.state
@@ -166,12 +175,10 @@ def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -
         return f"{defender.id} is {gap} m away, beyond {arm.weapon.name}'s range"
     area = Decimal(str(defender.spec.size_m2))
     now = int(encounter.now)
-    cover = them.cover
-    firing = cover == FULL_COVER and them.attacked_ms is not None and now - them.attacked_ms < MS_PER_SECOND
-    if firing:
-        # E16: "persons firing from cover ... only visible to an attacker for the second of an attack".
-        cover = defender.spec.firing_cover
+    cover, firing = cover_now(them, defender, now)
     visible = ranged.cover_area(area, Decimal(cover))
+    if visible <= 0:
+        return f"{defender.id} is wholly behind cover"  # before any roll for the part it presents
     presented = presented_roll = None
     if defender.spec.random_cover:
         # E16: random cover presents one part at a time: the visible area is that part's share (E20 chart).

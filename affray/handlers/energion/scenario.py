@@ -10,6 +10,7 @@ import msgspec
 
 from affray.errors import ScenarioError, read_user_file
 from affray.handlers.orders import Orders, check_orders, given
+from affray.handlers.outside import check_controllers
 from affray.handlers.rulings import Ruling, check_rulings
 from affray.handlers.special_damage.scenario import (
     SpecialDamageOptions,
@@ -82,9 +83,11 @@ class Combatant(SpecialTraits, frozen=True, kw_only=True):
     id: Identifier
     name: str
     side: Identifier
-    controller: Literal["auto", "nearest", "tactician"] = "auto"
-    """Who decides its actions: "auto" is the tactician for a combatant with spells, grappling, martial arts,
-    a missile or hurled weapon or several weapons (nearest would never use them), else nearest (ruling 50)."""
+    controller: str = "auto"
+    """Who decides its actions: one of CONTROLLERS ("auto" is the tactician for a combatant with spells,
+    grappling, martial arts, a missile or hurled weapon or several weapons, which nearest would never use,
+    else nearest: ruling 50), a controller from outside affray as ``package.module:factory``, or
+    ``external`` for one played step by step (the PettingZoo environment; docs/controllers.md)."""
     cornered: Literal["surrender", "stand"] = "surrender"
     """What its tactician does when fleeing gains it no ground for 10 s: give up the fight, or turn and
     fight on (ruling 48)."""
@@ -186,6 +189,7 @@ def _check(scenario: EnergionScenario, source: str) -> None:
                     parse_expression(value)
                 except ScenarioError as exc:
                     raise ScenarioError(f"{source}: {where}: {exc}") from None
+    check_controllers([c.controller for c in scenario.combatants], CONTROLLERS, source)
     check_special(scenario.combatants, scenario.modules, scenario.rulings, source)
     ids = [c.id for c in scenario.combatants]
     check_rulings(scenario.rulings, ids, source)

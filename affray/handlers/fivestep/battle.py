@@ -3,10 +3,11 @@ characters equipped, the rounds run on the clock (rules F1-F13)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 
 from affray.errors import AffrayError, ScenarioError, excerpt
+from affray.events.base import Event
 from affray.events.fivestep.kinds import BodyPart, CombatantJoined
 from affray.events.fivestep.state import vocabulary
 from affray.handlers.fivestep.checks import check_special_types, check_tables
@@ -78,6 +79,9 @@ class FivestepBattle(Ending):
     def special_options(self) -> SpecialDamageOptions:
         """How the special_damage module sits on this battle."""
         return self.scenario.special_damage
+
+    def replay_decisions(self, recorded: Callable[[], Event | None]) -> None:
+        """Nothing to take: every fivestep character is played by one of the ruleset's own controllers."""
 
     def notices(self) -> list[str]:
         """Tables of invented example data, which a user should replace with the real ones."""

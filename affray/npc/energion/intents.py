@@ -1,103 +1,50 @@
-"""What an Energion controller may choose (its intents), and the protocol a controller follows.
+"""What an Energion controller may choose (its intents), and the protocols a controller follows.
 
 A controller gets a :class:`~affray.npc.energion.view.View` (frozen: it cannot change the encounter) and
 returns one intent with its reason; the handlers carry it out under the rules, or refuse it with a reason.
+A controller from outside affray (:class:`OutsideController`, docs/controllers.md) also gets the intents
+the rules allow now.
 """
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import Protocol
 
-import msgspec
-
-from affray.npc.energion.view import View
-
-
-class Attack(msgspec.Struct, frozen=True, kw_only=True):
-    """Strike at or shoot ``target`` with the weapon in hand; ``subdue`` to strike to subdue (rule E14)."""
-
-    target: str
-    reason: str
-    subdue: bool = False
-    arm: int | None = None
-    """A martial artist may punch or kick in any second without changing weapons (E13)."""
-
-
-class Approach(msgspec.Struct, frozen=True, kw_only=True):
-    """Move toward ``target`` for a second, stopping at reach."""
-
-    target: str
-    reason: str
-
-
-class Aim(msgspec.Struct, frozen=True, kw_only=True):
-    """Hold still and aim at ``target`` for ``seconds`` (rule E17)."""
-
-    target: str
-    seconds: int
-    reason: str
-
-
-class ChangeWeapon(msgspec.Struct, frozen=True, kw_only=True):
-    """Take up carried weapon number ``index`` (rule E3): drop and grab, or put away safely."""
-
-    index: int
-    method: Literal["drop_and_grab", "put_away"]
-    reason: str
-
-
-class Wait(msgspec.Struct, frozen=True, kw_only=True):
-    """Hold the current position for ``seconds``."""
-
-    seconds: int
-    reason: str
-
-
-class Cast(msgspec.Struct, frozen=True, kw_only=True):
-    """Cast spell number ``spell`` at ``target`` (rule E23)."""
-
-    spell: int
-    target: str
-    reason: str
-
-
-class Grapple(msgspec.Struct, frozen=True, kw_only=True):
-    """Use a grappling procedure on ``target`` (rule E15): a tackle, trip, hold or double kick."""
-
-    procedure: str
-    target: str
-    reason: str
-
-
-class Charge(msgspec.Struct, frozen=True, kw_only=True):
-    """Run at ``target`` and strike on arrival, the speed adding to the blow (rule E21)."""
-
-    target: str
-    reason: str
-
-
-class Flee(msgspec.Struct, frozen=True, kw_only=True):
-    """Run for a second straight away from ``target``; far enough from every enemy, it is out of the fight."""
-
-    target: str
-    reason: str
-
-
-class Surrender(msgspec.Struct, frozen=True, kw_only=True):
-    """Give up the fight: the combatant is out (a flight that gains no ground, ruling 48)."""
-
-    reason: str
-
-
-class BreakHold(msgspec.Struct, frozen=True, kw_only=True):
-    """Spend the second trying to break the hold one is in (rule E15)."""
-
-    reason: str
-
-
-Intent = (
-    Attack | Approach | Charge | Flee | Aim | ChangeWeapon | Wait | Cast | Grapple | BreakHold | Surrender
+from affray.events.energion.intents import (
+    Aim,
+    Approach,
+    Attack,
+    BreakHold,
+    Cast,
+    ChangeWeapon,
+    Charge,
+    Flee,
+    Grapple,
+    Intent,
+    Surrender,
+    Wait,
 )
+from affray.npc.energion.view import View
+from affray.npc.outside import Decision
+
+__all__ = [
+    "Aim",
+    "Approach",
+    "Attack",
+    "BreakHold",
+    "Cast",
+    "ChangeWeapon",
+    "Charge",
+    "Controller",
+    "EquipmentPicker",
+    "Flee",
+    "Grapple",
+    "Intent",
+    "OutsideController",
+    "Surrender",
+    "Wait",
+    "describe",
+]
 
 
 class Controller(Protocol):
@@ -107,6 +54,16 @@ class Controller(Protocol):
 
     def decide(self, view: View) -> Intent | None:
         """The intent for this moment, with the reason for it."""
+        ...
+
+
+class OutsideController(Protocol):
+    """A controller from outside affray, made for one combatant and one run by the factory a scenario
+    names (``controller = "package.module:factory"``); see docs/controllers.md."""
+
+    def decide(self, view: View, legal: tuple[Intent, ...]) -> Decision | Intent | None:
+        """One intent for this moment (one of ``legal``, or any other for the rules to refuse), alone or
+        in a Decision with its reason and scores; None when there is nothing more to do."""
         ...
 
 
@@ -120,3 +77,27 @@ class EquipmentPicker(Protocol):
     def give_up(self, pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
         """The pieces to give up first."""
         ...
+
+
+def describe(intent: Intent) -> str:
+    """The intent in a few words, without its reason ("attack ulla", "aim at ulla 1 s")."""
+    match intent:
+        case Attack(target=target, subdue=subdue, arm=arm):
+            how = " to subdue" if subdue else ""
+            return f"attack {target}{how}" + (f" with weapon {arm}" if arm is not None else "")
+        case Aim(target=target, seconds=seconds):
+            return f"aim at {target} {seconds} s"
+        case Cast(spell=spell, target=target):
+            return f"cast spell {spell} at {target}"
+        case Grapple(procedure=procedure, target=target):
+            return f"{procedure} {target}"
+        case ChangeWeapon(index=index, method=method):
+            return f"change to weapon {index} ({method.replace('_', ' ')})"
+        case Wait(seconds=seconds):
+            return f"wait {seconds} s"
+        case BreakHold():
+            return "break the hold"
+        case Surrender():
+            return "surrender"
+        case _:
+            return f"{type(intent).__name__.lower()} {getattr(intent, 'target', '')}".rstrip()

@@ -11,18 +11,24 @@ from typing import Any
 
 from affray.events.energion.state import vocabulary
 from affray.handlers.energion.battle import RULES_ON, EnergionBattle
-from affray.handlers.energion.scenario import EnergionScenario, convert_scenario
+from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario, convert_scenario
+from affray.handlers.outside import check_controllers
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.energion.display import DISPLAY
 from affray.rulesets.energion.explanation import EXPLAINERS
 from affray.rulesets.energion.marks import MARKERS
 from affray.rulesets.energion.narration import TELLERS
+from affray.rulesets.energion.seating import EnergionSeating
 from affray.rulesets.energion.tables import tables
 
 
 def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionScenario:
-    """An Energion scenario from a file's or a header's mapping (it names no other files)."""
-    return convert_scenario(raw, source)
+    """An Energion scenario from a file's or a header's mapping (it names no other files); a file's
+    controllers from outside affray are imported from its folder first."""
+    scenario = convert_scenario(raw, source)
+    if folder is not None:
+        check_controllers([c.controller for c in scenario.combatants], CONTROLLERS, source, folder)
+    return scenario
 
 
 RULESET = Ruleset(
@@ -39,5 +45,6 @@ RULESET = Ruleset(
     tables=tables,
     rules_on=RULES_ON,
     markers=MARKERS,
+    seating=EnergionSeating(),
 )
 """The Energion ruleset."""

@@ -20,6 +20,7 @@ from affray.events.energion.kinds import (
     HitDerivation,
     HoldDamage,
     HoldEscapeRolled,
+    IntentChosen,
     LocationDisabled,
     Perceived,
     RangedDerivation,
@@ -36,6 +37,7 @@ from affray.events.energion.kinds import (
 from affray.events.energion.state import EnergionState
 from affray.kernel.clock import seconds
 from affray.kernel.explanation import Because, Explainer, Explanation, History, Step, by_rule, roll_step
+from affray.npc.energion.intents import describe
 from affray.replays.telling import number, signed
 
 CHARTS = "affray/rules/energion/data"
@@ -344,6 +346,17 @@ def _location(e: LocationDisabled, s: EnergionState, history: History) -> Explan
     return Explanation(steps=steps, depends_on=depends)
 
 
+def _intent(e: IntentChosen, state: EnergionState, history: History) -> Explanation:
+    """A decision from outside affray: who made it, what it chose and why, and what it scored."""
+    chose = describe(e.intent) if e.intent is not None else "nothing more"
+    steps = [
+        Step(what="controller", value=e.controller, how="played from outside affray (docs/controllers.md)"),
+        Step(what="intent", value=chose, how=e.intent.reason if e.intent is not None else ""),
+    ]
+    steps.extend(Step(what="score", value=f"{score.score:g}", how=score.option) for score in e.scores)
+    return Explanation(steps=steps)
+
+
 EXPLAINERS: Mapping[type[Event], Explainer] = {
     AttackResolved: _attack,
     CombatantJoined: by_rule("E1"),
@@ -352,6 +365,7 @@ EXPLAINERS: Mapping[type[Event], Explainer] = {
     WeaponReadied: by_rule("E2, E3"),
     WeaponChanged: by_rule("E3"),
     TargetChosen: by_rule("E1"),
+    IntentChosen: _intent,
     Waited: by_rule("E1"),
     AimStarted: by_rule("E17"),
     SpellStarted: _spell_started,

@@ -14,6 +14,7 @@ from affray.events.energion.kinds import (
     GrappleResolved,
     HoldDamage,
     HoldEscapeRolled,
+    IntentChosen,
     LocationDisabled,
     Perceived,
     RangedDerivation,
@@ -30,6 +31,7 @@ from affray.events.energion.kinds import (
 from affray.events.energion.state import EnergionState
 from affray.kernel.clock import seconds, to_ms
 from affray.kernel.ruleset import Teller
+from affray.npc.energion.intents import describe
 from affray.replays.telling import at, face, number, rolled, signed
 
 
@@ -69,7 +71,17 @@ def _readied(e: WeaponReadied, s: EnergionState) -> str:
 
 
 def _target(e: TargetChosen, s: EnergionState) -> str:
-    return f"{e.combatant} targets {e.target} ({e.controller}: {e.reason})"
+    why = f": {e.reason}" if e.reason else ""
+    return f"{e.combatant} targets {e.target} ({e.controller}{why})"
+
+
+def _intent(e: IntentChosen, s: EnergionState) -> str:
+    scores = "; ".join(f"{score.option} {score.score:g}" for score in e.scores)
+    listed = f" [{scores}]" if scores else ""
+    if e.intent is None:
+        return f"{e.combatant} ({e.controller}) chooses to do nothing more{listed}"
+    why = f": {e.intent.reason}" if e.intent.reason else ""
+    return f"{e.combatant} ({e.controller}) chooses to {describe(e.intent)}{why}{listed}"
 
 
 def _attack(e: AttackResolved, s: EnergionState) -> str:
@@ -267,6 +279,7 @@ TELLERS: dict[type, Teller] = {
     Reacted: _reacted,
     WeaponReadied: _readied,
     TargetChosen: _target,
+    IntentChosen: _intent,
     AttackResolved: _attack,
     WeaponChanged: _changed,
     AimStarted: _aim,
