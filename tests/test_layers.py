@@ -23,6 +23,7 @@ MAY_IMPORT = {
     "batch": {"events", "kernel", "rulesets", "batch"},
     "cli": {"events", "kernel", "replays", "rulesets", "batch", "cli"},
     "envs": {"events", "kernel", "npc", "replays", "rulesets", "batch", "envs"},
+    "testing": {"events", "replays", "rulesets", "cli", "testing"},
     "rulesets": {"events", "kernel", "rules", "npc", "handlers", "replays", "rulesets"},
 }
 """Which layers each layer's modules may import (besides the top: ``affray``, its errors and names)."""

@@ -17,6 +17,9 @@ from affray.events.reader import LogProblem, LogReader, open_log
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
+EXIT_CHANGED = 3
+"""``affray verify``: the log is whole, but this affray's rules and tables simulate it otherwise (or it
+was made under another ruleset version); 1 is a log damaged or edited."""
 EXIT_DIFFERENT = 1
 """``affray diff``: the logs differ (as diff(1) exits)."""
 EXIT_INTERRUPTED = 130
@@ -84,23 +87,28 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
-def refuse_overwriting(output: Path, inputs: Mapping[Path, str]) -> None:
+def refuse_overwriting(output: Path, inputs: Mapping[Path, str], flag: str = "-o") -> None:
     """An output that is one of the command's own inputs is refused, ``--force`` or not."""
     for given, what in inputs.items():
         if _same_file(output, given):
-            raise AffrayError(f"-o {output}: that is {what}; write the output to another file")
+            raise AffrayError(f"{flag} {output}: that is {what}; write the output to another file")
 
 
 def new_output(
-    output: Path, force: bool, inputs: Mapping[Path, str], suffixes: Sequence[str], what: str
+    output: Path,
+    force: bool,
+    inputs: Mapping[Path, str],
+    suffixes: Sequence[str],
+    what: str,
+    flag: str = "-o",
 ) -> None:
-    """``-o OUTPUT`` checked before any work: it ends in one of ``suffixes`` (``what`` it is), is none of
-    the command's ``inputs``, and exists only if ``force`` may replace it."""
+    """``-o OUTPUT`` (or another ``flag``) checked before any work: it ends in one of ``suffixes``
+    (``what`` it is), is none of the command's ``inputs``, and exists only if ``force`` may replace it."""
     if output.suffix.lower() not in suffixes:
-        raise AffrayError(f"-o {output}: {what} ends in {', '.join(suffixes)}")
-    refuse_overwriting(output, inputs)
+        raise AffrayError(f"{flag} {output}: {what} ends in {', '.join(suffixes)}")
+    refuse_overwriting(output, inputs, flag)
     if output.exists() and not force:
-        raise AffrayError(f"-o {output}: the file exists; --force replaces it")
+        raise AffrayError(f"{flag} {output}: the file exists; --force replaces it")
 
 
 def refuse_broken(log: Path, problem: LogProblem | None, done: str) -> None:
@@ -113,14 +121,14 @@ def refuse_broken(log: Path, problem: LogProblem | None, done: str) -> None:
     )
 
 
-def write_in_place(output: Path, write: Callable[[Path], object]) -> None:
+def write_in_place(output: Path, write: Callable[[Path], object], flag: str = "-o") -> None:
     """``write(path)`` to a file beside ``output``, then moved onto it: an old OUTPUT is never half replaced,
-    and nothing is left when writing fails."""
+    and nothing is left when writing fails (the error names ``flag``)."""
     partial = output.with_name(f".{output.name}.partial{output.suffix}")
     try:
         write(partial)
         os.replace(partial, output)
     except OSError as exc:
-        raise AffrayError(f"-o {output}: cannot write it ({exc.strerror or exc})") from None
+        raise AffrayError(f"{flag} {output}: cannot write it ({exc.strerror or exc})") from None
     finally:
         partial.unlink(missing_ok=True)

@@ -10,8 +10,8 @@ import click
 import msgspec
 
 from affray import rulesets
-from affray.cli.command import EXIT_VERIFY_FAILED, cli, open_log_arg
-from affray.errors import LogError
+from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED, cli, open_log_arg
+from affray.errors import AffrayError, LogError
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
 from affray.replays.verify import verify
 
@@ -38,13 +38,24 @@ def _fair(header: LogHeader) -> str:
     return f"; the seed comes from the secrets of {', '.join(parties)}, each matching its commitment"
 
 
+def _other_version(header: LogHeader) -> bool:
+    """Whether the log was made under another version of its ruleset than this affray simulates."""
+    try:
+        return header.ruleset_version != rulesets.ruleset(header.ruleset).version
+    except AffrayError:
+        return False
+
+
 @cli.command(name="verify")
 @click.argument("log", type=click.Path(path_type=Path))
 @click.pass_context
 def verify_command(ctx: click.Context, log: Path) -> None:
     """Check LOG's hash chain, fold it, re-simulate its scenario and compare event by event.
 
-    Exit 0 when everything holds, 1 naming the first seq that breaks or differs.
+    Exit 0 when everything holds; 1 when the log is damaged or was edited (its chain, its lines or its
+    fold break), naming the first bad seq; 3 when the log is whole but this affray simulates it otherwise
+    (a rule or a table changed since it was made, or it was made under another ruleset version), naming
+    the first seq that differs.
     """
     try:
         reader = open_log_arg(log, canonical=True)
@@ -54,6 +65,10 @@ def verify_command(ctx: click.Context, log: Path) -> None:
         why = re.sub(r"^line 1(?: \(header\))?:? ", "", str(exc).removeprefix(f"{log}: "))
         click.echo(f"FAILED: {log}: line 1 (header): {why}")
         sys.exit(EXIT_VERIFY_FAILED)
+    if _other_version(reader.header):
+        # a log of another ruleset version need not be in today's canonical form: its chain is checked
+        reader.close()
+        reader = open_log_arg(log)
     with reader:
         verdict = verify(reader, lambda: rulesets.recorded(reader.header, str(log)), trace=ctx.obj["verbose"])
     if verdict.ok:
@@ -63,5 +78,20 @@ def verify_command(ctx: click.Context, log: Path) -> None:
         )
         return
     where = f"{verdict.where}: " if verdict.where else ""
-    click.echo(f"FAILED: {log}: {where}{verdict.message}")
-    sys.exit(EXIT_VERIFY_FAILED)
+    if verdict.finding == "damaged":
+        click.echo(f"FAILED: {log}: {where}{verdict.message}")
+        sys.exit(EXIT_VERIFY_FAILED)
+    click.echo(f"{SAID[verdict.finding]}: {log}: {where}{verdict.message}; {WHOLE[verdict.finding]}")
+    sys.exit(EXIT_CHANGED)
+
+
+SAID = {"changed": "CHANGED", "other_version": "OTHER VERSION"}
+"""How verify names a whole log that this affray does not re-simulate identically."""
+WHOLE = {
+    "changed": (
+        "its chain and lines are whole: a rule or a table changed since it was made "
+        "(or an edit was re-chained)"
+    ),
+    "other_version": "its chain and lines are whole, and it folds",
+}
+"""What verify says of such a log beside its first difference."""

@@ -8,7 +8,7 @@ verification takes memory for two states and one line, whatever the log's length
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -23,9 +23,16 @@ from affray.kernel.fold import apply_checked, digest
 from affray.kernel.ruleset import Recorded
 from affray.replays.diff import event_differences, shown
 
+Finding = Literal["ok", "damaged", "changed", "other_version"]
+"""What verification found of a log: it holds (``ok``); its chain, its lines or its fold are broken
+(``damaged``: edited by hand, cut, or not affray's); it is whole but this affray's rules simulate it
+otherwise (``changed``: a rule or a table changed since); it is whole but was made under another version
+of its ruleset, which this affray does not simulate (``other_version``)."""
+
 
 class Verdict(msgspec.Struct, kw_only=True):
-    """What verification found: ``ok``, or the first bad ``seq`` and why, plus how many events it read."""
+    """What verification found: ``ok``, or the first bad ``seq`` and why, plus how many events it read,
+    and the :data:`Finding`."""
 
     ok: bool
     events: int
@@ -33,6 +40,7 @@ class Verdict(msgspec.Struct, kw_only=True):
     where: str = ""
     message: str = ""
     final_digest: str | None = None
+    finding: Finding = "ok"
 
 
 class RecordedLog(Protocol):
@@ -50,16 +58,18 @@ class RecordedLog(Protocol):
 class Mismatch(Exception):
     """Where a log first fails: its ``seq`` (0 for the header), ``where`` in words, and ``message``."""
 
-    def __init__(self, seq: int, where: str, message: str) -> None:
-        super().__init__(seq, where, message)  # SimPy re-raises a failed process's exception from its args
+    def __init__(self, seq: int, where: str, message: str, finding: Finding = "damaged") -> None:
+        # SimPy re-raises a failed process's exception from its args
+        super().__init__(seq, where, message, finding)
         self.seq = seq
         self.where = where
         self.message = message
+        self.finding: Finding = finding
 
     @classmethod
-    def at_seq(cls, seq: int, message: str) -> Mismatch:
+    def at_seq(cls, seq: int, message: str, finding: Finding = "damaged") -> Mismatch:
         """A mismatch at event ``seq``, on line ``seq + 1``."""
-        return cls(seq, f"line {seq + 1} (seq {seq})", message)
+        return cls(seq, f"line {seq + 1} (seq {seq})", message, finding)
 
     @classmethod
     def of(cls, problem: LogProblem) -> Mismatch:
@@ -95,7 +105,9 @@ class Comparison:
         ours, theirs = encode_event(recorded, self._prev), encode_event(simulated, self._prev)
         if ours != theirs:
             raise Mismatch.at_seq(
-                self.simulated, "differs from the re-simulation: " + _fields_differ(recorded, simulated)
+                self.simulated,
+                "differs from the re-simulation: " + _fields_differ(recorded, simulated),
+                "changed",
             )
         self._prev = line_hash(ours)
         self.compared = self.simulated
@@ -107,9 +119,12 @@ class Comparison:
             raise Mismatch.at_seq(
                 after,
                 f"the log stops at seq {self.compared}; the re-simulation goes on to seq {self.simulated}",
+                "changed",
             )
         if self.peek() is not None:
-            raise Mismatch.at_seq(after, f"the re-simulation ends at seq {self.compared}; the log goes on")
+            raise Mismatch.at_seq(
+                after, f"the re-simulation ends at seq {self.compared}; the log goes on", "changed"
+            )
 
 
 class _Folding:
@@ -150,32 +165,69 @@ def verify(log: RecordedLog, recorded: Callable[[], Recorded], *, trace: bool = 
     try:
         return _verified(log, folding, recorded, trace)
     except Mismatch as found:
+        finding, message = found.finding, found.message
+        if finding != "damaged":
+            damage = _damage_in_the_rest(folding)
+            if damage is not None:
+                finding, message = "damaged", f"{message}; and {damage.where}: {damage.message}"
         return Verdict(
-            ok=False, events=folding.count, seq=found.seq, where=found.where, message=found.message
+            ok=False,
+            events=folding.count,
+            seq=found.seq,
+            where=found.where,
+            message=message,
+            finding=finding,
         )
+
+
+def _damage_in_the_rest(folding: _Folding) -> Mismatch | None:
+    """Read and fold the rest of a log whose re-simulation differed: where it is damaged, if it is (a log
+    edited by hand differs from the re-simulation first, and breaks its chain after)."""
+    try:
+        for _ in folding:
+            pass
+    except Mismatch as damage:
+        return damage
+    return None
 
 
 def _verified(log: RecordedLog, folding: _Folding, recorded: Callable[[], Recorded], trace: bool) -> Verdict:
     try:
         what = recorded()
     except AffrayError as exc:
-        return _failed(folding, exc)
-    header_difference = _header_difference(log.header, what.ruleset.header(what.scenario))
+        return _failed(folding, exc, "damaged", 0)
+    simulated = what.ruleset.header(what.scenario)
+    other = _other_version(log.header, simulated)
+    if other:
+        raise Mismatch(0, "line 1 (header)", other, "other_version")
+    header_difference = _header_difference(log.header, simulated)
     if header_difference:
         raise Mismatch(0, "line 1 (header)", header_difference)
     comparison = Comparison(log.header_line, folding)
     try:
         live = resimulate(what, comparison, trace=trace).state
     except AffrayError as exc:
-        return _failed(folding, exc)
+        return _failed(folding, exc, "changed", comparison.simulated + 1)
     comparison.finish()
     folded = digest(folding.state)
     if folded != digest(live):
-        return Verdict(ok=False, events=folding.count, message="folded state differs from the live state")
+        message = "folded state differs from the live state"
+        return Verdict(ok=False, events=folding.count, message=message, finding="changed")
     return Verdict(ok=True, events=folding.count, final_digest=folded)
 
 
-def resimulate(recorded: Recorded, comparison: Comparison, *, trace: bool = False) -> Encounter[Any]:
+class Follower(Protocol):
+    """A sink that sees each re-simulated event and can show the recorded event due next (a
+    :class:`Comparison`, say): where recorded decisions and an aftermath's start are read."""
+
+    def __call__(self, simulated: Event, /) -> None: ...
+
+    def peek(self) -> Event | None:
+        """The recorded event due next (None after the last)."""
+        ...
+
+
+def resimulate(recorded: Recorded, comparison: Follower, *, trace: bool = False) -> Encounter[Any]:
     """Simulate the recorded scenario again into ``comparison``, keeping no log, and the aftermath of a
     module that the recorded events go on into (healing after the fight, say). Combatants played from
     outside affray take their recorded decisions: their controllers' code is not needed."""
@@ -193,12 +245,31 @@ def resimulate(recorded: Recorded, comparison: Comparison, *, trace: bool = Fals
     return encounter
 
 
-def _failed(folding: _Folding, exc: AffrayError) -> Verdict:
-    """A re-simulation that could not be made or finished: the log's own problem, if it has one, is what
-    it says first."""
+def _failed(folding: _Folding, exc: AffrayError, finding: Finding, seq: int) -> Verdict:
+    """A re-simulation that could not be made (the header's scenario cannot be read: ``damaged``) or
+    finished (today's rules stop it: ``changed``): the log's own problem, if it has one, is what it says
+    first. ``seq`` is where it stopped (0: the header)."""
     for _ in folding:
         pass
-    return Verdict(ok=False, events=folding.count, message=f"re-simulation failed: {exc}")
+    where = "line 1 (header)" if seq == 0 else f"line {seq + 1} (seq {seq})"
+    message = f"re-simulation failed: {exc}"
+    return Verdict(ok=False, events=folding.count, seq=seq, where=where, message=message, finding=finding)
+
+
+def _other_version(recorded: LogHeader, simulated: LogHeader) -> str:
+    """How the log was made under another version of its ruleset or another dice algorithm than this
+    affray simulates ("" if it was not)."""
+    if recorded.ruleset_version != simulated.ruleset_version:
+        return (
+            f"made under {recorded.ruleset} version {shown(recorded.ruleset_version, QUOTE_LIMIT)}; this "
+            f"affray simulates version {simulated.ruleset_version}, so it is not re-simulated"
+        )
+    if recorded.dice != simulated.dice:
+        return (
+            f"its dice are {shown(recorded.dice, QUOTE_LIMIT)!r}; this affray rolls {simulated.dice!r}, "
+            "so it is not re-simulated"
+        )
+    return ""
 
 
 def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:

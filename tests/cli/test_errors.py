@@ -404,7 +404,7 @@ def test_verify_names_the_seq_that_cannot_be_folded(
             [],
             [
                 "no command given",
-                "adjudicate, battle, diff, explain, heal, lineage, replay, rules, run, seed, state, "
+                "adjudicate, battle, diff, explain, heal, lineage, regress, replay, rules, run, seed, state, "
                 "timeline, verify, view, whatif",
             ],
             id="no-command",

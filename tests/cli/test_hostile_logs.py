@@ -63,6 +63,6 @@ def test_verify_tells_an_absurd_number_in_scientific_notation(
 ) -> None:
     log = hostile(tmp_path, duel_bytes, 1, b'"damage_points":32', b'"damage_points":' + b"9" * 5000)
     result = affray("verify", log)
-    assert result.code == 1
-    assert len(result.out) < 300
+    assert result.code == 3  # re-chained: whole, but not what the rules make
+    assert len(result.out) < 400
     assert "damage_points: recorded 1.000000e+5000, simulated 32" in result.out

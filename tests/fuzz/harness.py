@@ -266,17 +266,24 @@ def check_run(mutant: Mutant, scenario: Path, out: Path) -> str:
     return ""
 
 
+VERDICT_WORDS = {1: ("FAILED: ",), 3: ("CHANGED: ", "OTHER VERSION: ")}
+"""How verify's one line begins at each failing exit status: 1 a damaged log, 3 a whole one that this
+affray simulates otherwise (or a re-chained edit, which only re-simulation can tell)."""
+
+
 def verify_breach(outcome: Outcome) -> str:
-    """How ``affray verify``'s outcome breaks its own promise ("" if it keeps it): exit 0, 1 or 2 under the
-    contract, and a status 1 is exactly one ``FAILED:`` line on stdout naming the line and the seq."""
-    problem = breach(outcome, (0, 1, 2))
-    if problem or outcome.status != 1:
+    """How ``affray verify``'s outcome breaks its own promise ("" if it keeps it): exit 0, 1, 2 or 3 under
+    the contract, and a status 1 or 3 is exactly one ``FAILED:`` (``CHANGED:``, ``OTHER VERSION:``) line on
+    stdout naming the line and the seq."""
+    problem = breach(outcome, (0, 1, 2, 3))
+    if problem or outcome.status not in VERDICT_WORDS:
         return problem
     lines = outcome.out_lines
-    if len(lines) != 1 or not lines[0].startswith("FAILED: "):
-        return "exit status 1 without exactly one 'FAILED: ' line on stdout"
+    words = VERDICT_WORDS[outcome.status]
+    if len(lines) != 1 or not lines[0].startswith(words):
+        return f"exit status {outcome.status} without exactly one {' or '.join(words)!r} line on stdout"
     if not _LINE_AND_SEQ.search(lines[0]):
-        return "the FAILED line names no line and seq ('line N (seq S)' or 'line 1 (header)')"
+        return "the verdict names no line and seq ('line N (seq S)' or 'line 1 (header)')"
     return _quotes_too_much(lines, QUOTE_LIMIT)
 
 

@@ -1,0 +1,192 @@
+"""``affray regress``: a folder of recorded fights re-run as regression tests under today's rules."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from xml.etree import ElementTree
+
+import click
+import msgspec
+
+from affray import rulesets
+from affray.cli.command import cli, new_output, write_in_place
+from affray.cli.progress import Progress
+from affray.errors import AffrayError
+from affray.events.reader import read_log
+from affray.replays.diff import shown
+from affray.replays.regress import Regression, regress
+
+SAID = {
+    "changed": "CHANGED",
+    "damaged": "DAMAGED",
+    "unreadable": "UNREADABLE",
+    "other_version": "OTHER VERSION",
+}
+"""How each sort but ``unchanged`` is named in the report."""
+JSON = msgspec.json.Encoder(decimal_format="number")
+FAILING = frozenset({"changed", "damaged", "unreadable"})
+"""The sorts that make regress exit 1 (a changed log rewritten by ``--update`` does not)."""
+
+
+def failing(found: Regression) -> bool:
+    """Whether ``found`` makes regress exit 1."""
+    return found.sort in FAILING and not found.updated
+
+
+def logs_in(paths: Sequence[Path]) -> list[Path]:
+    """The logs named: files as given, folders' ``*.jsonl`` files recursively (hidden ones, such as a
+    half-written ``.NAME.partial.jsonl``, left out), in name order, each once; an error for a path that
+    is not there or a folder that holds no log."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            inside = sorted(p for p in path.rglob("*.jsonl") if p.is_file() and not p.name.startswith("."))
+            if not inside:
+                raise AffrayError(f"{path}: the folder holds no log (*.jsonl)")
+            found.extend(inside)
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise AffrayError(f"{path}: no such file or folder")
+    seen: dict[Path, Path] = {}
+    for path in found:
+        seen.setdefault(path.resolve(), path)
+    return list(seen.values())
+
+
+def check(path: Path, update: bool) -> Regression:
+    """Sort one log; with ``update``, rewrite a changed one under today's rules (never a damaged one)."""
+    name = str(path)
+    try:
+        log = read_log(path, rulesets.vocabulary_for, canonical=True)
+        current = rulesets.ruleset(log.header.ruleset).version
+    except AffrayError as exc:
+        return Regression(path=name, sort="unreadable", message=str(exc).removeprefix(f"{name}: "))
+    if log.header.ruleset_version != current:
+        return _other_version(path, log.header.ruleset, log.header.ruleset_version, current)
+    found, today = regress(name, log, lambda: rulesets.recorded(log.header, name))
+    if update and today is not None:
+        write_in_place(path, lambda partial: partial.write_bytes(today), "--update")
+        found.updated = True
+    return found
+
+
+def _other_version(path: Path, ruleset: str, made: str, current: str) -> Regression:
+    """A log of another ruleset version: read as written (older logs need not be in today's canonical
+    form), its chain and lines checked, not re-simulated."""
+    plain = read_log(path, rulesets.vocabulary_for)
+    if plain.problem is not None:
+        problem = plain.problem
+        return Regression(
+            path=str(path), sort="damaged", where=problem.where(), message=problem.message, seq=problem.seq
+        )
+    message = f"made under {ruleset} version {shown(made, 20)}; this affray simulates version {current}"
+    return Regression(path=str(path), sort="other_version", where="line 1 (header)", message=message)
+
+
+def _checked(paths: list[Path], jobs: int, update: bool) -> Iterator[Regression]:
+    if jobs <= 1 or len(paths) <= 1:
+        yield from (check(path, update) for path in paths)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(check, paths, [update] * len(paths))
+
+
+def told(found: Regression) -> str:
+    """One log's line in the report ("" for an unchanged one)."""
+    if found.sort == "unchanged":
+        return ""
+    where = f"{found.where}: " if found.where else ""
+    line = f"{SAID[found.sort]} {found.path}: {where}{found.message}"
+    if found.outcome:
+        rows = (f"{row.path} {shown(row.a)} -> {shown(row.b)}" for row in found.outcome)
+        line += "; the outcome: " + "; ".join(rows)
+    elif found.sort == "changed":
+        line += "; the outcome is the same"
+    return line + ("; rewritten under today's rules" if found.updated else "")
+
+
+def summary(results: Sequence[Regression]) -> str:
+    """The last line: how many logs of each sort."""
+    count = {sort: sum(1 for r in results if r.sort == sort) for sort in ("unchanged", *SAID)}
+    winners = sum(1 for r in results if r.winner_changed)
+    updated = sum(1 for r in results if r.updated)
+    logs = f"{len(results)} log{'' if len(results) == 1 else 's'}"
+    line = (
+        f"{logs}: {count['unchanged']} unchanged, {count['changed']} changed "
+        f"({winners} with another winner), {count['damaged']} damaged, {count['unreadable']} unreadable, "
+        f"{count['other_version']} of another version"
+    )
+    return line + (f"; {updated} rewritten under today's rules" if updated else "")
+
+
+def junit(results: Sequence[Regression]) -> bytes:
+    """The results as JUnit XML: a test case per log, failing when changed, damaged or unreadable, skipped
+    when of another ruleset version."""
+    failures = sum(1 for r in results if failing(r))
+    skipped = sum(1 for r in results if r.sort == "other_version")
+    suite = ElementTree.Element(
+        "testsuite",
+        name="affray regress",
+        tests=str(len(results)),
+        failures=str(failures),
+        errors="0",
+        skipped=str(skipped),
+    )
+    for found in results:
+        path = Path(found.path)
+        case = ElementTree.SubElement(suite, "testcase", classname=str(path.parent), name=path.name)
+        if failing(found):
+            failure = ElementTree.SubElement(case, "failure", type=found.sort, message=told(found)[:500])
+            failure.text = told(found)
+        elif found.sort == "other_version":
+            ElementTree.SubElement(case, "skipped", message=found.message)
+    written: bytes = ElementTree.tostring(suite, encoding="utf-8", xml_declaration=True)
+    return written
+
+
+@cli.command(name="regress")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-j", "--jobs", type=click.IntRange(min=1, max=64), default=1, help="Logs checked at once.")
+@click.option("--update", is_flag=True, help="Rewrite the changed logs under today's rules.")
+@click.option("--junit", "junit_path", type=click.Path(path_type=Path), help="Write JUnit XML here too.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--force", is_flag=True, help="Replace the --junit file if it exists.")
+def regress_command(
+    paths: tuple[Path, ...], jobs: int, update: bool, junit_path: Path | None, as_json: bool, force: bool
+) -> None:
+    """Re-simulate every log in PATHS (files, or folders searched for *.jsonl) under today's rules and
+    tables, and sort each: unchanged, changed (where it first differs and how the outcome does), damaged
+    (its chain or lines broken: edited by hand, cut), unreadable, or of another ruleset version (not
+    re-simulated). Exit 0 when none is changed, damaged or unreadable, else 1.
+
+    --update rewrites each changed log under today's rules (never a damaged one) and says which; the
+    logs it rewrote no longer count as failing.
+    """
+    logs = logs_in(paths)
+    if junit_path is not None:
+        inputs = {p: "a log to check" for p in logs}
+        new_output(junit_path, force, inputs, (".xml",), "a JUnit report", "--junit")
+        if not junit_path.parent.is_dir():
+            raise AffrayError(f"--junit {junit_path}: there is no folder {junit_path.parent}")
+    progress = Progress(len(logs), sys.stderr, label="logs")
+    results = []
+    for found in _checked(logs, jobs, update):
+        results.append(found)
+        progress.advance(1)
+    progress.close()
+    if as_json:
+        rows = [{**msgspec.structs.asdict(r), "winner_changed": r.winner_changed} for r in results]
+        click.echo(JSON.encode(rows).decode())
+    else:
+        for line in filter(None, map(told, results)):
+            click.echo(line)
+        click.echo(summary(results))
+    if junit_path is not None:
+        report = junit(results)
+        write_in_place(junit_path, lambda partial: partial.write_bytes(report), "--junit")
+    if any(failing(r) for r in results):
+        sys.exit(1)

@@ -1,0 +1,98 @@
+"""Recorded fights as regression tests: a log re-simulated under today's rules and tables, and sorted.
+
+A log is ``unchanged`` (it verifies), ``changed`` (it is whole, but today's rules make another fight of
+it: where the events first part, the fields that differ, and how the outcome differs), ``damaged`` (its
+chain, its lines or its fold break: edited by hand, cut short, not affray's), ``unreadable`` (not an
+affray log at all) or ``other_version`` (made under a version of its ruleset this affray does not
+simulate: read and chain-checked, not re-simulated). ``affray regress`` is the command over it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+import msgspec
+
+from affray.errors import AffrayError
+from affray.events.base import Event
+from affray.events.codec import LogHeader, encode_log
+from affray.events.reader import LogFile
+from affray.kernel.ruleset import Recorded
+from affray.replays.diff import FieldDifference, diff_logs, outcome_differences
+from affray.replays.verify import Finding, resimulate, verify
+
+Sort = Literal["unchanged", "changed", "damaged", "unreadable", "other_version"]
+SORTS: dict[Finding, Sort] = {
+    "ok": "unchanged",
+    "changed": "changed",
+    "damaged": "damaged",
+    "other_version": "other_version",
+}
+"""The sort of each verify finding."""
+
+
+class Regression(msgspec.Struct, kw_only=True):
+    """What re-simulating one log found: its sort, where it first differs or breaks and why, the fields
+    of that event that differ, how the outcome differs, and whether the log was rewritten."""
+
+    path: str
+    sort: Sort
+    where: str = ""
+    message: str = ""
+    seq: int | None = None
+    fields: list[FieldDifference] = msgspec.field(default_factory=list)
+    outcome: list[FieldDifference] = msgspec.field(default_factory=list)
+    updated: bool = False
+
+    @property
+    def winner_changed(self) -> bool:
+        """Whether today's rules give the fight another winner."""
+        return any(row.path == "winner" for row in self.outcome)
+
+
+class _Following:
+    """Keeps the re-simulated events; the recorded event at the same place is the one due next."""
+
+    def __init__(self, recorded: list[Event]) -> None:
+        self._recorded = recorded
+        self.events: list[Event] = []
+
+    def __call__(self, event: Event) -> None:
+        self.events.append(event)
+
+    def peek(self) -> Event | None:
+        """The recorded event at the place of the next re-simulated one."""
+        at = len(self.events)
+        return self._recorded[at] if at < len(self._recorded) else None
+
+
+def regress(path: str, log: LogFile, recorded: Callable[[], Recorded]) -> tuple[Regression, bytes | None]:
+    """Sort the log read (canonically) from ``path``; for a changed log, also the log that today's rules
+    make of its header and its recorded decisions (what ``--update`` writes)."""
+    verdict = verify(log, recorded)
+    found = Regression(
+        path=path, sort=SORTS[verdict.finding], where=verdict.where, message=verdict.message, seq=verdict.seq
+    )
+    if verdict.finding != "changed":
+        return found, None
+    try:
+        what = recorded()
+        following = _Following(log.events)
+        resimulate(what, following)
+    except AffrayError:  # a re-simulation that fails is told by the verdict already
+        return found, None
+    header = _today(log.header, what)
+    today = LogFile(
+        header=header, header_line=b"", vocabulary=log.vocabulary, events=following.events, ended=True
+    )
+    diff = diff_logs(log, today, ("recorded", "today"))
+    found.fields = diff.parting.fields if diff.parting is not None else []
+    found.outcome = outcome_differences(diff.a, diff.b)
+    return found, encode_log(header, following.events)
+
+
+def _today(old: LogHeader, what: Recorded) -> LogHeader:
+    """The header today's affray writes for the log's scenario, keeping a what-if's parent and changes."""
+    header = what.ruleset.header(what.scenario)
+    return msgspec.structs.replace(header, parent=old.parent, changes=old.changes)

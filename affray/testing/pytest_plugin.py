@@ -1,0 +1,131 @@
+"""The pytest plugin installed with affray (a ``pytest11`` entry point): golden logs as regression tests.
+
+With ``affray_golden = ["tests/golden"]`` in the pytest configuration, every ``*.jsonl`` log in those
+folders is a test item named after its file: it passes when the log re-simulates identically under
+today's rules and tables, fails with the first divergence and the outcome change when it does not (or
+when it is damaged), and is skipped when it was made under another ruleset version.
+``--affray-update`` rewrites the goldens that today's rules simulate otherwise. The ``affray_golden``
+fixture compares a log a test made with a golden file. Without the setting the plugin collects nothing.
+docs/regression.md is the guide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+UPDATE = "--affray-update"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``affray_golden`` (ini) and ``--affray-update``."""
+    parser.addini(
+        "affray_golden", "folders of affray logs that are regression tests", type="paths", default=[]
+    )
+    parser.getgroup("affray").addoption(
+        UPDATE,
+        action="store_true",
+        help="rewrite the golden logs that today's rules simulate otherwise (never a damaged one)",
+    )
+
+
+def _folders(config: pytest.Config) -> list[Path]:
+    return [Path(folder).resolve() for folder in config.getini("affray_golden")]
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A ``*.jsonl`` file in one of the ``affray_golden`` folders is a golden log."""
+    if file_path.suffix != ".jsonl":
+        return None
+    resolved = file_path.resolve()
+    if not any(resolved.is_relative_to(folder) for folder in _folders(parent.config)):
+        return None
+    found: pytest.Collector = GoldenFile.from_parent(parent, path=file_path)
+    return found
+
+
+class GoldenFile(pytest.File):
+    """A golden log: one test item, named after the file."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """The log's one item."""
+        yield GoldenLog.from_parent(self, name=self.path.stem)
+
+
+class Differs(Exception):
+    """A golden log that today's rules simulate otherwise, or that is damaged: the report's line."""
+
+
+class GoldenLog(pytest.Item):
+    """Re-simulate the log and compare (``affray regress`` on one file)."""
+
+    def runtest(self) -> None:
+        """Pass, skip (another ruleset version), or raise Differs with the first divergence."""
+        from affray.cli.regress import failing, told
+
+        found = _check(self.path, bool(self.config.getoption(UPDATE)))
+        if found.sort == "other_version":
+            pytest.skip(found.message)
+        if failing(found):
+            raise Differs(told(found))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        """The first divergence and the outcome change, not a traceback."""
+        if isinstance(excinfo.value, Differs):
+            return f"{excinfo.value}\n(if the change is intended: pytest {UPDATE} rewrites it)"
+        return str(super().repr_failure(excinfo, style))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        """Where the item is, as pytest reports it."""
+        return self.path, 0, f"golden log {self.path.name}"
+
+
+def _check(path: Path, update: bool) -> Any:
+    from affray.cli.regress import check
+
+    return check(path, update)
+
+
+class Golden:
+    """``affray_golden.check(log, path)``: the log a test made must be the golden file's bytes; with
+    ``--affray-update`` a golden that differs, or is missing, is written instead."""
+
+    def __init__(self, update: bool) -> None:
+        self.update = update
+
+    def check(self, log: bytes, golden: Path) -> None:
+        """Fail with where the two logs first part and how the outcome differs, when they do."""
+        if self.update and (not golden.exists() or golden.read_bytes() != log):
+            golden.write_bytes(log)
+            return
+        if not golden.exists():
+            pytest.fail(f"{golden} is missing ({UPDATE} writes it)", pytrace=False)
+        if golden.read_bytes() != log:
+            pytest.fail(
+                f"{golden}: {_parting(golden.read_bytes(), log)} ({UPDATE} rewrites it)", pytrace=False
+            )
+
+
+def _parting(golden: bytes, made: bytes) -> str:
+    """Where the golden log and the one made part, and the outcome change, on a few lines."""
+    from affray import rulesets
+    from affray.errors import AffrayError
+    from affray.events.reader import read_bytes
+    from affray.replays.diff import diff_logs, tell_diff
+
+    try:
+        diff = diff_logs(
+            read_bytes(golden, rulesets.vocabulary_for), read_bytes(made, rulesets.vocabulary_for)
+        )
+    except AffrayError as exc:  # a golden file that is no log at all
+        return f"differs, and cannot be read as a log: {exc}"
+    return "; ".join(tell_diff(diff, "the golden log", "the log made")[:8])
+
+
+@pytest.fixture
+def affray_golden(request: pytest.FixtureRequest) -> Golden:
+    """Compare a log a test made with a golden file (``affray_golden.check(log_bytes, path)``)."""
+    return Golden(bool(request.config.getoption(UPDATE)))

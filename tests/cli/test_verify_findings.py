@@ -1,0 +1,173 @@
+"""``affray verify LOG``'s findings and exit codes: 0 ``ok``; 1 ``FAILED:`` for a damaged log (its chain,
+lines or fold broken); 3 ``CHANGED:`` for a whole log that today's rules re-simulate otherwise (as a
+re-chained edit does) and ``OTHER VERSION:`` for a whole log made under another ruleset version or dice.
+
+In the duel (tests/golden/duel.jsonl), seq 1 is brenna joining with 32 damage points and seq 10 is her
+first blow, 11.25 damage to gorm.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED
+from tests.cli.conftest import ROOT, Affray, Result
+from tests.strategies import join_lines, log_lines, rechain
+
+DUEL = (ROOT / "tests" / "golden" / "duel.jsonl").read_bytes()
+OLD_DUEL = ROOT / "tests" / "corpus" / "format-1" / "duel.jsonl"
+RE_CHAINED = "or an edit was re-chained"
+
+
+def header_edited(old: bytes, new: bytes) -> list[bytes]:
+    lines = log_lines(DUEL)
+    assert old in lines[0]
+    lines[0] = lines[0].replace(old, new, 1)
+    return lines
+
+
+def blow_edited() -> list[bytes]:
+    """The duel's lines with brenna's first blow dealing 12.25 instead of 11.25."""
+    lines = log_lines(DUEL)
+    assert b'"damage":11.25}' in lines[10]
+    lines[10] = lines[10].replace(b'"damage":11.25}', b'"damage":12.25}', 1)
+    return lines
+
+
+def bump_time(line: bytes) -> bytes:
+    edited, count = re.subn(rb'"t":(\d+)', lambda m: b'"t":%d' % (int(m[1]) + 1), line, count=1)
+    assert count == 1
+    return edited
+
+
+def verified(affray: Affray, tmp_path: Path, data: bytes) -> tuple[Path, Result]:
+    log = tmp_path / "duel.jsonl"
+    log.write_bytes(data)
+    return log, affray("verify", log)
+
+
+def one_line(result: Result) -> str:
+    assert "Traceback" not in result.err
+    lines = result.out.splitlines()
+    assert len(lines) == 1, result.out
+    return lines[0]
+
+
+def test_exit_codes_are_distinct() -> None:
+    assert (EXIT_VERIFY_FAILED, EXIT_CHANGED) == (1, 3)
+
+
+def test_a_golden_copy_is_ok(affray: Affray, tmp_path: Path) -> None:
+    log, result = verified(affray, tmp_path, DUEL)
+    assert result.code == 0, result
+    assert one_line(result).startswith(f"ok: {log}: 27 events chain, fold and re-simulate identically")
+
+
+# -- exit 3: whole, but simulated otherwise -----------------------------------------------------------
+
+
+def test_a_re_chained_edit_of_an_event_is_changed(affray: Affray, tmp_path: Path) -> None:
+    log, result = verified(affray, tmp_path, rechain(blow_edited()))
+    assert result.code == EXIT_CHANGED, result
+    line = one_line(result)
+    assert line.startswith(f"CHANGED: {log}: line 11 (seq 10): differs from the re-simulation: ")
+    assert "damage.damage: recorded 12.25, simulated 11.25" in line
+    assert line.endswith(
+        "; its chain and lines are whole: a rule or a table changed since it was made "
+        "(or an edit was re-chained)"
+    )
+
+
+def test_a_re_chained_edit_of_the_headers_scenario_is_changed(affray: Affray, tmp_path: Path) -> None:
+    log, result = verified(
+        affray, tmp_path, rechain(header_edited(b'"damage_points":32', b'"damage_points":1'))
+    )
+    assert result.code == EXIT_CHANGED, result
+    line = one_line(result)
+    assert line.startswith(f"CHANGED: {log}: line 2 (seq 1): ")
+    assert "damage_points: recorded 32, simulated 1" in line
+    assert RE_CHAINED in line
+
+
+def test_a_re_chained_log_cut_short_is_changed(affray: Affray, tmp_path: Path) -> None:
+    log, result = verified(affray, tmp_path, rechain(log_lines(DUEL)[:21]))
+    assert result.code == EXIT_CHANGED, result
+    line = one_line(result)
+    assert line.startswith(f"CHANGED: {log}: line 22 (seq 21): the log stops at seq 20")
+    assert RE_CHAINED in line
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        (b'"ruleset_version":"3"', b'"ruleset_version":"2"', "made under energion version 2"),
+        (b'"dice":"blake2b-ctr-v1"', b'"dice":"blake2b-ctr-v0"', "its dice are 'blake2b-ctr-v0'"),
+    ],
+    ids=["ruleset-version", "dice"],
+)
+def test_a_whole_log_of_another_version_is_other_version(
+    affray: Affray, tmp_path: Path, old: bytes, new: bytes, said: str
+) -> None:
+    log, result = verified(affray, tmp_path, rechain(header_edited(old, new)))
+    assert result.code == EXIT_CHANGED, result
+    line = one_line(result)
+    assert line.startswith(f"OTHER VERSION: {log}: line 1 (header): {said}")
+    assert "so it is not re-simulated" in line
+    assert line.endswith("its chain and lines are whole, and it folds")
+
+
+# -- exit 1: damaged -----------------------------------------------------------------------------------
+
+
+def test_a_hand_edit_fails(affray: Affray, tmp_path: Path) -> None:
+    log, result = verified(affray, tmp_path, join_lines(blow_edited()))
+    assert result.code == EXIT_VERIFY_FAILED, result
+    line = one_line(result)
+    assert line.startswith(f"FAILED: {log}: line 11 (seq 10): ")
+    assert RE_CHAINED not in line
+    assert "CHANGED" not in line
+
+
+def test_a_hand_edit_of_the_header_fails(affray: Affray, tmp_path: Path) -> None:
+    log, result = verified(
+        affray, tmp_path, join_lines(header_edited(b'"damage_points":32', b'"damage_points":1'))
+    )
+    assert result.code == EXIT_VERIFY_FAILED, result
+    assert one_line(result).startswith(f"FAILED: {log}: ")
+
+
+def test_a_hand_edit_of_another_versions_log_fails(affray: Affray, tmp_path: Path) -> None:
+    lines = log_lines(rechain(header_edited(b'"ruleset_version":"3"', b'"ruleset_version":"2"')))
+    lines[20] = bump_time(lines[20])
+    log, result = verified(affray, tmp_path, join_lines(lines))
+    assert result.code == EXIT_VERIFY_FAILED, result
+    line = one_line(result)
+    assert line.startswith(f"FAILED: {log}: line 1 (header): made under energion version 2")
+    assert "; and line 21 (seq 20): " in line
+
+
+def test_a_re_chained_edit_then_a_hand_edit_after_it_fails(affray: Affray, tmp_path: Path) -> None:
+    lines = log_lines(rechain(blow_edited()))
+    lines[20] = bump_time(lines[20])
+    log, result = verified(affray, tmp_path, join_lines(lines))
+    assert result.code == EXIT_VERIFY_FAILED, result
+    line = one_line(result)
+    assert line.startswith(f"FAILED: {log}: line 11 (seq 10): differs from the re-simulation: ")
+    assert "; and line 21 (seq 20): " in line
+    assert RE_CHAINED not in line
+
+
+# -- an older ruleset version's log, not in today's canonical form ------------------------------------
+
+
+def test_an_old_corpus_log_is_of_another_version_not_damaged(affray: Affray, tmp_path: Path) -> None:
+    """A log of an older ruleset version is read as written (older logs need not be in today's canonical
+    form) and chain-checked: whole, it is OTHER VERSION (exit 3), as regress says too."""
+    _, result = verified(affray, tmp_path, OLD_DUEL.read_bytes())
+    assert result.code == EXIT_CHANGED, result
+    line = one_line(result)
+    assert line.startswith("OTHER VERSION: "), line
+    assert "made under energion version 1" in line

@@ -1,0 +1,113 @@
+"""affray's pytest plugin, run by pytest's own ``pytester``: golden logs as items, the fixture, updating."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.strategies import log_lines, rechain
+
+pytest_plugins = ["pytester"]
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+INI = "[pytest]\naffray_golden = golden\nfilterwarnings = error\n"
+
+
+@pytest.fixture
+def goldens(pytester: pytest.Pytester) -> Path:
+    """A project with two of affray's golden logs in ``golden/`` and the plugin configured for it."""
+    pytester.makeini(INI)
+    folder = pytester.path / "golden"
+    folder.mkdir()
+    for name in ("duel", "bar-brawl"):
+        shutil.copy(GOLDEN / f"{name}.jsonl", folder)
+    return folder
+
+
+def _rechained_with(path: Path, old: bytes, new: bytes) -> None:
+    """The log with its header's ``old`` replaced by ``new`` and every hash recomputed."""
+    lines = log_lines(path.read_bytes())
+    lines[0] = lines[0].replace(old, new, 1)
+    path.write_bytes(rechain(lines[:-1]))
+
+
+def test_each_golden_log_is_an_item_named_after_its_file(pytester: pytest.Pytester, goldens: Path) -> None:
+    result = pytester.runpytest("--collect-only", "-q")
+    assert {"golden/duel.jsonl::duel", "golden/bar-brawl.jsonl::bar-brawl"} <= set(result.outlines)
+
+
+def test_golden_logs_that_re_simulate_pass(pytester: pytest.Pytester, goldens: Path) -> None:
+    pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_a_changed_golden_fails_with_a_short_message(pytester: pytest.Pytester, goldens: Path) -> None:
+    _rechained_with(goldens / "duel.jsonl", b'"skill":70', b'"skill":20')
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    report = result.stdout.str()
+    assert "CHANGED" in report
+    assert "the outcome: " in report
+    assert "--affray-update rewrites it" in report
+    assert "Traceback" not in report
+    assert len(report.splitlines()) < 40
+
+
+def test_affray_update_rewrites_a_changed_golden(pytester: pytest.Pytester, goldens: Path) -> None:
+    _rechained_with(goldens / "duel.jsonl", b'"skill":70', b'"skill":20')
+    pytester.runpytest("--affray-update").assert_outcomes(passed=2)
+    pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_a_hand_edited_golden_fails_as_damaged_and_is_not_rewritten(
+    pytester: pytest.Pytester, goldens: Path
+) -> None:
+    path = goldens / "duel.jsonl"
+    lines = path.read_bytes().split(b"\n")
+    lines[10] = lines[10].replace(b'"t":', b'"t":1', 1)
+    path.write_bytes(b"\n".join(lines))
+    edited = path.read_bytes()
+    result = pytester.runpytest("--affray-update")
+    result.assert_outcomes(passed=1, failed=1)
+    assert "DAMAGED" in result.stdout.str()
+    assert path.read_bytes() == edited
+
+
+def test_a_golden_of_another_ruleset_version_is_skipped(pytester: pytest.Pytester, goldens: Path) -> None:
+    shutil.copy(GOLDEN.parent / "corpus" / "format-1" / "duel.jsonl", goldens / "old-duel.jsonl")
+    pytester.runpytest("-rs").assert_outcomes(passed=2, skipped=1)
+
+
+def test_without_the_setting_no_log_is_collected(pytester: pytest.Pytester) -> None:
+    shutil.copy(GOLDEN / "duel.jsonl", pytester.path)
+    pytester.runpytest().assert_outcomes()
+
+
+FIXTURE_TEST = """
+from pathlib import Path
+
+def test_made(affray_golden):
+    affray_golden.check(Path("{made}").read_bytes(), Path("{golden}"))
+"""
+
+
+def test_the_fixture_fails_naming_where_the_logs_part(pytester: pytest.Pytester) -> None:
+    golden = pytester.path / "duel.jsonl"
+    shutil.copy(GOLDEN / "duel.jsonl", golden)
+    made = pytester.path / "made.jsonl"
+    shutil.copy(GOLDEN / "skirmish.jsonl", made)
+    pytester.makepyfile(FIXTURE_TEST.format(made=made, golden=golden))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    assert "the headers differ" in result.stdout.str()
+
+
+def test_the_fixture_writes_a_missing_golden_with_affray_update(pytester: pytest.Pytester) -> None:
+    golden = pytester.path / "new.jsonl"
+    made = pytester.path / "made.jsonl"
+    shutil.copy(GOLDEN / "duel.jsonl", made)
+    pytester.makepyfile(FIXTURE_TEST.format(made=made, golden=golden))
+    pytester.runpytest().assert_outcomes(failed=1)
+    pytester.runpytest("--affray-update").assert_outcomes(passed=1)
+    assert golden.read_bytes() == made.read_bytes()
