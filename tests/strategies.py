@@ -499,8 +499,8 @@ def battle_for(scenario: AnyScenario) -> Battle:
 
 
 def header_for(scenario: AnyScenario) -> Any:
-    """The log header of ``scenario`` under its ruleset."""
-    return rulesets.ruleset(scenario.ruleset).header(scenario)
+    """The log header of ``scenario`` under its ruleset, as ``affray run`` writes it."""
+    return rulesets.header(rulesets.ruleset(scenario.ruleset), scenario)
 
 
 def recorded_for(scenario: AnyScenario) -> Recorded:

@@ -117,6 +117,15 @@ def test_a_changed_table_is_caught_then_accepted(scratch: Path, golden: Path, tm
         f"{N} logs: {N - 3} unchanged, 3 changed (0 with another winner), 0 damaged, 0 unreadable, "
         "0 of another version"
     )
+    # the header pins name the cause: every Energion golden was made with the old weapons.toml
+    energion = sum(1 for p in golden.glob("*.jsonl") if b'"ruleset":"energion"' in p.read_bytes()[:200])
+    assert (
+        f"energion/weapons.toml changed: 3 of {energion} fights made with it end differently"
+        in first.stdout.splitlines()
+    )
+    assert all(
+        line.endswith("; changed since it was made: energion/weapons.toml") for line in changed.values()
+    )
 
     as_json = _regress(scratch, tmp_path, golden, "--json")
     assert as_json.returncode == 1, as_json

@@ -65,7 +65,7 @@ class _Session:
     def tell(self, events: list[Event]) -> None:
         """Tell the events not yet told."""
         spec = self.scenario()
-        reading = rulesets.reading(self.ruleset.header(spec), self.source)
+        reading = rulesets.reading(rulesets.header(self.ruleset, spec), self.source)
         for line in list(narrate(events, reading.vocabulary(), reading.tellers()))[self.shown :]:
             click.echo(line)
         self.shown = max(self.shown, len(events))
@@ -136,7 +136,7 @@ def _stop(session: _Session, output: Path, saved: Path, force: bool) -> Interrup
     keeper.stream.write(rolls_toml(session.entered).encode())
     keeper.commit()
     spec = session.scenario()
-    writer = LogWriter.create(output, session.ruleset.header(spec), replace=force)
+    writer = LogWriter.create(output, rulesets.header(session.ruleset, spec), replace=force)
     with contextlib.suppress(DiceExhausted):  # it stops at the roll not yet entered
         session.ruleset.battle(spec).run(sinks=[writer.write], keep_log=False)
     kept = writer.abandon()
@@ -202,7 +202,12 @@ def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bo
         raise _stop(session, output, saved, force) from None
     final = session.scenario()
     encounter = record(
-        ruleset.battle(final), ruleset.header(final), output, force=force, trace=False, what=scenario
+        ruleset.battle(final),
+        rulesets.header(ruleset, final),
+        output,
+        force=force,
+        trace=False,
+        what=scenario,
     )
     if saved.exists():
         os.remove(saved)  # every roll it held is in the log's scenario now

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import msgspec
 
+from affray import rulesets
 from affray.batch.keep import Keeper, Kept
 from affray.batch.plots import PLOT_NAMES, PlotData, draw_plots
 from affray.batch.report import Report, Tally, tell_report
@@ -204,7 +205,12 @@ def _keep(spec: BatchSpec, kept: Sequence[Kept], folder: Path, force: bool) -> N
         seeded = msgspec.structs.replace(scenario, seed=run.seed)
         log = folder / f"run-{run.index:07d}.jsonl"
         encounter = record(
-            ruleset.battle(seeded), ruleset.header(seeded), log, force=force, trace=False, what=spec.path
+            ruleset.battle(seeded),
+            rulesets.header(ruleset, seeded),
+            log,
+            force=force,
+            trace=False,
+            what=spec.path,
         )
         ended = encounter.state.t / 1000
         lines.append(f"{log.name}  run {run.index}, seed {run.seed}: {run.why}, ended at {ended:g} s")

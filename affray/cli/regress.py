@@ -106,6 +106,8 @@ def told(found: Regression) -> str:
         line += "; the outcome: " + "; ".join(rows)
     elif found.sort == "changed":
         line += "; the outcome is the same"
+    if found.sort == "changed" and found.since:
+        line += f"; changed since it was made: {', '.join(found.since)}"
     return line + ("; rewritten under today's rules" if found.updated else "")
 
 
@@ -121,6 +123,18 @@ def summary(results: Sequence[Regression]) -> str:
         f"{count['other_version']} of another version"
     )
     return line + (f"; {updated} rewritten under today's rules" if updated else "")
+
+
+def causes(results: Sequence[Regression]) -> list[str]:
+    """A line for each data file changed since some of the changed logs were made: how many of the logs
+    made with it end differently ("energion/weapons.toml changed: 3 of 9 fights made with it end
+    differently")."""
+    lines = []
+    for name in sorted({name for r in results if r.sort == "changed" for name in r.since}):
+        made = [r for r in results if name in r.since]
+        ending = sum(1 for r in made if r.sort == "changed")
+        lines.append(f"{name} changed: {ending} of {len(made)} fights made with it end differently")
+    return lines
 
 
 def junit(results: Sequence[Regression]) -> bytes:
@@ -182,7 +196,7 @@ def regress_command(
         rows = [{**msgspec.structs.asdict(r), "winner_changed": r.winner_changed} for r in results]
         click.echo(JSON.encode(rows).decode())
     else:
-        for line in filter(None, map(told, results)):
+        for line in [*filter(None, map(told, results)), *causes(results)]:
             click.echo(line)
         click.echo(summary(results))
     if junit_path is not None:

@@ -71,7 +71,7 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool, seed: int
     except AffrayError as exc:
         raise AffrayError(f"{scenario}: {exc}") from None
     encounter = record(
-        battle, ruleset.header(spec), output, force=force, trace=ctx.obj["verbose"], what=scenario
+        battle, rulesets.header(ruleset, spec), output, force=force, trace=ctx.obj["verbose"], what=scenario
     )
     source = encounter.dice.source
     for notice in battle.notices():

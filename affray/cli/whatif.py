@@ -121,7 +121,7 @@ def whatif(
     header = msgspec.structs.replace(parent.header, scenario=msgspec.Raw(ENCODER.encode(scenario)))
     what = rulesets.recorded(header, f"{log} with {', '.join(map(str, changes))}")
     made = msgspec.structs.replace(
-        what.ruleset.header(what.scenario),
+        what.ruleset.header(what.scenario, what.modules),
         parent=Parent(log=os.path.relpath(log.absolute(), output.absolute().parent), end=end),
         changes=[str(change) for change in changes],
     )

@@ -191,7 +191,7 @@ class AffrayEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     def log(self) -> bytes:
         """The episode so far as an affray log (JSON Lines, chained): it verifies once the episode ends."""
         assert self._encounter is not None
-        return encode_log(self._ruleset.header(self._scenario_now), self._encounter.log)
+        return encode_log(rulesets.header(self._ruleset, self._scenario_now), self._encounter.log)
 
     def write_log(self, path: Path) -> None:
         """Write :meth:`log` to ``path`` (a new file: an existing one is not overwritten)."""

@@ -36,6 +36,14 @@ class Parent(msgspec.Struct, frozen=True, kw_only=True):
     end: str
 
 
+class Pins(msgspec.Struct, frozen=True, kw_only=True):
+    """What a log was made with beyond its ruleset's version: each module's version, and a digest of each
+    data file (chart, table) of the ruleset and modules, named ``owner/file``: BLAKE2b, 16 bytes, hex."""
+
+    modules: dict[str, str] = msgspec.field(default_factory=dict)
+    data: dict[str, str] = msgspec.field(default_factory=dict)
+
+
 class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
     """The first line: what wrote the log, under which rules, from which scenario and seed; for a what-if,
     the log it was made from and the changes made (neither is written otherwise)."""
@@ -51,6 +59,8 @@ class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
     scenario: msgspec.Raw
     parent: Parent | msgspec.UnsetType = msgspec.UNSET
     changes: list[str] | msgspec.UnsetType = msgspec.UNSET
+    pins: Pins | msgspec.UnsetType = msgspec.UNSET
+    """Written by affray since module versions and data digests were pinned; older logs have none."""
 
 
 class LogEnd(msgspec.Struct, frozen=True, kw_only=True):

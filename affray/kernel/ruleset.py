@@ -10,8 +10,11 @@ registry; docs/extending.md shows how to write one.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -20,7 +23,7 @@ import msgspec
 from affray import __version__
 from affray.errors import AffrayError, ScenarioError
 from affray.events.base import Event
-from affray.events.codec import ENCODER, LogHeader
+from affray.events.codec import ENCODER, LogHeader, Pins
 from affray.events.shared import CombatantJoined, kind_of
 from affray.events.state import SHARED
 from affray.events.vocabulary import Part, Vocabularies, Vocabulary
@@ -33,6 +36,33 @@ from affray.kernel.timeline import Marker
 
 Teller = Callable[[Any, Any], str]
 """``teller(event, state)``: one line telling ``event``, read against the state right after it."""
+
+
+def no_data() -> Mapping[str, bytes]:
+    """The data files of a ruleset or module that has none."""
+    return {}
+
+
+@cache
+def package_data(package: str) -> Callable[[], Mapping[str, bytes]]:
+    """The data files (``*.toml``) of ``package``'s ``data`` folder, by name, read once per process: a
+    ruleset's or module's charts and tables as shipped."""
+
+    @cache
+    def read() -> Mapping[str, bytes]:
+        folder = files(package) / "data"
+        return {
+            f.name: f.read_bytes()
+            for f in sorted(folder.iterdir(), key=lambda f: f.name)
+            if f.name.endswith(".toml")
+        }
+
+    return read
+
+
+def digest_of(data: bytes) -> str:
+    """A data file's pin: BLAKE2b, 16 bytes, hex."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def no_tables() -> tuple[RulesTable, ...]:
@@ -207,6 +237,8 @@ class Module:
     """Its tables as people read them (``affray rules``), read when first asked for."""
     markers: Mapping[type[Event], Marker] = field(default_factory=dict)
     """The marks its kinds' events leave on the clock (``affray timeline``, ``affray view``)."""
+    data: Callable[[], Mapping[str, bytes]] = no_data
+    """Its data files as shipped, by name (``package_data``): pinned by digest in each log's header."""
 
     def __post_init__(self) -> None:
         _check_tellers(self.name, self.part.appliers, self.tellers)
@@ -246,6 +278,8 @@ class Ruleset:
     rules_on: Mapping[Effect, str] = field(default_factory=dict)
     """The kind of event each effect of a referee's ruling rules on (kernel/referee.py); a ruleset
     without rulings lists none."""
+    data: Callable[[], Mapping[str, bytes]] = no_data
+    """Its data files as shipped, by name (``package_data``): pinned by digest in each log's header."""
     seating: Seating | None = None
     """How its combatants are played step by step from outside (affray.envs); None when they cannot
     be, and then its ``battle`` need not be a :class:`SteppedBattle`."""
@@ -263,9 +297,14 @@ class Ruleset:
         """Its vocabulary with ``modules``."""
         return self.vocabularies(modules)
 
-    def header(self, scenario: Scenario) -> LogHeader:
-        """The header of a log of ``scenario`` under this ruleset."""
+    def header(self, scenario: Scenario, modules: Sequence[Module] = ()) -> LogHeader:
+        """The header of a log of ``scenario`` under this ruleset, pinning the ``modules`` it turns on and
+        every data file of theirs and the ruleset's."""
+        data = {f"{self.name}/{name}": digest_of(raw) for name, raw in self.data().items()}
+        for module in modules:
+            data.update((f"{module.name}/{name}", digest_of(raw)) for name, raw in module.data().items())
         return LogHeader(
+            pins=Pins(modules={m.name: m.version for m in modules}, data=data),
             affray_version=__version__,
             ruleset=self.name,
             ruleset_version=self.version,

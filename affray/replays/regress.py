@@ -16,7 +16,7 @@ import msgspec
 
 from affray.errors import AffrayError
 from affray.events.base import Event
-from affray.events.codec import LogHeader, encode_log
+from affray.events.codec import LogHeader, Pins, encode_log
 from affray.events.reader import LogFile
 from affray.kernel.ruleset import Recorded
 from affray.replays.diff import FieldDifference, diff_logs, outcome_differences
@@ -44,6 +44,9 @@ class Regression(msgspec.Struct, kw_only=True):
     fields: list[FieldDifference] = msgspec.field(default_factory=list)
     outcome: list[FieldDifference] = msgspec.field(default_factory=list)
     updated: bool = False
+    since: list[str] = msgspec.field(default_factory=list)
+    """The data files pinned in its header whose digest differs today (or that are gone): what changed
+    since it was made."""
 
     @property
     def winner_changed(self) -> bool:
@@ -72,7 +75,12 @@ def regress(path: str, log: LogFile, recorded: Callable[[], Recorded]) -> tuple[
     make of its header and its recorded decisions (what ``--update`` writes)."""
     verdict = verify(log, recorded)
     found = Regression(
-        path=path, sort=SORTS[verdict.finding], where=verdict.where, message=verdict.message, seq=verdict.seq
+        since=_changed_since(log.header, recorded),
+        path=path,
+        sort=SORTS[verdict.finding],
+        where=verdict.where,
+        message=verdict.message,
+        seq=verdict.seq,
     )
     if verdict.finding != "changed":
         return found, None
@@ -92,7 +100,20 @@ def regress(path: str, log: LogFile, recorded: Callable[[], Recorded]) -> tuple[
     return found, encode_log(header, following.events)
 
 
+def _changed_since(header: LogHeader, recorded: Callable[[], Recorded]) -> list[str]:
+    """The data files whose digest in ``header`` differs from today's (none for a log without pins)."""
+    if not isinstance(header.pins, Pins):
+        return []
+    try:
+        what = recorded()
+    except AffrayError:
+        return []
+    today = what.ruleset.header(what.scenario, what.modules).pins
+    now = today.data if isinstance(today, Pins) else {}
+    return sorted(name for name, digest in header.pins.data.items() if now.get(name) != digest)
+
+
 def _today(old: LogHeader, what: Recorded) -> LogHeader:
     """The header today's affray writes for the log's scenario, keeping a what-if's parent and changes."""
-    header = what.ruleset.header(what.scenario)
+    header = what.ruleset.header(what.scenario, what.modules)
     return msgspec.structs.replace(header, parent=old.parent, changes=old.changes)

@@ -14,7 +14,7 @@ import msgspec
 
 from affray.errors import QUOTE_LIMIT, AffrayError, LogError
 from affray.events.base import Event
-from affray.events.codec import LogHeader, encode_event, line_hash
+from affray.events.codec import LogHeader, Pins, encode_event, line_hash
 from affray.events.reader import LogProblem
 from affray.events.shared import kind_of
 from affray.events.vocabulary import Vocabulary
@@ -196,7 +196,7 @@ def _verified(log: RecordedLog, folding: _Folding, recorded: Callable[[], Record
         what = recorded()
     except AffrayError as exc:
         return _failed(folding, exc, "damaged", 0)
-    simulated = what.ruleset.header(what.scenario)
+    simulated = what.ruleset.header(what.scenario, what.modules)
     other = _other_version(log.header, simulated)
     if other:
         raise Mismatch(0, "line 1 (header)", other, "other_version")
@@ -264,6 +264,14 @@ def _other_version(recorded: LogHeader, simulated: LogHeader) -> str:
             f"made under {recorded.ruleset} version {shown(recorded.ruleset_version, QUOTE_LIMIT)}; this "
             f"affray simulates version {simulated.ruleset_version}, so it is not re-simulated"
         )
+    made = recorded.pins.modules if isinstance(recorded.pins, Pins) else {}
+    today = simulated.pins.modules if isinstance(simulated.pins, Pins) else {}
+    for module, version in made.items():
+        if module in today and today[module] != version:
+            return (
+                f"made under the {module} module version {shown(version, QUOTE_LIMIT)}; this affray "
+                f"simulates version {today[module]}, so it is not re-simulated"
+            )
     if recorded.dice != simulated.dice:
         return (
             f"its dice are {shown(recorded.dice, QUOTE_LIMIT)!r}; this affray rolls {simulated.dice!r}, "
@@ -281,7 +289,7 @@ def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
     """
     left: dict[str, Any] = msgspec.structs.asdict(recorded)
     right: dict[str, Any] = msgspec.structs.asdict(simulated)
-    for key in ("affray_version", "event_versions", "scenario", "parent", "changes"):
+    for key in ("affray_version", "event_versions", "scenario", "parent", "changes", "pins"):
         left.pop(key)
         right.pop(key)
     if recorded.seed != msgspec.json.decode(recorded.scenario).get("seed"):

@@ -110,6 +110,11 @@ def modules_of(scenario: Any) -> list[Module]:
     return [module(name) for name in scenario.modules]
 
 
+def header(ruleset: Ruleset, scenario: Any) -> LogHeader:
+    """The header of a log of ``scenario``, pinning the modules it turns on and every data file used."""
+    return ruleset.header(scenario, modules_of(scenario))
+
+
 def _ruleset_of(raw: object, source: str) -> Ruleset:
     name = raw.get("ruleset") if isinstance(raw, dict) else None
     if not isinstance(name, str):

@@ -298,6 +298,7 @@ def test_json_is_a_list_of_every_log(affray: Affray, mixed: Path) -> None:
         "fields": [],
         "outcome": [],
         "updated": False,
+        "since": [],
         "winner_changed": False,
     }
 

@@ -155,7 +155,7 @@ def test_log_writer_replaces_an_existing_file_when_asked(tmp_path: Path) -> None
 def test_log_writer_refuses_a_header_over_the_line_limit_before_writing_anything(tmp_path: Path) -> None:
     huge = msgspec.structs.replace(HEADER, scenario=msgspec.Raw(b'"%s"' % (b"x" * MAX_LINE_BYTES)))
     with pytest.raises(
-        LogError, match=r"the header line, which holds the scenario, would be 4,194,904 bytes"
+        LogError, match=r"the header line, which holds the scenario, would be 4,195,300 bytes"
     ):
         LogWriter.create(tmp_path / "huge.jsonl", huge)
     assert list(tmp_path.iterdir()) == []

@@ -8,6 +8,7 @@ chain was recomputed after an edit is caught by the re-simulation, at the first 
 from __future__ import annotations
 
 import io
+import re
 from decimal import Decimal
 
 import msgspec
@@ -292,3 +293,24 @@ def test_a_header_disagreement_quotes_at_most_a_few_dozen_characters() -> None:
     result = verdict(rechained_header(energion, long))
     assert (result.ok, result.where) == (False, "line 1 (header)")
     assert "9" * 41 not in result.message
+
+
+def test_a_log_made_under_another_module_version_is_of_another_version() -> None:
+    """The header pins each module's version: a robots log claiming special_damage version 3 is not
+    re-simulated by this affray's version 4 (re-chained, so its chain holds)."""
+    lines = log_lines(example_log("robots"))
+    pinned = b'"modules":{"special_damage":"%s"}' % rulesets.module("special_damage").version.encode()
+    assert lines[0].count(pinned) == 1
+    lines[0] = lines[0].replace(pinned, b'"modules":{"special_damage":"3"}')
+    found = verdict_of(read(rechain(lines[:-1]), "robots.jsonl"), "robots.jsonl")
+    assert (found.ok, found.finding, found.where) == (False, "other_version", "line 1 (header)")
+    assert "special_damage module version 3" in found.message
+
+
+def test_a_data_file_pinned_otherwise_alone_does_not_fail_verify() -> None:
+    """A digest that differs from today's file is information for regress; the re-simulation decides."""
+    lines = log_lines(example_log("duel"))
+    lines[0] = re.sub(
+        rb'"energion/armor.toml":"[0-9a-f]{32}"', b'"energion/armor.toml":"' + b"0" * 32 + b'"', lines[0]
+    )
+    assert verdict_of(read(rechain(lines[:-1]), "duel.jsonl"), "duel.jsonl").ok

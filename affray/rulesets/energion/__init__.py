@@ -13,7 +13,7 @@ from affray.events.energion.state import vocabulary
 from affray.handlers.energion.battle import RULES_ON, EnergionBattle
 from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario, convert_scenario
 from affray.handlers.outside import check_controllers
-from affray.kernel.ruleset import Ruleset
+from affray.kernel.ruleset import Ruleset, package_data
 from affray.rulesets.energion.display import DISPLAY
 from affray.rulesets.energion.explanation import EXPLAINERS
 from affray.rulesets.energion.marks import MARKERS
@@ -46,5 +46,6 @@ RULESET = Ruleset(
     rules_on=RULES_ON,
     markers=MARKERS,
     seating=EnergionSeating(),
+    data=package_data("affray.rules.energion"),
 )
 """The Energion ruleset."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from affray.events.special_damage.state import SPECIAL_DAMAGE
 from affray.handlers.special_damage.aftermath import run_aftermath, started_by, summary
-from affray.kernel.ruleset import Aftermath, Module
+from affray.kernel.ruleset import Aftermath, Module, package_data
 from affray.rulesets.special_damage.display import details
 from affray.rulesets.special_damage.explanation import EXPLAINERS
 from affray.rulesets.special_damage.marks import MARKERS
@@ -26,5 +26,6 @@ MODULE = Module(
     aftermath=Aftermath(started_by=started_by, run=run_aftermath, summary=summary),
     tables=tables,
     markers=MARKERS,
+    data=package_data("affray.rules.special_damage"),
 )
 """The special_damage module."""
