@@ -22,7 +22,7 @@ from affray import rulesets
 from affray.batch.seeds import run_seed
 from affray.errors import ScenarioError
 from affray.events.codec import encode_log
-from affray.events.shared import TIME_LIMIT, EncounterEnded
+from affray.events.shared import TIME_LIMIT
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Questions, Reading, Ruleset, SteppedBattle
 from affray.npc.outside import Decision
@@ -103,7 +103,7 @@ class AffrayEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         battle = self._battle(self._scenario_now)
         self._questions: Questions = battle.step_outside()
         self._encounter = battle.start(keep_log=True)
-        self._closing = battle
+        self._running = battle
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -123,7 +123,7 @@ class AffrayEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             encounter.step()
         ended = encounter.finished.processed or self._questions.waiting is None
         if ended:
-            self._closing.close(encounter)
+            self._running.close(encounter)
         self._settle(encounter, ended)
         waiting = self._questions.waiting
         if waiting is not None:
@@ -132,8 +132,7 @@ class AffrayEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
 
     def _settle(self, encounter: Encounter[Any], ended: bool) -> None:
         state = encounter.state
-        end = next((e for e in reversed(encounter.log) if isinstance(e, EncounterEnded)), None)
-        timed_out = end is not None and end.winner is None and end.reason.startswith(TIME_LIMIT)
+        timed_out = state.winner is None and (state.end_reason or "").startswith(TIME_LIMIT)
         for agent in self.agents:
             if self.terminations[agent] or self.truncations[agent]:
                 continue
@@ -142,8 +141,8 @@ class AffrayEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                 self.rewards[agent] = LOSS
                 self.terminations[agent] = True
             elif ended:
-                won = end is not None and end.winner == me.side
-                self.rewards[agent] = WIN if won else LOSS if end is not None and end.winner else 0.0
+                won = state.winner == me.side
+                self.rewards[agent] = WIN if won else LOSS if state.winner else 0.0
                 self.terminations[agent] = not timed_out
                 self.truncations[agent] = timed_out
         self._accumulate_rewards()

@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -21,6 +22,7 @@ from affray.envs import AffrayEnv, env
 from affray.errors import AffrayError, ScenarioError
 from affray.events.energion.kinds import IntentChosen
 from affray.events.shared import ActionRefused
+from affray.npc.energion.intents import describe
 from tests.strategies import read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -204,3 +206,17 @@ def test_the_random_agents_example_writes_logs_that_verify(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     assert "episode 1" in done.stdout
     assert all(_verified(path.read_bytes(), tmp_path) for path in sorted(logs.glob("*.jsonl")))
+
+
+def test_a_fight_ended_by_the_time_limit_truncates_the_agents_standing() -> None:
+    _, duel = rulesets.load_scenario(DUEL)
+    game = env(msgspec.structs.replace(duel, max_seconds=3))
+    game.reset(seed=1)
+    truncated = []
+    for agent in game.agent_iter(1000):
+        _, reward, terminated, was_truncated, _ = game.last()
+        if was_truncated:
+            truncated.append((agent, reward))
+        wait = next(i for i, intent in enumerate(game.intents(agent)) if describe(intent) == "wait 1 s")
+        game.step(None if terminated or was_truncated else wait)
+    assert sorted(truncated) == [("brenna", 0.0), ("gorm", 0.0)]
