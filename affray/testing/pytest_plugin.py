@@ -91,13 +91,16 @@ def _check(path: Path, update: bool) -> Any:
 
 class Golden:
     """``affray_golden.check(log, path)``: the log a test made must be the golden file's bytes; with
-    ``--affray-update`` a golden that differs, or is missing, is written instead."""
+    ``--affray-update`` a golden that differs, or is missing, is written instead. ``used`` gathers the
+    goldens checked in the session."""
 
-    def __init__(self, update: bool) -> None:
+    def __init__(self, update: bool, used: set[Path]) -> None:
         self.update = update
+        self.used = used
 
     def check(self, log: bytes, golden: Path) -> None:
         """Fail with where the two logs first part and how the outcome differs, when they do."""
+        self.used.add(golden.resolve())
         if self.update and (not golden.exists() or golden.read_bytes() != log):
             golden.write_bytes(log)
             return
@@ -125,7 +128,36 @@ def _parting(golden: bytes, made: bytes) -> str:
     return "; ".join(tell_diff(diff, "the golden log", "the log made")[:8])
 
 
+USED = pytest.StashKey[set[Path]]()
+"""The goldens the ``affray_golden`` fixture checked in this session."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the session with no golden checked."""
+    config.stash[USED] = set()
+
+
 @pytest.fixture
 def affray_golden(request: pytest.FixtureRequest) -> Golden:
     """Compare a log a test made with a golden file (``affray_golden.check(log_bytes, path)``)."""
-    return Golden(bool(request.config.getoption(UPDATE)))
+    return Golden(bool(request.config.getoption(UPDATE)), request.config.stash[USED])
+
+
+def unused(used: set[Path]) -> list[Path]:
+    """The logs beside the goldens checked that no test checked: goldens left over from a test or an
+    example that is gone."""
+    folders = {path.parent for path in used}
+    return sorted(p for folder in folders for p in folder.glob("*.jsonl") if p.resolve() not in used)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Name the unused goldens, unless the run was narrowed to some tests (by -k, -m or a node id)."""
+    used = config.stash.get(USED, set())
+    chosen = bool(config.getoption("keyword")) or bool(config.getoption("markexpr"))
+    narrowed = chosen or any("::" in arg for arg in config.args)
+    left = unused(used)
+    if not used or not left or narrowed:
+        return
+    terminalreporter.section("affray: unused golden logs")
+    for path in left:
+        terminalreporter.write_line(f"{path}: no test checked it (remove it if its test or example is gone)")

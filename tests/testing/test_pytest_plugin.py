@@ -111,3 +111,26 @@ def test_the_fixture_writes_a_missing_golden_with_affray_update(pytester: pytest
     pytester.runpytest().assert_outcomes(failed=1)
     pytester.runpytest("--affray-update").assert_outcomes(passed=1)
     assert golden.read_bytes() == made.read_bytes()
+
+
+def test_goldens_no_test_checked_are_reported_as_unused(pytester: pytest.Pytester) -> None:
+    folder = pytester.path / "goldens"
+    folder.mkdir()
+    shutil.copy(GOLDEN / "duel.jsonl", folder)
+    shutil.copy(GOLDEN / "skirmish.jsonl", folder / "gone.jsonl")
+    pytester.makepyfile(FIXTURE_TEST.format(made=folder / "duel.jsonl", golden=folder / "duel.jsonl"))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*affray: unused golden logs*", "*gone.jsonl: no test checked it*"])
+    assert "duel.jsonl: no test" not in result.stdout.str()
+
+
+def test_a_narrowed_run_reports_no_unused_golden(pytester: pytest.Pytester) -> None:
+    folder = pytester.path / "goldens"
+    folder.mkdir()
+    shutil.copy(GOLDEN / "duel.jsonl", folder)
+    shutil.copy(GOLDEN / "skirmish.jsonl", folder / "gone.jsonl")
+    pytester.makepyfile(FIXTURE_TEST.format(made=folder / "duel.jsonl", golden=folder / "duel.jsonl"))
+    result = pytester.runpytest("-k", "made")
+    result.assert_outcomes(passed=1)
+    assert "unused golden" not in result.stdout.str()
