@@ -73,7 +73,7 @@ def ruleset_of(module: str) -> str | None:
 SHARED = sorted(
     m
     for m in modules()
-    if ruleset_of(m) is None and layer(m) in ("kernel", "events", "replays", "cli", "envs")
+    if ruleset_of(m) is None and layer(m) in ("kernel", "events", "replays", "cli", "envs", "testing")
 )
 
 

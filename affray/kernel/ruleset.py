@@ -65,6 +65,12 @@ def digest_of(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+@cache
+def _pins_of(data: Callable[[], Mapping[str, bytes]], owner: str) -> dict[str, str]:
+    """The pins of ``owner``'s data files, worked out once per process (the files are read once)."""
+    return {f"{owner}/{name}": digest_of(raw) for name, raw in data().items()}
+
+
 def no_tables() -> tuple[RulesTable, ...]:
     """The tables of a ruleset or module that lists none."""
     return ()
@@ -300,9 +306,9 @@ class Ruleset:
     def header(self, scenario: Scenario, modules: Sequence[Module] = ()) -> LogHeader:
         """The header of a log of ``scenario`` under this ruleset, pinning the ``modules`` it turns on and
         every data file of theirs and the ruleset's."""
-        data = {f"{self.name}/{name}": digest_of(raw) for name, raw in self.data().items()}
+        data = dict(_pins_of(self.data, self.name))
         for module in modules:
-            data.update((f"{module.name}/{name}", digest_of(raw)) for name, raw in module.data().items())
+            data.update(_pins_of(module.data, module.name))
         return LogHeader(
             pins=Pins(modules={m.name: m.version for m in modules}, data=data),
             affray_version=__version__,

@@ -10,6 +10,7 @@ simulate: read and chain-checked, not re-simulated). ``affray regress`` is the c
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Literal
 
 import msgspec
@@ -73,6 +74,7 @@ class _Following:
 def regress(path: str, log: LogFile, recorded: Callable[[], Recorded]) -> tuple[Regression, bytes | None]:
     """Sort the log read (canonically) from ``path``; for a changed log, also the log that today's rules
     make of its header and its recorded decisions (what ``--update`` writes)."""
+    recorded = cache(recorded)  # the header's scenario is loaded once, for all three uses
     verdict = verify(log, recorded)
     found = Regression(
         since=_changed_since(log.header, recorded),
