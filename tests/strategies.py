@@ -294,9 +294,21 @@ events: st.SearchStrategy[Event] = st.one_of(
         cover=st.integers(min_value=0, max_value=100),
         **_stamp,
     ),
-    st.builds(Perceived, combatant=_names, after_ms=_ms, roll=st.none() | rolls, **_stamp),
     st.builds(
-        Reacted, combatant=_names, reaction_ms=_ms, prepared=st.booleans(), roll=st.none() | rolls, **_stamp
+        Perceived,
+        combatant=_names,
+        after_ms=_ms,
+        reaction_roll=st.none() | rolls,
+        perception_roll=st.none() | rolls,
+        **_stamp,
+    ),
+    st.builds(
+        Reacted,
+        combatant=_names,
+        reaction_ms=_ms,
+        prepared=st.booleans(),
+        reaction_roll=st.none() | rolls,
+        **_stamp,
     ),
     st.builds(
         WeaponReadied,

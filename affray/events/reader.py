@@ -67,8 +67,9 @@ class LogProblem(msgspec.Struct, frozen=True, kw_only=True):
 def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Vocabulary[Any]]:
     """The header and the vocabulary to read the events with; LogError when this affray cannot read them.
 
-    ``event_versions`` is checked for the kinds of the vocabulary; other kinds it lists are ignored
-    (logs of format 1 written by affray 0.1 list the kinds of every ruleset).
+    ``event_versions`` is checked for the kinds of the vocabulary, under their names of today or their
+    former ones; other kinds it lists are ignored (logs of format 1 written by affray 0.1 list the kinds
+    of every ruleset).
     """
     if not line.startswith(b"{"):
         raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
@@ -84,31 +85,46 @@ def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Voc
             f"({FORMAT_VERSION})"
         )
     vocabulary = resolve(header, source)
-    for kind, version in header.event_versions.items():
+    for recorded_as, version in header.event_versions.items():
+        kind = vocabulary.aliases.get(recorded_as, recorded_as)
         current = vocabulary.versions.get(kind)
         if current is None:
             continue
         if version > current:
             raise LogError(
-                f"{source}: line 1: {kind} version {version} is newer than this affray ({current})"
+                f"{source}: line 1: {recorded_as} version {version} is newer than this affray ({current})"
             )
         if lacks_a_step(vocabulary.upcasters, kind, version, current):
             raise LogError(f"{source}: line 1: no upcaster brings {kind} from version {version} to {current}")
     return header, vocabulary
 
 
-def _decoder_for(header: LogHeader, vocabulary: Vocabulary[Any]) -> Callable[[bytes], Event]:
-    """A function bytes -> Event that upcasts kinds recorded under older versions."""
+def recorded_otherwise(header: LogHeader, vocabulary: Vocabulary[Any]) -> dict[str, int]:
+    """The kinds the log records otherwise than this affray writes them, by the name the log gives them:
+    under a former name (an alias), or an older version; each with the version recorded."""
     current = vocabulary.versions
-    old = {k: v for k, v in header.event_versions.items() if k in current and v < current[k]}
-    if not old:
+    aliases = vocabulary.aliases
+    return {
+        name: version
+        for name, version in header.event_versions.items()
+        if name in aliases or (name in current and version < current[name])
+    }
+
+
+def _decoder_for(header: LogHeader, vocabulary: Vocabulary[Any]) -> Callable[[bytes], Event]:
+    """A function bytes -> Event that reads kinds under their former names and upcasts those recorded
+    under older versions."""
+    otherwise = recorded_otherwise(header, vocabulary)
+    if not otherwise:
         return vocabulary.decoder.decode
+    aliases, current = vocabulary.aliases, vocabulary.versions
 
     def decode(line: bytes) -> Event:
         record = _RECORD_DECODER.decode(line)
-        kind = str(record.get("kind"))
-        recorded = old.get(kind)
+        name = str(record.get("kind"))
+        recorded = otherwise.get(name)
         if recorded is not None:
+            kind = record["kind"] = aliases.get(name, name)
             record = upcast(vocabulary.upcasters, record, recorded, current[kind])
         record.pop("prev", None)
         event: Event = msgspec.convert(record, vocabulary.union)
@@ -131,14 +147,17 @@ def _at(seq: int, message: str) -> _Broken:
 
 class _Chain:
     """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them; with
-    ``canonical``, that each line is in the form affray writes (kinds read through an upcaster aside)."""
+    ``canonical``, that each line is in the form affray writes (kinds read under a former name or through
+    an upcaster aside)."""
 
     def __init__(
         self, header_line: bytes, header: LogHeader, vocabulary: Vocabulary[Any], canonical: bool = False
     ) -> None:
         self._decode = _decoder_for(header, vocabulary)
         self._canonical = canonical
-        self._upcast = {k for k, v in header.event_versions.items() if v < vocabulary.versions.get(k, v)}
+        self._otherwise = {
+            vocabulary.aliases.get(name, name) for name in recorded_otherwise(header, vocabulary)
+        }
         self._vocabulary = vocabulary
         self._prev = line_hash(header_line)
         self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
@@ -193,7 +212,7 @@ class _Chain:
         return event
 
     def _written_as_affray_writes(self, line: bytes, event: Event) -> bool:
-        if type(event).__struct_config__.tag in self._upcast:
+        if type(event).__struct_config__.tag in self._otherwise:
             return True
         return is_canonical(line, event, ENCODER, self._suffix)
 

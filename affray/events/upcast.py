@@ -38,3 +38,14 @@ def upcast(
     for version in range(recorded, current):
         record = upcasters[(kind, version)](record)
     return record
+
+
+def renamed(former: str, field: str) -> Upcaster:
+    """An upcaster that gives member ``former`` its new name ``field`` (left out when it is missing)."""
+
+    def upcaster(record: dict[str, Any]) -> dict[str, Any]:
+        if former in record:
+            record[field] = record.pop(former)
+        return record
+
+    return upcaster

@@ -51,6 +51,9 @@ class Part:
     """More work for kinds that other parts define, run after their own applier."""
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)
     """``(kind, from_version) -> upcaster`` for this part's kinds recorded under older versions."""
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    """``former name -> kind`` for this part's kinds that were renamed: a log that names the former reads
+    as the kind. A rename keeps the kind's version; its upcasters go by the kind's name of today."""
 
 
 def _chain(first: Applier, then: Applier) -> Applier:
@@ -65,6 +68,14 @@ def _field_moved(state: Folded, event: Event) -> None:
     state.field_version += 1
 
 
+def _check_aliases(aliases: Mapping[str, str], owners: Mapping[str, str]) -> None:
+    for former, kind in aliases.items():
+        if kind not in owners:
+            raise VocabularyError(f"alias {former!r} names {kind!r}, which no part defines")
+        if former in owners:
+            raise VocabularyError(f"alias {former!r} is the name of a kind {owners[former]} defines")
+
+
 class Vocabulary(Generic[S]):
     """The kinds a log may hold, in a fixed order, with the fold that applies them to a fresh state."""
 
@@ -74,6 +85,7 @@ class Vocabulary(Generic[S]):
         appliers: dict[type[Event], Applier] = {}
         owners: dict[str, str] = {}
         upcasters: dict[tuple[str, int], Upcaster] = {}
+        aliases: dict[str, str] = {}
         for part in parts:
             for kind, applier in part.appliers.items():
                 name = kind_of(kind)
@@ -82,14 +94,17 @@ class Vocabulary(Generic[S]):
                 owners[name] = part.name
                 appliers[kind] = _chain(applier, _field_moved) if kind.MOVES_THE_FIELD else applier
             upcasters.update(part.upcasters)
+            aliases.update(part.aliases)
         for part in parts:
             for kind, extra in part.extends.items():
                 if kind not in appliers:
                     raise VocabularyError(f"{part.name}: extends {kind.__name__}, which no part defines")
                 appliers[kind] = _chain(appliers[kind], extra)
         self.kinds: tuple[type[Event], ...] = tuple(appliers)
+        _check_aliases(aliases, owners)
         self.appliers = appliers
         self.upcasters = upcasters
+        self.aliases = aliases
         self.versions: dict[str, int] = {kind_of(k): k.VERSION for k in self.kinds}
         self.union: Any = Union[self.kinds]  # noqa: UP007 - a union built at run time
         self.decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.union)

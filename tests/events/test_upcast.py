@@ -1,8 +1,9 @@
 """Upcasters: a line recorded under an older version of its kind is brought up to date as it is read.
 
-No kind has an old version yet, so these tests read logs with a vocabulary of their own: the Energion
-parts with upcasters given (``Part.upcasters``), and a kind's ``VERSION`` raised where a test needs a bump.
-Their logs' headers record an older version of a kind.
+The mechanism is tested here with upcasters of the tests' own: the Energion parts with more upcasters given
+(``Part.upcasters``, beside Energion's real ones), and a kind's ``VERSION`` raised where a test needs a
+bump. Their logs' headers record an older version of a kind. Energion's real upcasters (``perceived`` and
+``reacted`` of version 1) are tested in tests/events/energion/test_versions.py.
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ PERCEIVED = [e for e in EVENTS if isinstance(e, Perceived)]
 
 
 def energion_with(upcasters: Mapping[tuple[str, int], Upcaster]) -> Vocabulary[EnergionState]:
-    """The duel's vocabulary (Energion, no module) with these upcasters, made now (so it sees the kinds'
-    current ``VERSION``)."""
-    return Vocabulary(EnergionState, SHARED, dataclasses.replace(ENERGION, upcasters=upcasters))
+    """The duel's vocabulary (Energion, no module) with these upcasters besides its own, made now (so it
+    sees the kinds' current ``VERSION``)."""
+    more = dataclasses.replace(ENERGION, upcasters={**ENERGION.upcasters, **upcasters})
+    return Vocabulary(EnergionState, SHARED, more)
 
 
 def read_with(data: bytes, upcasters: Mapping[tuple[str, int], Upcaster], source: str = "<log>") -> LogFile:
@@ -85,28 +87,28 @@ def test_a_kind_recorded_at_its_current_version_is_not_upcast() -> None:
 
 
 def test_a_log_written_before_a_version_bump_is_upcast(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = example_log("duel")  # written with perceived at version 1
+    data = example_log("duel")  # written with perceived at version 2
     seen: list[int] = []
 
-    def to_v2(record: dict[str, Any]) -> dict[str, Any]:
+    def to_v3(record: dict[str, Any]) -> dict[str, Any]:
         seen.append(record["seq"])
         return record
 
-    monkeypatch.setattr(Perceived, "VERSION", 2)
-    log = read_with(data, {("perceived", 1): to_v2})
+    monkeypatch.setattr(Perceived, "VERSION", 3)
+    log = read_with(data, {("perceived", 2): to_v3})
     assert log.problem is None
     assert seen == [e.seq for e in PERCEIVED]
 
 
 def test_a_missing_upcaster_is_a_log_error() -> None:
-    with pytest.raises(LogError, match="line 1: no upcaster brings perceived from version 0 to 1"):
+    with pytest.raises(LogError, match="line 1: no upcaster brings perceived from version 0 to 2"):
         read(perceived_v0_log(), "old.jsonl")
 
 
 def test_a_version_absurdly_far_back_is_a_log_error_found_at_once() -> None:
     # a damaged header's -2**63 once had the reader list 2**63 missing versions until memory ran out
     data = encode_log(recorded_as("perceived", -(2**63)), EVENTS)
-    with pytest.raises(LogError, match=f"no upcaster brings perceived from version {-(2**63)} to 1"):
+    with pytest.raises(LogError, match=f"no upcaster brings perceived from version {-(2**63)} to 2"):
         read_with(data, {("perceived", 0): lambda r: r})
 
 
@@ -120,9 +122,9 @@ def test_lacks_a_step_counts_the_upcasters_between_two_versions() -> None:
 
 
 def test_a_missing_step_in_a_chain_of_upcasters_is_a_log_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Perceived, "VERSION", 3)
-    with pytest.raises(LogError, match="no upcaster brings perceived from version 1 to 3"):
-        read_with(example_log("duel"), {("perceived", 1): lambda r: r})
+    monkeypatch.setattr(Perceived, "VERSION", 4)
+    with pytest.raises(LogError, match="no upcaster brings perceived from version 2 to 4"):
+        read_with(example_log("duel"), {("perceived", 2): lambda r: r})
 
 
 def test_upcast_applies_each_step_in_version_order() -> None:

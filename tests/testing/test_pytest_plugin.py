@@ -12,7 +12,12 @@ from tests.strategies import log_lines, rechain
 pytest_plugins = ["pytester"]
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-INI = "[pytest]\naffray_golden = golden\nfilterwarnings = error\n"
+INI = (
+    "[pytest]\naffray_golden = golden\nfilterwarnings =\n    error\n"
+    # pytester runs pytest in this process, where affray is imported already, and pytest 9 warns that it
+    # cannot rewrite the asserts of the installed pytest11 plugin's package; a project's own run does not
+    "    ignore:Module already imported so cannot be rewritten:pytest.PytestAssertRewriteWarning\n"
+)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ them without re-running any rule.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -36,22 +36,26 @@ class CombatantJoined(Joined, frozen=True, kw_only=True, tag="combatant_joined",
 
 class Perceived(Event, frozen=True, kw_only=True, tag="perceived", omit_defaults=True):
     """A combatant spots the other party (rule E1); the clock starts at the first of these. ``reaction_roll``
-    is the roll of its reaction time, made now. Older logs kept the perception roll in ``roll`` (now in
-    ``combatant_joined``) and the reaction roll in ``reacted``."""
+    is the roll of its reaction time, made now. ``perception_roll`` is only in logs written before the
+    perception roll moved to ``combatant_joined`` (version 1 called it ``roll``)."""
 
+    VERSION: ClassVar[int] = 2
     combatant: str
     after_ms: int
-    roll: Roll | None = None
     reaction_roll: Roll | None = None
+    perception_roll: Roll | None = None
 
 
-class Reacted(Event, frozen=True, kw_only=True, tag="reacted"):
-    """A combatant's reaction time has run after its perception (rule E1); older logs hold its roll here."""
+class Reacted(Event, frozen=True, kw_only=True, tag="reacted", omit_defaults=True):
+    """A combatant's reaction time has run after its perception (rule E1). ``reaction_roll`` is only in logs
+    written before the reaction roll moved to ``perceived`` (version 1 called it ``roll``, and wrote it and
+    ``prepared`` even when null and false)."""
 
+    VERSION: ClassVar[int] = 2
     combatant: str
     reaction_ms: int
     prepared: bool = False
-    roll: Roll | None = None
+    reaction_roll: Roll | None = None
 
 
 class WeaponReadied(Event, frozen=True, kw_only=True, tag="weapon_readied"):
@@ -289,8 +293,9 @@ class HoldEscapeRolled(Event, frozen=True, kw_only=True, tag="hold_escape_rolled
     avoidance: AvoidanceRoll
 
 
-class HoldDamage(Event, frozen=True, kw_only=True, tag="hold_damage"):
-    """A holder inflicts half a point for a second of holding down (rule E15)."""
+class HoldDamageDealt(Event, frozen=True, kw_only=True, tag="hold_damage_dealt"):
+    """A holder inflicts half a point for a second of holding down (rule E15). Called ``hold_damage``
+    before every kind was named for what happened; read under that name through Energion's aliases."""
 
     holder: str
     target: str

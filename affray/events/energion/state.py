@@ -14,7 +14,7 @@ from affray.events.energion.kinds import (
     AttackResolved,
     CombatantJoined,
     GrappleResolved,
-    HoldDamage,
+    HoldDamageDealt,
     HoldEscapeRolled,
     IntentChosen,
     LocationDisabled,
@@ -33,6 +33,7 @@ from affray.events.shared import CombatantOut, Moved
 from affray.events.special_damage.kinds import EquipmentLost
 from affray.events.special_damage.state import SPECIAL_DAMAGE, SpecialState
 from affray.events.state import SHARED, CombatantState, EncounterState, joined_fields, unchanged
+from affray.events.upcast import renamed
 from affray.events.vocabulary import Part, Vocabularies
 
 _ZERO = Decimal(0)
@@ -197,7 +198,7 @@ def _escape(state: EnergionState, e: HoldEscapeRolled) -> None:
         _release(state, held)
 
 
-def _hold_damage(state: EnergionState, e: HoldDamage) -> None:
+def _hold_damage_dealt(state: EnergionState, e: HoldDamageDealt) -> None:
     holder = state.combatants[e.holder]
     holder.damage_dealt += e.damage
     state.combatants[e.target].damage_taken += e.damage
@@ -275,12 +276,18 @@ ENERGION = Part(
         LocationDisabled: _location_disabled,
         GrappleResolved: _grapple,
         HoldEscapeRolled: _escape,
-        HoldDamage: _hold_damage,
+        HoldDamageDealt: _hold_damage_dealt,
         StoodUp: _stood_up,
     },
     extends={Moved: _moved, CombatantOut: _out},
+    upcasters={
+        ("perceived", 1): renamed("roll", "perception_roll"),
+        ("reacted", 1): renamed("roll", "reaction_roll"),
+    },
+    aliases={"hold_damage": "hold_damage_dealt"},
 )
-"""The Energion kinds (rules E1-E24), and what Energion adds to the shared moves and falls."""
+"""The Energion kinds (rules E1-E24), and what Energion adds to the shared moves and falls; how
+``perceived`` and ``reacted`` of version 1 read today, and the kinds' former names."""
 ENERGION_SPECIAL_DAMAGE = Part(
     name="energion+special_damage", appliers={}, extends={EquipmentLost: _weapon_lost}
 )

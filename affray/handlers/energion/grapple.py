@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from affray.events.base import Roll
-from affray.events.energion.kinds import AvoidanceRoll, GrappleResolved, HoldDamage, HoldEscapeRolled
+from affray.events.energion.kinds import AvoidanceRoll, GrappleResolved, HoldDamageDealt, HoldEscapeRolled
 from affray.events.energion.state import EnergionCombatant
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Loadout
@@ -128,7 +128,7 @@ def keep_hold(encounter: Arena, battle: EnergionHost, me: Loadout, mine: Energio
     if mine.holding is None or mine.hold != "Hold Down":
         return
     encounter.emit(
-        HoldDamage(holder=me.id, target=mine.holding, damage=close_combat.HOLD_DOWN_DAMAGE_PER_SECOND)
+        HoldDamageDealt(holder=me.id, target=mine.holding, damage=close_combat.HOLD_DOWN_DAMAGE_PER_SECOND)
     )
     battle.after_damage(encounter, mine.holding)
 

@@ -18,7 +18,7 @@ from affray.events.energion.kinds import (
     CombatantJoined,
     GrappleResolved,
     HitDerivation,
-    HoldDamage,
+    HoldDamageDealt,
     HoldEscapeRolled,
     IntentChosen,
     LocationDisabled,
@@ -373,7 +373,7 @@ EXPLAINERS: Mapping[type[Event], Explainer] = {
     SpellInterrupted: by_rule("E23"),
     GrappleResolved: _grapple,
     HoldEscapeRolled: _escape,
-    HoldDamage: by_rule("E15"),
+    HoldDamageDealt: by_rule("E15"),
     StoodUp: by_rule("E15"),
     LocationDisabled: _location,
 }

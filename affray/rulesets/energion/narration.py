@@ -12,7 +12,7 @@ from affray.events.energion.kinds import (
     CombatantJoined,
     DamageDerivation,
     GrappleResolved,
-    HoldDamage,
+    HoldDamageDealt,
     HoldEscapeRolled,
     IntentChosen,
     LocationDisabled,
@@ -45,7 +45,7 @@ def _joined(e: CombatantJoined, s: EnergionState) -> str:
 
 
 def _perceived(e: Perceived, s: EnergionState) -> str:
-    how = f" (perception {rolled(e.roll, ' s')})" if e.roll else ""
+    how = f" (perception {rolled(e.perception_roll, ' s')})" if e.perception_roll else ""
     reaction = f"; its reaction time: {rolled(e.reaction_roll, ' s')}" if e.reaction_roll else ""
     return f"{e.combatant} perceives the other party{how}{reaction}"
 
@@ -53,7 +53,7 @@ def _perceived(e: Perceived, s: EnergionState) -> str:
 def _reacted(e: Reacted, s: EnergionState) -> str:
     if e.prepared:
         return f"{e.combatant} had a prepared reaction: no reaction time"
-    how = f", {rolled(e.roll, ' s')}" if e.roll else ""
+    how = f", {rolled(e.reaction_roll, ' s')}" if e.reaction_roll else ""
     return f"{e.combatant} reacts after {seconds(e.reaction_ms)} s{how}"
 
 
@@ -216,7 +216,7 @@ def _escape(e: HoldEscapeRolled, s: EnergionState) -> str:
     return f"{e.combatant} strains against {e.holder}'s {e.procedure}: {_avoidance(e.avoidance)}; {result}"
 
 
-def _hold_damage(e: HoldDamage, s: EnergionState) -> str:
+def _hold_damage_dealt(e: HoldDamageDealt, s: EnergionState) -> str:
     target = s.combatants[e.target]
     return (
         f"{e.holder} holds {e.target} down: {number(e.damage)} damage; "
@@ -287,7 +287,7 @@ TELLERS: dict[type, Teller] = {
     LocationDisabled: _location,
     GrappleResolved: _grapple,
     HoldEscapeRolled: _escape,
-    HoldDamage: _hold_damage,
+    HoldDamageDealt: _hold_damage_dealt,
     StoodUp: _stood_up,
     SpellStarted: _spell_started,
     SpellCast: _spell_cast,

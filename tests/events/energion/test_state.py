@@ -16,7 +16,7 @@ from affray.events.energion.kinds import (
     AttackResolved,
     CombatantJoined,
     GrappleResolved,
-    HoldDamage,
+    HoldDamageDealt,
     SpellCast,
     SpellInterrupted,
     SpellStarted,
@@ -308,7 +308,7 @@ def test_a_held_combatant_put_out_releases_its_holder() -> None:
 
 
 def test_holding_down_counts_its_damage_both_ways() -> None:
-    tick = HoldDamage(seq=4, t=2000, holder="a", target="b", damage=Decimal("0.5"))
+    tick = HoldDamageDealt(seq=4, t=2000, holder="a", target="b", damage=Decimal("0.5"))
     state = fold([joined("a", "x", 1), joined("b", "y", 2), hold_landed(procedure="Hold Down"), tick, tick])
     assert (state.combatants["a"].damage_dealt, state.combatants["b"].damage_taken) == (
         Decimal(1),

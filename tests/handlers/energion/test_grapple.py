@@ -14,7 +14,7 @@ from decimal import Decimal
 from affray.events.energion.kinds import (
     AttackResolved,
     GrappleResolved,
-    HoldDamage,
+    HoldDamageDealt,
     HoldEscapeRolled,
     StoodUp,
 )
@@ -239,7 +239,7 @@ def test_holding_down_does_half_a_point_each_second() -> None:
     # rule E15: landed at 0 s; each second held ends with 0.5: at 1, 2, 3, 4 and 5 s before the 6 s
     # limit -> 5 x 0.5 = 2.5 points
     encounter, _ = run(brawl(10, 50), a=[grab()])
-    ticks = of_kind(encounter, HoldDamage)
+    ticks = of_kind(encounter, HoldDamageDealt)
     assert [(e.t, e.damage) for e in ticks] == [(t, Decimal("0.5")) for t in (1000, 2000, 3000, 4000, 5000)]
     assert encounter.state.combatants["b"].damage_taken == Decimal("2.5")
 
@@ -248,7 +248,7 @@ def test_a_full_hold_does_no_damage_while_it_lasts() -> None:
     # rule E15: Full Hold damage "None"; avoidance 50 + Mod -1 = 49, roll 50 fails
     encounter, _ = run(brawl(10, 50, a=grappler("Full Hold")), a=[grab("Full Hold")])
     assert encounter.state.combatants["b"].held_by == "a"
-    assert not of_kind(encounter, HoldDamage)
+    assert not of_kind(encounter, HoldDamageDealt)
 
 
 def test_a_held_combatant_is_refused_anything_but_breaking_the_hold() -> None:

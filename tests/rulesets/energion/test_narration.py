@@ -156,19 +156,23 @@ def test_a_parry_shows_its_device_chance_roll_and_verdict() -> None:
 
 
 def test_a_roll_of_several_dice_shows_its_faces() -> None:
-    event = Reacted(seq=2, t=0, combatant="a", reaction_ms=7000, roll=roll(7, 3, 4, expr="2d4"))
+    event = Reacted(seq=2, t=0, combatant="a", reaction_ms=7000, reaction_roll=roll(7, 3, 4, expr="2d4"))
     text = told([joined("a", 1), event])[2]
     assert text.startswith("a reacts after 7.000 s, 2d4=7")
     assert "[3+4]" in text
 
 
 def test_a_manual_roll_is_marked_manual() -> None:
-    event = Perceived(seq=2, t=0, combatant="a", after_ms=0, roll=roll(8, expr="1d10", source="manual"))
+    event = Perceived(
+        seq=2, t=0, combatant="a", after_ms=0, perception_roll=roll(8, expr="1d10", source="manual")
+    )
     assert "manual" in told([joined("a", 1), event])[2]
 
 
 def test_the_seconds_unit_of_a_manual_roll_follows_the_roll() -> None:
-    event = Perceived(seq=2, t=0, combatant="a", after_ms=0, roll=roll(8, expr="1d10", source="manual"))
+    event = Perceived(
+        seq=2, t=0, combatant="a", after_ms=0, perception_roll=roll(8, expr="1d10", source="manual")
+    )
     assert "1d10=8 s" in told([joined("a", 1), event])[2]
 
 
@@ -202,7 +206,7 @@ def test_every_attack_line_in_a_real_fight_carries_its_numbers(events: list[Even
 
 
 def test_a_perception_line_shows_the_roll_read_as_seconds() -> None:
-    event = Perceived(seq=2, t=0, combatant="a", after_ms=0, roll=roll(8, expr="1d10"))
+    event = Perceived(seq=2, t=0, combatant="a", after_ms=0, perception_roll=roll(8, expr="1d10"))
     assert told([joined("a", 1), event])[2] == "a perceives the other party (perception 1d10=8 s)"
 
 
@@ -553,14 +557,14 @@ def test_a_blow_struck_to_subdue_is_told_with_its_full_and_half_damage() -> None
 
 
 def test_every_grappling_line_in_the_brawl_names_its_combatant() -> None:
-    from affray.events.energion.kinds import GrappleResolved, HoldDamage, HoldEscapeRolled, StoodUp
+    from affray.events.energion.kinds import GrappleResolved, HoldDamageDealt, HoldEscapeRolled, StoodUp
 
     events = read(example_log("brawl")).events
     texts = told(events)
     starts = {
         GrappleResolved: "attacker",
         HoldEscapeRolled: "combatant",
-        HoldDamage: "holder",
+        HoldDamageDealt: "holder",
         StoodUp: "combatant",
     }
     seen = {type(e) for e in events if type(e) in starts}
