@@ -21,9 +21,10 @@ MAY_IMPORT = {
     "npc": {"events", "kernel", "rules", "npc"},
     "replays": {"events", "kernel", "replays"},
     "batch": {"events", "kernel", "rulesets", "batch"},
-    "cli": {"events", "kernel", "replays", "rulesets", "batch", "cli"},
+    "stores": {"events", "stores"},
+    "cli": {"events", "kernel", "replays", "rulesets", "batch", "stores", "cli"},
     "envs": {"events", "kernel", "npc", "replays", "rulesets", "batch", "envs"},
-    "testing": {"events", "replays", "rulesets", "cli", "testing"},
+    "testing": {"events", "replays", "rulesets", "stores", "cli", "testing"},
     "rulesets": {"events", "kernel", "rules", "npc", "handlers", "replays", "rulesets"},
 }
 """Which layers each layer's modules may import (besides the top: ``affray``, its errors and names)."""

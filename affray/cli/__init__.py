@@ -13,6 +13,7 @@ import click
 from affray.cli import (
     adjudicate,
     battle,
+    campaign,
     diff,
     explain,
     regress,
@@ -31,6 +32,7 @@ from affray.errors import QUOTE_LIMIT, AffrayError, excerpt
 __all__ = [
     "adjudicate",
     "battle",
+    "campaign",
     "cli",
     "diff",
     "explain",
@@ -47,7 +49,9 @@ __all__ = [
 ]
 
 
-_QUOTED = re.compile(rf"'([^']{{{QUOTE_LIMIT + 1},}})'")
+_QUOTED = re.compile(rf"(?<!\w)'([^']{{{QUOTE_LIMIT + 1},}})'(?!\w)")
+"""A value click quotes: between quotes that no letter touches, so that the text between two quoted values
+is not taken for one."""
 _NUMBER = re.compile(rf"\d{{{QUOTE_LIMIT + 1},}}")
 
 

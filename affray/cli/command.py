@@ -11,9 +11,11 @@ from pathlib import Path
 
 import click
 
-from affray import __version__, rulesets
-from affray.errors import AffrayError
-from affray.events.reader import LogProblem, LogReader, open_log
+from affray import __version__, rulesets, stores
+from affray.errors import AffrayError, LogError
+from affray.events.reader import LogProblem, LogReader
+from affray.stores import Place, StoredLog
+from affray.stores.sqlite import SUFFIXES, is_campaign_path
 
 EXIT_USER_ERROR = 2
 EXIT_VERIFY_FAILED = 1
@@ -62,12 +64,46 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     ctx.obj = {"verbose": verbose}
 
 
-def open_log_arg(path: Path, *, canonical: bool = False) -> LogReader:
-    """A reader of the log at ``path``, with the registry's rulesets."""
-    return open_log(path, rulesets.vocabulary_for, canonical=canonical)
+class LogArgument(click.ParamType[Place]):
+    """A log named on the command line: a file, or ``campaign.sqlite#NAME``."""
+
+    name = "log"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Place:
+        """The place the text names."""
+        if isinstance(value, Path | StoredLog):
+            return value
+        try:
+            return stores.place(str(value))
+        except LogError as exc:
+            self.fail(str(exc), param, ctx)
 
 
-def warn_if_broken(reader: LogReader, path: Path, done: str) -> None:
+LOG = LogArgument()
+"""The type of a command's LOG argument."""
+
+
+def encounter_place(output: Place, encounter: str | None, default: str) -> Place:
+    """Where ``-o OUTPUT [--encounter NAME]`` writes: a log file, or an encounter of a campaign, named by
+    ``--encounter``, after the ``#`` or, failing both, ``default``."""
+    if isinstance(output, StoredLog):
+        if encounter is not None and encounter != output.name:
+            raise AffrayError(f"--encounter {encounter}: -o {output} names another encounter")
+        return output
+    if is_campaign_path(output):
+        return StoredLog(output, encounter if encounter is not None else default)
+    if encounter is not None:
+        campaigns = ", ".join(SUFFIXES)
+        raise AffrayError(f"--encounter {encounter}: -o {output} is a log file, not a campaign ({campaigns})")
+    return output
+
+
+def open_log_arg(path: Place, *, canonical: bool = False) -> LogReader:
+    """A reader of the log at ``path`` (a file or a campaign's encounter), with the registry's rulesets."""
+    return stores.open_place(path, rulesets.vocabulary_for, canonical=canonical)
+
+
+def warn_if_broken(reader: LogReader, path: Place, done: str) -> None:
     """The one warning for a log shown up to a cut or a broken line (``done``: what was done to the
     events before it, "told" or "folded")."""
     p = reader.problem
@@ -111,7 +147,7 @@ def new_output(
         raise AffrayError(f"{flag} {output}: the file exists; --force replaces it")
 
 
-def refuse_broken(log: Path, problem: LogProblem | None, done: str) -> None:
+def refuse_broken(log: Place, problem: LogProblem | None, done: str) -> None:
     """A log cut short or broken where it breaks, for a command that ``done`` only a whole log."""
     if problem is None:
         return

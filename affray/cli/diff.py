@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
-from affray.cli.command import EXIT_DIFFERENT, cli, open_log_arg, warn_if_broken
+from affray.cli.command import EXIT_DIFFERENT, LOG, cli, open_log_arg, warn_if_broken
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER, LogHeader
 from affray.replays.diff import diff_logs, tell_diff
+from affray.stores import Place
 
 
-def named(header: LogHeader, which: str, path: Path) -> str:
+def named(header: LogHeader, which: str, path: Place) -> str:
     """The line that names a compared log: ``A: duel.jsonl (ruleset energion v3, seed 1130)``."""
     return f"{which}: {path} (ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed})"
 
 
 @cli.command()
-@click.argument("a", type=click.Path(path_type=Path))
-@click.argument("b", type=click.Path(path_type=Path))
+@click.argument("a", type=LOG)
+@click.argument("b", type=LOG)
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
-def diff(a: Path, b: Path, as_json: bool) -> None:
+def diff(a: Place, b: Place, as_json: bool) -> None:
     """Compare logs A and B: how their headers differ, the first seq at which their events part (the two
     events side by side, the fields that differ), and how their outcomes differ.
 

@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from affray import rulesets
-from affray.cli.command import cli, open_log_arg, warn_if_broken
+from affray.cli.command import LOG, cli, open_log_arg, warn_if_broken
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER
 from affray.kernel.fold import FoldError
 from affray.replays.explain import explain as explain_event
 from affray.replays.explain import tell_explained
+from affray.stores import Place
 
 
 @cli.command()
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.argument("seq", type=click.IntRange(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print the derivation as JSON.")
-def explain(log: Path, seq: int, as_json: bool) -> None:
+def explain(log: Place, seq: int, as_json: bool) -> None:
     """Explain event SEQ of LOG: each input, modifier, chart row and roll behind it, with its rule id and
     the arithmetic, and the earlier events it depends on. The log is read no further than SEQ."""
     with open_log_arg(log) as reader:

@@ -11,13 +11,14 @@ from xml.etree import ElementTree
 import click
 import msgspec
 
-from affray import rulesets
-from affray.cli.command import cli, new_output, write_in_place
+from affray import rulesets, stores
+from affray.cli.command import LOG, cli, new_output, write_in_place
 from affray.cli.progress import Progress
 from affray.errors import AffrayError
-from affray.events.reader import read_log
 from affray.replays.diff import shown
 from affray.replays.regress import Regression, regress
+from affray.stores import Place, StoredLog
+from affray.stores.sqlite import is_campaign_path
 
 SAID = {
     "changed": "CHANGED",
@@ -36,32 +37,54 @@ def failing(found: Regression) -> bool:
     return found.sort in FAILING and not found.updated
 
 
-def logs_in(paths: Sequence[Path]) -> list[Path]:
-    """The logs named: files as given, folders' ``*.jsonl`` files recursively (hidden ones, such as a
-    half-written ``.NAME.partial.jsonl``, left out), in name order, each once; an error for a path that
-    is not there or a folder that holds no log."""
-    found: list[Path] = []
+def _in_folder(folder: Path) -> list[Place]:
+    """A folder's logs: its ``*.jsonl`` files and its campaigns' whole encounters, recursively, in name
+    order (hidden files, such as a half-written ``.NAME.partial.jsonl``, left out)."""
+    inside: list[Place] = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
+        if path.suffix == ".jsonl":
+            inside.append(path)
+        elif is_campaign_path(path):
+            try:
+                inside.extend(stores.whole_encounters(path))
+            except AffrayError:
+                inside.append(path)  # reported as unreadable, with why
+
+    return inside
+
+
+def logs_in(paths: Sequence[Place]) -> list[Place]:
+    """The logs named: files and campaigns' encounters as given, a campaign's whole encounters, folders'
+    logs recursively (``_in_folder``), each once; an error for a path that is not there or a folder that
+    holds no log."""
+    found: list[Place] = []
     for path in paths:
-        if path.is_dir():
-            inside = sorted(p for p in path.rglob("*.jsonl") if p.is_file() and not p.name.startswith("."))
+        if isinstance(path, StoredLog):
+            stores.check_there(path)
+            found.append(path)
+        elif path.is_dir():
+            inside = _in_folder(path)
             if not inside:
-                raise AffrayError(f"{path}: the folder holds no log (*.jsonl)")
+                raise AffrayError(f"{path}: the folder holds no log (*.jsonl, or a campaign)")
             found.extend(inside)
+        elif is_campaign_path(path) and path.is_file():
+            found.extend(stores.whole_encounters(path))
         elif path.is_file():
             found.append(path)
         else:
             raise AffrayError(f"{path}: no such file or folder")
-    seen: dict[Path, Path] = {}
-    for path in found:
-        seen.setdefault(path.resolve(), path)
+    seen: dict[object, Place] = {}
+    for log in found:
+        key = log.resolve() if isinstance(log, Path) else (log.campaign.resolve(), log.name)
+        seen.setdefault(key, log)
     return list(seen.values())
 
 
-def check(path: Path, update: bool) -> Regression:
+def check(path: Place, update: bool) -> Regression:
     """Sort one log; with ``update``, rewrite a changed one under today's rules (never a damaged one)."""
     name = str(path)
     try:
-        log = read_log(path, rulesets.vocabulary_for, canonical=True)
+        log = stores.read_place(path, rulesets.vocabulary_for, canonical=True)
         current = rulesets.ruleset(log.header.ruleset).version
     except AffrayError as exc:
         return Regression(path=name, sort="unreadable", message=str(exc).removeprefix(f"{name}: "))
@@ -69,15 +92,23 @@ def check(path: Path, update: bool) -> Regression:
         return _other_version(path, log.header.ruleset, log.header.ruleset_version, current)
     found, today = regress(name, log, lambda: rulesets.recorded(log.header, name))
     if update and today is not None:
-        write_in_place(path, lambda partial: partial.write_bytes(today), "--update")
+        _rewrite(path, today)
         found.updated = True
     return found
 
 
-def _other_version(path: Path, ruleset: str, made: str, current: str) -> Regression:
+def _rewrite(path: Place, today: bytes) -> None:
+    """The log at ``path`` replaced by ``today``'s, whole or not at all."""
+    if isinstance(path, StoredLog):
+        stores.write_whole(path, today.splitlines(keepends=True), replace=True)
+    else:
+        write_in_place(path, lambda partial: partial.write_bytes(today), "--update")
+
+
+def _other_version(path: Place, ruleset: str, made: str, current: str) -> Regression:
     """A log of another ruleset version: read as written (older logs need not be in today's canonical
     form), its chain and lines checked, not re-simulated."""
-    plain = read_log(path, rulesets.vocabulary_for)
+    plain = stores.read_place(path, rulesets.vocabulary_for)
     if plain.problem is not None:
         problem = plain.problem
         return Regression(
@@ -87,7 +118,7 @@ def _other_version(path: Path, ruleset: str, made: str, current: str) -> Regress
     return Regression(path=str(path), sort="other_version", where="line 1 (header)", message=message)
 
 
-def _checked(paths: list[Path], jobs: int, update: bool) -> Iterator[Regression]:
+def _checked(paths: list[Place], jobs: int, update: bool) -> Iterator[Regression]:
     if jobs <= 1 or len(paths) <= 1:
         yield from (check(path, update) for path in paths)
         return
@@ -163,26 +194,27 @@ def junit(results: Sequence[Regression]) -> bytes:
 
 
 @cli.command(name="regress")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=LOG)
 @click.option("-j", "--jobs", type=click.IntRange(min=1, max=64), default=1, help="Logs checked at once.")
 @click.option("--update", is_flag=True, help="Rewrite the changed logs under today's rules.")
 @click.option("--junit", "junit_path", type=click.Path(path_type=Path), help="Write JUnit XML here too.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--force", is_flag=True, help="Replace the --junit file if it exists.")
 def regress_command(
-    paths: tuple[Path, ...], jobs: int, update: bool, junit_path: Path | None, as_json: bool, force: bool
+    paths: tuple[Place, ...], jobs: int, update: bool, junit_path: Path | None, as_json: bool, force: bool
 ) -> None:
-    """Re-simulate every log in PATHS (files, or folders searched for *.jsonl) under today's rules and
-    tables, and sort each: unchanged, changed (where it first differs and how the outcome does), damaged
-    (its chain or lines broken: edited by hand, cut), unreadable, or of another ruleset version (not
-    re-simulated). Exit 0 when none is changed, damaged or unreadable, else 1.
+    """Re-simulate every log in PATHS (files, campaigns' encounters, campaigns, or folders searched for
+    *.jsonl files and campaigns) under today's rules and tables, and sort each: unchanged, changed (where
+    it first differs and how the outcome does), damaged (its chain or lines broken: edited by hand, cut),
+    unreadable, or of another ruleset version (not re-simulated). Exit 0 when none is changed, damaged
+    or unreadable, else 1.
 
     --update rewrites each changed log under today's rules (never a damaged one) and says which; the
     logs it rewrote no longer count as failing.
     """
     logs = logs_in(paths)
     if junit_path is not None:
-        inputs = {p: "a log to check" for p in logs}
+        inputs = {stores.file_of(p): "a log to check" for p in logs}
         new_output(junit_path, force, inputs, (".xml",), "a JUnit report", "--junit")
         if not junit_path.parent.is_dir():
             raise AffrayError(f"--junit {junit_path}: there is no folder {junit_path.parent}")

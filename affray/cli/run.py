@@ -8,8 +8,8 @@ from typing import Any
 import click
 import msgspec
 
-from affray import rulesets
-from affray.cli.command import Interrupted, cli, refuse_overwriting
+from affray import rulesets, stores
+from affray.cli.command import LOG, Interrupted, cli, encounter_place, refuse_overwriting
 from affray.errors import AffrayError
 from affray.events.codec import LogHeader, LogWriter
 from affray.events.reader import read_log
@@ -17,14 +17,16 @@ from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Ruleset
 from affray.replays.export import outcome, tallies
 from affray.replays.verify import Comparison, Mismatch
+from affray.stores import Place
 
 
 def record(
-    battle: Battle, header: LogHeader, output: Path, *, force: bool, trace: bool, what: object
+    battle: Battle, header: LogHeader, output: Place, *, force: bool, trace: bool, what: object
 ) -> Encounter[Any]:
-    """Simulate ``battle`` into a log at ``output`` with ``header``, keeping no log in memory. A run that
-    fails or is interrupted keeps what it wrote beside ``output`` and says where (errors name ``what``)."""
-    writer = LogWriter.create(output, header, replace=force)
+    """Simulate ``battle`` into a log at ``output`` (a file or a campaign's encounter) with ``header``,
+    keeping no log in memory. A run that fails or is interrupted keeps what it wrote beside ``output`` and
+    says where (errors name ``what``)."""
+    writer = stores.log_writer(output, header, replace=force)
     try:
         encounter = battle.run(sinks=[writer.write], trace=trace, keep_log=False)
     except AffrayError as exc:
@@ -47,16 +49,26 @@ def _kept(writer: LogWriter) -> str:
 
 @cli.command()
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=True))
-@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Log file to write.")
-@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option(
+    "-o", "--output", type=LOG, required=True, help="Log file to write, or a campaign (campaign.sqlite)."
+)
+@click.option(
+    "--encounter",
+    help="The encounter's name in a campaign OUTPUT (default: the scenario file's name without .toml).",
+)
+@click.option("--force", is_flag=True, help="Replace OUTPUT (or the campaign's encounter) if it exists.")
 @click.option(
     "--seed",
     type=click.IntRange(min=0, max=2**63 - 1),
     help="Fight with this seed instead of the scenario's (a run of `affray battle`, say).",
 )
 @click.pass_context
-def run(ctx: click.Context, scenario: Path, output: Path, force: bool, seed: int | None) -> None:
-    """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT."""
+def run(
+    ctx: click.Context, scenario: Path, output: Place, encounter: str | None, force: bool, seed: int | None
+) -> None:
+    """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT: a log file, or an encounter of a
+    campaign (``-o campaign.sqlite --encounter NAME``, or ``-o campaign.sqlite#NAME``)."""
+    output = encounter_place(output, encounter, scenario.stem)
     ruleset, spec = rulesets.load_scenario(scenario)
     if seed is not None:
         if getattr(spec, "fair_seed", msgspec.UNSET) is not msgspec.UNSET:
@@ -65,24 +77,24 @@ def run(ctx: click.Context, scenario: Path, output: Path, force: bool, seed: int
             )
         spec = msgspec.structs.replace(spec, seed=seed)
     named = {scenario.parent / name: f"{name}, a file the scenario names" for name in ruleset.files(spec)}
-    refuse_overwriting(output, {scenario: "the scenario", **named})
+    refuse_overwriting(stores.file_of(output), {scenario: "the scenario", **named})
     try:
         battle = ruleset.battle(spec)
     except AffrayError as exc:
         raise AffrayError(f"{scenario}: {exc}") from None
-    encounter = record(
+    fought = record(
         battle, rulesets.header(ruleset, spec), output, force=force, trace=ctx.obj["verbose"], what=scenario
     )
-    source = encounter.dice.source
+    source = fought.dice.source
     for notice in battle.notices():
         click.echo(f"note: {scenario}: {notice}", err=True)
     unused = source.unused()
     if unused:
         click.echo(f"warning: {scenario}: {unused}", err=True)
-    summarize(ruleset, encounter, spec.name or scenario.stem, output)
+    summarize(ruleset, fought, spec.name or scenario.stem, output)
 
 
-def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Path) -> None:
+def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Place) -> None:
     """Who won, when and why, and what each combatant dealt and took."""
     state = encounter.state
     click.echo(f"{name}: {outcome(state)}; {encounter.count} events -> {output}")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from pathlib import Path
 
 import click
 
 from affray import rulesets
-from affray.cli.command import cli, open_log_arg, warn_if_broken
+from affray.cli.command import LOG, cli, open_log_arg, warn_if_broken
 from affray.errors import AffrayError, excerpt
 from affray.events.reader import LogReader
 from affray.kernel.clock import game_time, parse_game_time
@@ -19,6 +18,7 @@ from affray.replays import export
 from affray.replays.narrate import narrate, tell
 from affray.replays.rebuild import fold_until
 from affray.replays.show import show_state
+from affray.stores import Place
 
 FORMATS = ("text", "markdown", "json")
 """``affray replay --format``: the telling for a terminal, Markdown for a chat or a wiki, JSON Lines for
@@ -26,7 +26,7 @@ tools (affray.replays.export)."""
 
 
 @cli.command()
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.option(
     "--format",
     "form",
@@ -35,7 +35,7 @@ tools (affray.replays.export)."""
     show_default=True,
     help="text: a line per event; markdown: a table per round or 10 s, then the outcome; json: JSON Lines.",
 )
-def replay(log: Path, form: str) -> None:
+def replay(log: Place, form: str) -> None:
     """Tell the fight recorded in LOG, one line per event, as it is read (or export it: --format)."""
     with open_log_arg(log) as reader:
         reading = rulesets.reading(reader.header, str(log))
@@ -47,7 +47,7 @@ def replay(log: Path, form: str) -> None:
         warn_if_broken(reader, log, "told")
 
 
-def _told(form: str, log: Path, reader: LogReader, reading: Reading) -> Iterator[str]:
+def _told(form: str, log: Place, reader: LogReader, reading: Reading) -> Iterator[str]:
     """The lines of ``replay`` in format ``form``."""
     header, vocabulary, tellers = reader.header, reader.vocabulary, reading.tellers()
     if form == "markdown":
@@ -62,11 +62,11 @@ def _told(form: str, log: Path, reader: LogReader, reading: Reading) -> Iterator
 
 
 @cli.command()
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.option("--at", "at_time", type=str, help="Game time: seconds (12.5) or with units (30d, 2h 15min).")
 @click.option("--seq", type=click.IntRange(min=0), help="Event number.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
-def state(log: Path, at_time: str | None, seq: int | None, as_json: bool) -> None:
+def state(log: Place, at_time: str | None, seq: int | None, as_json: bool) -> None:
     """Show every combatant's state in LOG at a moment (--at TIME or --seq N; default: the end).
 
     The log is read up to that moment only.

@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 import click
 import msgspec
 
-from affray import rulesets
-from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED, cli, open_log_arg
+from affray import rulesets, stores
+from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED, LOG, cli, open_log_arg
 from affray.errors import AffrayError, LogError
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
 from affray.replays.verify import verify
+from affray.stores import Place
 
 
-def _holds_events(path: Path) -> bool:
+def _holds_events(path: Place) -> bool:
     """Whether the line after an unreadable first line is an event line: a log whose header was damaged."""
     try:
-        with path.open("rb") as stream:
+        with stores.read_bytes_of(path) as stream:
             first = stream.readline(1 << 16)
             while first and not first.endswith(b"\n"):
                 first = stream.readline(1 << 16)
             second = stream.readline(MAX_LINE_BYTES)
-    except OSError:
+    except (OSError, AffrayError):
         return False
     return second.startswith(b'{"kind":') and b'"prev":"' in second
 
@@ -47,9 +47,9 @@ def _other_version(header: LogHeader) -> bool:
 
 
 @cli.command(name="verify")
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.pass_context
-def verify_command(ctx: click.Context, log: Path) -> None:
+def verify_command(ctx: click.Context, log: Place) -> None:
     """Check LOG's hash chain, fold it, re-simulate its scenario and compare event by event.
 
     Exit 0 when everything holds; 1 when the log is damaged or was edited (its chain, its lines or its

@@ -16,14 +16,15 @@ No line is longer than ``MAX_LINE_BYTES``. Reading is ``affray.events.reader``'s
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Literal
+from typing import Literal
 
 import msgspec
 
 from affray.errors import LogError
 from affray.events.base import Event
-from affray.events.output import OutputFile
+from affray.events.output import Output, OutputFile
 
 FORMAT_VERSION = 1
 
@@ -116,10 +117,10 @@ def encode_end(count: int, prev: str) -> bytes:
 
 
 class LogWriter:
-    """Appends a log line by line; every write is whole lines, so a crash leaves a readable prefix."""
+    """Appends a log line by line to an ``output``; every write is whole lines, so a crash leaves a
+    readable prefix."""
 
-    def __init__(self, stream: IO[bytes], header: LogHeader, output: OutputFile | None = None) -> None:
-        self._stream = stream
+    def __init__(self, output: Output, header: LogHeader) -> None:
         self._output = output
         self._count = 0
         line = _header_line(header, self._where())
@@ -129,30 +130,35 @@ class LogWriter:
     @classmethod
     def create(cls, path: Path, header: LogHeader, *, replace: bool = False) -> LogWriter:
         """A log for ``path``, written beside it until ``close`` puts it in place (see OutputFile); an
-        existing file is refused unless ``replace``, and so is a second writer. A header longer than a
-        log line may be (a scenario too large to record) is refused before anything is written."""
-        _header_line(header, path)
-        output = OutputFile(path, replace=replace)
+        existing file is refused unless ``replace``, and so is a second writer."""
+        return cls.into(lambda: OutputFile(path, replace=replace), header, path)
+
+    @classmethod
+    def into(cls, output: Callable[[], Output], header: LogHeader, where: object) -> LogWriter:
+        """A log written to the output that ``output()`` makes. A header longer than a log line may be (a
+        scenario too large to record) is refused before the output is made (errors name ``where``)."""
+        _header_line(header, where)
+        made = output()
         try:
-            return cls(output.stream, header, output)
+            return cls(made, header)
         except BaseException:
-            output.keep_partial()
+            made.keep_partial()
             raise
 
     @property
-    def writing(self) -> Path | None:
-        """The file the lines go to until ``close`` (None for a stream of the caller's)."""
-        return None if self._output is None else self._output.writing
+    def writing(self) -> object:
+        """Where the lines go until ``close`` (a temporary file or encounter)."""
+        return self._output.writing
 
     def _where(self) -> object:
-        return self._output.target if self._output else "the log"
+        return self._output.target
 
     def _cannot(self, exc: OSError) -> LogError:
         return LogError(f"{self._where()}: cannot write: {exc.strerror or exc}")
 
     def _put(self, data: bytes) -> None:
         try:
-            self._stream.write(data)
+            self._output.write(data)
         except OSError as exc:
             raise self._cannot(exc) from None
 
@@ -163,17 +169,11 @@ class LogWriter:
             raise _too_long(self._where(), f"the line of seq {event.seq}", line)
         self._prev = line_hash(line)
         self._count += 1
-        try:
-            self._stream.write(line + b"\n")
-        except OSError as exc:
-            raise self._cannot(exc) from None
+        self._put(line + b"\n")
 
-    def abandon(self) -> Path | None:
+    def abandon(self) -> object | None:
         """Stop without an end line, keeping the log of a failed run as far as it went; return where
         (None when it holds no event, and is not kept)."""
-        if self._output is None:
-            self._stream.close()
-            return None
         if self._count == 0:
             self._output.discard()
             return None
@@ -186,10 +186,7 @@ class LogWriter:
         except LogError:
             self.abandon()
             raise
-        if self._output is None:
-            self._stream.close()
-        else:
-            self._output.commit()
+        self._output.commit()
 
 
 def encode_log(header: LogHeader, events: list[Event]) -> bytes:

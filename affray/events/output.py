@@ -13,9 +13,34 @@ import fcntl
 import os
 import stat
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 from affray.errors import LogError
+
+
+class Output(Protocol):
+    """Where a log's lines go while it is written, until it is put in place or given up: a file
+    (OutputFile) or an encounter of a campaign (``affray.stores.sqlite.CampaignOutput``)."""
+
+    @property
+    def target(self) -> object:
+        """What the user named: the log file, or ``campaign.sqlite#NAME``."""
+
+    @property
+    def writing(self) -> object:
+        """Where the lines go until ``commit``: a temporary file or encounter beside the target."""
+
+    def write(self, data: bytes) -> object:
+        """Append one whole line, newline included."""
+
+    def commit(self) -> None:
+        """Put the log in place under the target's name."""
+
+    def discard(self) -> None:
+        """Give it up, keeping nothing."""
+
+    def keep_partial(self) -> object:
+        """Give it up, keeping what was written beside the target; return where."""
 
 
 def _cannot(path: Path, exc: OSError) -> LogError:
@@ -46,6 +71,10 @@ class OutputFile:
         except OSError as exc:
             self._release()
             raise _cannot(target, exc) from None
+
+    def write(self, data: bytes) -> None:
+        """Append ``data`` (whole lines) to the file."""
+        self.stream.write(data)
 
     def _lock_path(self) -> Path:
         return self.target.with_name(f".{self.target.name}.lock")

@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from affray.cli import _quoted_briefly
 from tests.cli.conftest import DUEL, Affray, assert_user_error, rechain, run_process
 from tests.handlers.energion import fighter, scenario_toml
 from tests.strategies import read_path
@@ -404,8 +405,8 @@ def test_verify_names_the_seq_that_cannot_be_folded(
             [],
             [
                 "no command given",
-                "adjudicate, battle, diff, explain, heal, lineage, regress, replay, rules, run, seed, state, "
-                "timeline, verify, view, whatif",
+                "adjudicate, battle, diff, encounters, explain, export, heal, import, lineage, regress, "
+                "replay, rules, run, seed, state, timeline, verify, view, whatif",
             ],
             id="no-command",
         ),
@@ -576,3 +577,8 @@ def test_a_flag_value_is_quoted_at_most_a_few_dozen_characters(affray: Affray, d
     result = affray("heal", duel_log, "--days", "9" * 500, "-o", duel_log.with_name("healed.jsonl"))
     assert_user_error(result, "--days")
     assert "9" * 41 not in result.err
+
+
+def test_the_text_between_two_values_click_quotes_is_not_cut_as_a_value() -> None:
+    message = f"Invalid value for 'LOG': {'a' * 60}.sqlite#: name the encounter after the '#'"
+    assert _quoted_briefly(message) == message

@@ -1,0 +1,129 @@
+"""``affray export``, ``affray import`` and ``affray encounters``: logs between files and campaigns, byte for
+byte, and what a campaign holds."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import click
+
+from affray import rulesets, stores
+from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting
+from affray.errors import AffrayError
+from affray.stores import Place, StoredLog
+from affray.stores.sqlite import SUFFIXES, Campaign, Stored, is_campaign_path
+
+
+def _whole(log: Place) -> int:
+    """How many events the log holds, once read through and found whole; AffrayError when it is not."""
+    with stores.open_place(log, rulesets.vocabulary_for) as reader:
+        for _ in reader:
+            pass
+        refuse_broken(log, reader.problem, "imported or exported")
+        if not reader.ended:
+            raise AffrayError(f"{log}: the log is cut short; only a whole log is imported or exported")
+        return reader.count
+
+
+def _same_bytes(a: Place, b: Place) -> bool:
+    with stores.read_bytes_of(a) as left, stores.read_bytes_of(b) as right:
+        return all(x == y for x, y in itertools.zip_longest(left, right))
+
+
+def copy_log(source: Place, target: Place, *, force: bool) -> str:
+    """Copy a whole log from ``source`` to ``target`` without changing a byte; what was done, in words.
+    A target that holds the very same log is left as it is (copying again changes nothing)."""
+    events = _whole(source)
+    if isinstance(target, Path) and target.suffix.lower() != ".jsonl":
+        raise AffrayError(f"-o {target}: a log file ends in .jsonl")
+    refuse_overwriting(stores.file_of(target), {stores.file_of(source): "the log to copy"})
+    if stores.exists(target):
+        if _same_bytes(source, target):
+            return f"{source}: {target} holds it already, byte for byte"
+        if not force:
+            raise AffrayError(f"{target}: already exists and holds another log; --force replaces it")
+    with stores.read_bytes_of(source) as lines:
+        stores.write_whole(target, lines, replace=force)
+    return f"{source} -> {target} ({events} events)"
+
+
+def _file_name(log: StoredLog) -> str:
+    name = log.name
+    if "/" in name or "\\" in name or "\0" in name or name in (".", ".."):
+        raise AffrayError(f"{log}: its name cannot be a file's name; export it alone: -o FILE.jsonl")
+    return f"{name}.jsonl"
+
+
+@cli.command(name="export")
+@click.argument("source", type=LOG)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Log file, or a folder for a whole campaign.",
+)
+@click.option("--force", is_flag=True, help="Replace a log file that holds another log.")
+def export_command(source: Place, output: Path, force: bool) -> None:
+    """Write a campaign's encounter (``campaign.sqlite#NAME``) to a log file, byte for byte, or every whole
+    encounter of a campaign (``campaign.sqlite``) to a folder, each as NAME.jsonl."""
+    if isinstance(source, StoredLog):
+        click.echo(copy_log(source, output, force=force))
+        return
+    if not is_campaign_path(source):
+        raise AffrayError(f"{source}: not a campaign ({', '.join(SUFFIXES)}); export copies from one")
+    logs = stores.whole_encounters(source)
+    if output.exists() and not output.is_dir():
+        raise AffrayError(f"-o {output}: a campaign is exported to a folder, and this is a file")
+    output.mkdir(parents=True, exist_ok=True)
+    for log in logs:
+        click.echo(copy_log(log, output / _file_name(log), force=force))
+    click.echo(f"{source}: {_counted(len(logs))} exported to {output}")
+
+
+@cli.command(name="import")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=LOG, required=True, help="The campaign (campaign.sqlite) to write to.")
+@click.option(
+    "--encounter", help="The encounter's name (one LOG only; default: the file's name without .jsonl)."
+)
+@click.option("--force", is_flag=True, help="Replace an encounter of that name that holds another log.")
+def import_command(logs: tuple[Path, ...], output: Place, encounter: str | None, force: bool) -> None:
+    """Copy whole log files into a campaign, byte for byte, each as an encounter named after its file;
+    importing a log the campaign holds already changes nothing. Every log is checked before any is
+    copied, so a damaged one stops the import before it begins."""
+    if not is_campaign_path(stores.file_of(output)):
+        raise AffrayError(f"-o {output}: not a campaign (campaign.sqlite); import writes to one")
+    if len(logs) > 1 and (encounter is not None or isinstance(output, StoredLog)):
+        flag = f"--encounter {encounter}" if encounter is not None else f"-o {output}"
+        raise AffrayError(f"{flag}: names one encounter, and {len(logs)} logs are given")
+    targets = [encounter_place(output, encounter, log.stem) for log in logs]
+    for log in logs:
+        _whole(log)
+    for log, target in zip(logs, targets, strict=True):
+        click.echo(copy_log(log, target, force=force))
+
+
+@cli.command(name="encounters")
+@click.argument("campaign", type=click.Path(path_type=Path))
+def encounters_command(campaign: Path) -> None:
+    """List the encounters of CAMPAIGN: each one's name, events, and whether it is whole, a failed run's
+    partial log, or one being written (or left by a run that was killed)."""
+    with Campaign.open(campaign) as opened:
+        held = opened.stored()
+    for stored in held:
+        click.echo(f"{stored.name}\t{stored.events} events\t{_state(stored)}")
+    click.echo(f"{campaign}: {_counted(len(held))}")
+
+
+def _counted(encounters: int) -> str:
+    return f"{encounters} encounter{'' if encounters == 1 else 's'}"
+
+
+def _state(stored: Stored) -> str:
+    if stored.name.startswith("."):
+        return "being written, or left by a run that was killed"
+    if stored.whole:
+        return "whole"
+    return "partial: a run that failed or was interrupted"

@@ -1,0 +1,94 @@
+"""Naming a log: a file, or ``campaign.sqlite#NAME``; and what a campaign lists as its whole encounters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from affray import rulesets, stores
+from affray.errors import LogError
+from affray.stores import StoredLog
+from affray.stores.sqlite import Campaign
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def _import(campaign: Path, name: str, golden: str = "duel") -> None:
+    with (GOLDEN / f"{golden}.jsonl").open("rb") as lines:
+        stores.write_whole(StoredLog(campaign, name), lines)
+
+
+@pytest.mark.parametrize("suffix", [".sqlite", ".sqlite3", ".db", ".SQLITE"])
+def test_a_campaign_and_a_name_make_a_stored_log(suffix: str) -> None:
+    assert stores.place(f"c{suffix}#duel") == StoredLog(Path(f"c{suffix}"), "duel")
+
+
+def test_a_name_runs_to_the_end_of_the_text_hash_signs_and_all() -> None:
+    assert stores.place("c.sqlite#duel#2") == StoredLog(Path("c.sqlite"), "duel#2")
+
+
+def test_a_hash_sign_in_a_folder_s_name_is_not_the_encounter_s() -> None:
+    assert stores.place("C#/c.sqlite#duel") == StoredLog(Path("C#/c.sqlite"), "duel")
+
+
+@pytest.mark.parametrize("text", ["duel.jsonl", "notes#1.jsonl", "c.sqlite"])
+def test_anything_else_is_a_path(text: str) -> None:
+    assert stores.place(text) == Path(text)
+
+
+def test_a_campaign_with_no_name_after_the_hash_sign_is_an_error() -> None:
+    with pytest.raises(LogError, match=r"c.sqlite#: name the encounter after the # sign \(c.sqlite#NAME\)"):
+        stores.place("c.sqlite#")
+
+
+def test_a_stored_log_is_shown_as_it_is_named() -> None:
+    assert str(StoredLog(Path("runs/c.sqlite"), "duel")) == "runs/c.sqlite#duel"
+
+
+def test_a_bare_campaign_is_refused_as_a_log_with_the_names_it_holds(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.sqlite"
+    _import(campaign, "duel")
+    _import(campaign, "skirmish", "skirmish")
+    with pytest.raises(
+        LogError, match=r"a campaign holds many encounters; name one as .*#NAME \(it holds: duel, skirmish\)"
+    ):
+        stores.open_place(campaign, rulesets.vocabulary_for)
+
+
+def test_a_missing_campaign_is_an_error_and_is_not_made(tmp_path: Path) -> None:
+    with pytest.raises(LogError):
+        stores.open_place(StoredLog(tmp_path / "c.sqlite", "duel"), rulesets.vocabulary_for)
+    assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_exists_looks_for_the_encounter_in_its_campaign(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.sqlite"
+    assert not stores.exists(StoredLog(campaign, "duel"))
+    _import(campaign, "duel")
+    assert stores.exists(StoredLog(campaign, "duel"))
+    assert not stores.exists(StoredLog(campaign, "skirmish"))
+
+
+def test_the_file_of_a_stored_log_is_its_campaign() -> None:
+    assert stores.file_of(StoredLog(Path("c.sqlite"), "duel")) == Path("c.sqlite")
+    assert stores.file_of(Path("duel.jsonl")) == Path("duel.jsonl")
+
+
+def test_whole_encounters_leave_out_partial_and_half_written_ones(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.sqlite"
+    _import(campaign, "duel")
+    with Campaign.open(campaign) as opened:
+        output = opened.writer("cut")
+        output.write((GOLDEN / "duel.jsonl").read_bytes().splitlines(keepends=True)[0])
+        output.keep_partial()
+    assert stores.whole_encounters(campaign) == [StoredLog(campaign, "duel")]
+
+
+def test_a_log_copied_in_that_fails_midway_leaves_nothing(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.sqlite"
+    lines = (GOLDEN / "duel.jsonl").read_bytes().splitlines(keepends=True)
+    with pytest.raises(LogError):
+        stores.write_whole(StoredLog(campaign, "duel"), [*lines[:5], lines[7]])  # a line out of its chain
+    with Campaign.open(campaign) as opened:
+        assert opened.stored() == []
