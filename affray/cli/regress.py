@@ -49,7 +49,6 @@ def _in_folder(folder: Path) -> list[Place]:
                 inside.extend(stores.whole_encounters(path))
             except AffrayError:
                 inside.append(path)  # reported as unreadable, with why
-
     return inside
 
 
@@ -80,18 +79,28 @@ def logs_in(paths: Sequence[Place]) -> list[Place]:
     return list(seen.values())
 
 
-def check(path: Place, update: bool) -> Regression:
-    """Sort one log; with ``update``, rewrite a changed one under today's rules (never a damaged one)."""
+def sort_log(path: Place) -> tuple[Regression, bytes | None]:
+    """Sort one log; for a changed one, also the log today's rules make of it. Writes nothing, so worker
+    processes may sort at once while one process writes."""
     name = str(path)
     try:
         log = stores.read_place(path, rulesets.vocabulary_for, canonical=True)
         current = rulesets.ruleset(log.header.ruleset).version
     except AffrayError as exc:
-        return Regression(path=name, sort="unreadable", message=str(exc).removeprefix(f"{name}: "))
+        return Regression(path=name, sort="unreadable", message=str(exc).removeprefix(f"{name}: ")), None
     if log.header.ruleset_version != current:
-        return _other_version(path, log.header.ruleset, log.header.ruleset_version, current)
-    found, today = regress(name, log, lambda: rulesets.recorded(log.header, name))
-    if update and today is not None:
+        return _other_version(path, log.header.ruleset, log.header.ruleset_version, current), None
+    return regress(name, log, lambda: rulesets.recorded(log.header, name))
+
+
+def check(path: Place, update: bool) -> Regression:
+    """Sort one log; with ``update``, rewrite a changed one under today's rules (never a damaged one)."""
+    found, today = sort_log(path)
+    return _updated(path, found, today) if update else found
+
+
+def _updated(path: Place, found: Regression, today: bytes | None) -> Regression:
+    if today is not None:
         _rewrite(path, today)
         found.updated = True
     return found
@@ -119,11 +128,14 @@ def _other_version(path: Place, ruleset: str, made: str, current: str) -> Regres
 
 
 def _checked(paths: list[Place], jobs: int, update: bool) -> Iterator[Regression]:
+    """Each log sorted, on ``jobs`` worker processes; the changed ones rewritten here, one at a time (a
+    campaign takes one writer)."""
     if jobs <= 1 or len(paths) <= 1:
         yield from (check(path, update) for path in paths)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(check, paths, [update] * len(paths))
+        for path, (found, today) in zip(paths, pool.map(sort_log, paths), strict=True):
+            yield _updated(path, found, today) if update else found
 
 
 def told(found: Regression) -> str:

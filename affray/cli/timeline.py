@@ -6,16 +6,17 @@ from pathlib import Path
 
 import click
 
-from affray import rulesets
-from affray.cli.command import cli, new_output, open_log_arg, refuse_broken, write_in_place
+from affray import rulesets, stores
+from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken, write_in_place
 from affray.errors import AffrayError
 from affray.kernel.clock import game_time
 from affray.kernel.fold import FoldError
 from affray.replays.picture import FORMATS
 from affray.replays.timeline import Timeline, build
+from affray.stores import Place
 
 
-def whole_timeline(log: Path) -> Timeline:
+def whole_timeline(log: Place) -> Timeline:
     """The timeline of the whole log at ``log``; a log cut short or damaged is refused where it breaks."""
     with open_log_arg(log) as reader:
         reading = rulesets.reading(reader.header, str(log))
@@ -29,18 +30,18 @@ def whole_timeline(log: Path) -> Timeline:
 
 
 @cli.command()
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path), required=True, help="The picture: .png, .svg or .pdf."
 )
 @click.option("--from", "start", type=click.FloatRange(min=0), help="Draw from this second.")
 @click.option("--to", "end", type=click.FloatRange(min=0), help="Draw to this second.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
-def timeline(log: Path, output: Path, start: float | None, end: float | None, force: bool) -> None:
+def timeline(log: Place, output: Path, start: float | None, end: float | None, force: bool) -> None:
     """Draw the fight in LOG on its clock into OUTPUT: a lane per combatant (perception, reaction,
     initiative, attacks and their outcome, aiming, casting, holds, conditions, going out) and each
     combatant's damage points over time."""
-    new_output(output, force, {log: "the log"}, FORMATS, "a picture")
+    new_output(output, force, {stores.file_of(log): "the log"}, FORMATS, "a picture")
     if start is not None and end is not None and end <= start:
         raise AffrayError(f"--to {end:g} is not after --from {start:g}")
     drawn = whole_timeline(log)

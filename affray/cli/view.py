@@ -6,25 +6,26 @@ from pathlib import Path
 
 import click
 
-from affray import rulesets
-from affray.cli.command import cli, new_output, open_log_arg, refuse_broken, write_in_place
+from affray import rulesets, stores
+from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken, write_in_place
 from affray.errors import AffrayError
 from affray.events.reader import read_all
 from affray.kernel.fold import FoldError
 from affray.replays.page import fight, page
+from affray.stores import Place
 
 
 @cli.command()
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path), required=True, help="The page: an .html file."
 )
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
-def view(log: Path, output: Path, force: bool) -> None:
+def view(log: Place, output: Path, force: bool) -> None:
     """Write the fight in LOG as one HTML page to OUTPUT: a scrubber and play/pause over the events, a map
     of where everyone stands, each combatant's state, the events told, and each one's derivation on a
     click. The page needs no network; the log's data is in it."""
-    new_output(output, force, {log: "the log"}, (".html", ".htm"), "a page")
+    new_output(output, force, {stores.file_of(log): "the log"}, (".html", ".htm"), "a page")
     with open_log_arg(log) as reader:
         whole = read_all(reader)
     refuse_broken(log, whole.problem, "shown")

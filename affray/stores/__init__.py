@@ -29,6 +29,11 @@ class StoredLog:
     def __str__(self) -> str:
         return f"{self.campaign}#{self.name}"
 
+    @property
+    def stem(self) -> str:
+        """What names the fight when its scenario has no name: the encounter's name (a file's stem)."""
+        return self.name
+
 
 Place = Path | StoredLog
 """Where one log is: a file, or an encounter of a campaign."""

@@ -951,3 +951,33 @@ def test_a_campaign_in_a_folder_whose_name_holds_a_hash_sign_can_be_read(
     assert affray("import", GOLDEN_DUEL, "-o", c).code == 0
     result = affray("verify", f"{c}#duel")
     assert result.code == 0, result
+
+
+# -- pictures and pages ----------------------------------------------------------------------------------
+
+
+def test_view_of_an_encounter_writes_the_page_its_file_gives(
+    affray: Affray, campaign: Path, tmp_path: Path
+) -> None:
+    assert affray("view", f"{campaign}#duel", "-o", tmp_path / "stored.html").code == 0
+    assert affray("view", GOLDEN_DUEL, "-o", tmp_path / "file.html").code == 0
+    assert (tmp_path / "stored.html").read_bytes() == (tmp_path / "file.html").read_bytes()
+
+
+def test_timeline_of_an_encounter_draws_it(affray: Affray, campaign: Path, tmp_path: Path) -> None:
+    result = affray("timeline", f"{campaign}#skirmish", "-o", tmp_path / "skirmish.svg")
+    assert result.code == 0, result
+    assert result.out.startswith(f"{tmp_path / 'skirmish.svg'}: ")
+    assert (tmp_path / "skirmish.svg").read_bytes().count(b"<svg") == 1
+
+
+def test_regress_update_on_worker_processes_rewrites_every_changed_encounter(
+    affray: Affray, campaign: Path, tmp_path: Path
+) -> None:
+    changed = one_point_for_brenna(tmp_path / "changed.jsonl")
+    for name in ("first", "second"):
+        assert affray("import", changed, "-o", f"{campaign}#{name}").code == 0
+    result = affray("regress", "-j", "2", "--update", campaign)
+    assert result.code == 0, result
+    assert result.out.count("rewritten under today's rules") == 3  # two lines and the summary
+    assert affray("regress", campaign).code == 0
