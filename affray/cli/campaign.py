@@ -31,10 +31,10 @@ def _same_bytes(a: Place, b: Place) -> bool:
         return all(x == y for x, y in itertools.zip_longest(left, right))
 
 
-def copy_log(source: Place, target: Place, *, force: bool) -> str:
-    """Copy a whole log from ``source`` to ``target`` without changing a byte; what was done, in words.
-    A target that holds the very same log is left as it is (copying again changes nothing)."""
-    events = _whole(source)
+def copy_log(source: Place, target: Place, events: int, *, force: bool) -> str:
+    """Copy the whole log at ``source`` (of ``events`` events, as ``_whole`` found) to ``target`` without
+    changing a byte; what was done, in words. A target that holds the very same log is left as it is
+    (copying again changes nothing)."""
     if isinstance(target, Path) and target.suffix.lower() != ".jsonl":
         raise AffrayError(f"-o {target}: a log file ends in .jsonl")
     refuse_overwriting(stores.file_of(target), {stores.file_of(source): "the log to copy"})
@@ -69,7 +69,7 @@ def export_command(source: Place, output: Path, force: bool) -> None:
     """Write a campaign's encounter (``campaign.sqlite#NAME``) to a log file, byte for byte, or every whole
     encounter of a campaign (``campaign.sqlite``) to a folder, each as NAME.jsonl."""
     if isinstance(source, StoredLog):
-        click.echo(copy_log(source, output, force=force))
+        click.echo(copy_log(source, output, _whole(source), force=force))
         return
     if not is_campaign_path(source):
         raise AffrayError(f"{source}: not a campaign ({', '.join(SUFFIXES)}); export copies from one")
@@ -78,7 +78,7 @@ def export_command(source: Place, output: Path, force: bool) -> None:
         raise AffrayError(f"-o {output}: a campaign is exported to a folder, and this is a file")
     output.mkdir(parents=True, exist_ok=True)
     for log in logs:
-        click.echo(copy_log(log, output / _file_name(log), force=force))
+        click.echo(copy_log(log, output / _file_name(log), _whole(log), force=force))
     click.echo(f"{source}: {_counted(len(logs))} exported to {output}")
 
 
@@ -99,10 +99,9 @@ def import_command(logs: tuple[Path, ...], output: Place, encounter: str | None,
         flag = f"--encounter {encounter}" if encounter is not None else f"-o {output}"
         raise AffrayError(f"{flag}: names one encounter, and {len(logs)} logs are given")
     targets = [encounter_place(output, encounter, log.stem) for log in logs]
-    for log in logs:
-        _whole(log)
-    for log, target in zip(logs, targets, strict=True):
-        click.echo(copy_log(log, target, force=force))
+    counts = [_whole(log) for log in logs]
+    for log, target, events in zip(logs, targets, counts, strict=True):
+        click.echo(copy_log(log, target, events, force=force))
 
 
 @cli.command(name="encounters")

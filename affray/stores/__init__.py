@@ -75,8 +75,7 @@ def exists(where: Place) -> bool:
 
 
 def _names(campaign: Path) -> str:
-    with Campaign.open(campaign) as opened:
-        names = [printable(s.name) for s in opened.stored() if s.whole]
+    names = [printable(log.name) for log in whole_encounters(campaign)]
     return ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "") or "none"
 
 
