@@ -1,7 +1,8 @@
 """The pytest plugin installed with affray (a ``pytest11`` entry point): golden logs as regression tests.
 
 With ``affray_golden = ["tests/golden"]`` in the pytest configuration, every ``*.jsonl`` log in those
-folders is a test item named after its file: it passes when the log re-simulates identically under
+folders is a test item named after its file (and every whole encounter of a campaign there one named after
+the encounter): it passes when the log re-simulates identically under
 today's rules and tables, fails with the first divergence and the outcome change when it does not (or
 when it is damaged), and is skipped when it was made under another ruleset version.
 ``--affray-update`` rewrites the goldens that today's rules simulate otherwise. The ``affray_golden``
@@ -36,9 +37,15 @@ def _folders(config: pytest.Config) -> list[Path]:
     return [Path(folder).resolve() for folder in config.getini("affray_golden")]
 
 
+CAMPAIGNS = (".sqlite", ".sqlite3", ".db")
+"""The suffixes of a campaign (``affray.stores.sqlite.SUFFIXES``), named here so that collecting a project's
+other files imports nothing of affray."""
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """A ``*.jsonl`` file in one of the ``affray_golden`` folders is a golden log."""
-    if file_path.suffix != ".jsonl":
+    """A ``*.jsonl`` file in one of the ``affray_golden`` folders is a golden log; a campaign there holds
+    one golden log per whole encounter."""
+    if file_path.suffix != ".jsonl" and file_path.suffix.lower() not in CAMPAIGNS:
         return None
     resolved = file_path.resolve()
     if not any(resolved.is_relative_to(folder) for folder in _folders(parent.config)):
@@ -48,11 +55,25 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 class GoldenFile(pytest.File):
-    """A golden log: one test item, named after the file."""
+    """A golden log: one test item, named after the file; or a campaign: an item per whole encounter,
+    named after it."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        """The log's one item."""
-        yield GoldenLog.from_parent(self, name=self.path.stem)
+        """The log's one item, or the campaign's."""
+        if self.path.suffix == ".jsonl":
+            yield GoldenLog.from_parent(self, name=self.path.stem)
+            return
+        from affray import stores
+        from affray.errors import AffrayError
+
+        try:
+            encounters = stores.whole_encounters(self.path)
+        except AffrayError:
+            # one item that fails with why, as regress reports such a file: the other goldens still run
+            yield GoldenLog.from_parent(self, name=self.path.stem)
+            return
+        for log in encounters:
+            yield GoldenLog.from_parent(self, name=log.name, place=log)
 
 
 class Differs(Exception):
@@ -60,13 +81,18 @@ class Differs(Exception):
 
 
 class GoldenLog(pytest.Item):
-    """Re-simulate the log and compare (``affray regress`` on one file)."""
+    """Re-simulate the log and compare (``affray regress`` on one file or encounter)."""
+
+    def __init__(self, *, place: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.place: Any = self.path if place is None else place
+        """The log: its file, or a campaign's encounter."""
 
     def runtest(self) -> None:
         """Pass, skip (another ruleset version), or raise Differs with the first divergence."""
         from affray.cli.regress import failing, told
 
-        found = _check(self.path, bool(self.config.getoption(UPDATE)))
+        found = _check(self.place, bool(self.config.getoption(UPDATE)))
         if found.sort == "other_version":
             pytest.skip(found.message)
         if failing(found):
@@ -80,10 +106,10 @@ class GoldenLog(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         """Where the item is, as pytest reports it."""
-        return self.path, 0, f"golden log {self.path.name}"
+        return self.path, 0, f"golden log {self.place}"
 
 
-def _check(path: Path, update: bool) -> Any:
+def _check(path: Any, update: bool) -> Any:
     from affray.cli.regress import check
 
     return check(path, update)

@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from affray import stores
+from affray.stores import StoredLog
+from affray.stores.sqlite import SUFFIXES
+from affray.testing.pytest_plugin import CAMPAIGNS
 from tests.strategies import log_lines, rechain
 
 pytest_plugins = ["pytester"]
@@ -139,3 +143,45 @@ def test_a_narrowed_run_reports_no_unused_golden(pytester: pytest.Pytester) -> N
     result = pytester.runpytest("-k", "made")
     result.assert_outcomes(passed=1)
     assert "unused golden" not in result.stdout.str()
+
+
+def _campaign_of(goldens: Path) -> Path:
+    """The goldens moved into ``golden/fights.sqlite``, one encounter each."""
+    campaign = goldens / "fights.sqlite"
+    for log in sorted(goldens.glob("*.jsonl")):
+        with log.open("rb") as lines:
+            stores.write_whole(StoredLog(campaign, log.stem), lines)
+        log.unlink()
+    return campaign
+
+
+def test_each_whole_encounter_of_a_campaign_is_an_item_named_after_it(
+    pytester: pytest.Pytester, goldens: Path
+) -> None:
+    _campaign_of(goldens)
+    result = pytester.runpytest("--collect-only", "-q")
+    assert {"golden/fights.sqlite::duel", "golden/fights.sqlite::bar-brawl"} <= set(result.outlines)
+
+
+def test_a_changed_encounter_fails_and_affray_update_rewrites_it_in_its_campaign(
+    pytester: pytest.Pytester, goldens: Path
+) -> None:
+    _rechained_with(goldens / "duel.jsonl", b'"skill":70', b'"skill":20')
+    campaign = _campaign_of(goldens)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    assert f"CHANGED {campaign}#duel" in result.stdout.str()
+    pytester.runpytest("--affray-update").assert_outcomes(passed=2)
+    pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_a_database_that_is_no_campaign_fails_as_one_item(pytester: pytest.Pytester, goldens: Path) -> None:
+    (goldens / "notes.db").write_text("not a campaign\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, failed=1)
+    assert "UNREADABLE" in result.stdout.str()
+    assert "notes.db: not an affray campaign" in result.stdout.str()
+
+
+def test_the_plugin_knows_a_campaign_by_the_suffixes_affray_does() -> None:
+    assert CAMPAIGNS == SUFFIXES
