@@ -27,7 +27,7 @@ from affray.cli import (
     whatif,
 )
 from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
-from affray.errors import QUOTE_LIMIT, AffrayError, excerpt
+from affray.errors import QUOTE_LIMIT, AffrayError, excerpt, printable
 
 __all__ = [
     "adjudicate",
@@ -97,3 +97,9 @@ def main(argv: list[str] | None = None) -> None:
         # the interpreter's final flush does not complain.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
+    except OSError as exc:
+        # a file the user named that the system refuses (a name too long, a folder that is a file) and
+        # that no command's own check caught: still one line
+        where = f"{printable(str(exc.filename))}: " if exc.filename else ""
+        click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+        sys.exit(EXIT_USER_ERROR)

@@ -19,7 +19,7 @@ import click
 import msgspec
 
 from affray import rulesets
-from affray.cli.command import Interrupted, cli, refuse_overwriting
+from affray.cli.command import Interrupted, a_log_file, cli, refuse_overwriting
 from affray.cli.run import record, summarize
 from affray.errors import AffrayError, DiceExhausted, ScenarioError, WantedRoll, read_user_file
 from affray.events.base import Event
@@ -180,6 +180,7 @@ def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bo
 
     The log is written when the fight is over; its scenario holds every roll entered, so it verifies.
     """
+    a_log_file(output)
     ruleset, spec = rulesets.load_scenario(scenario)
     _manual_streams(spec, scenario)
     refuse_overwriting(output, {scenario: "the scenario"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
@@ -31,21 +32,46 @@ def _same_bytes(a: Place, b: Place) -> bool:
         return all(x == y for x, y in itertools.zip_longest(left, right))
 
 
-def copy_log(source: Place, target: Place, events: int, *, force: bool) -> str:
-    """Copy the whole log at ``source`` (of ``events`` events, as ``_whole`` found) to ``target`` without
-    changing a byte; what was done, in words. A target that holds the very same log is left as it is
-    (copying again changes nothing)."""
+class _Copy(NamedTuple):
+    """One log to copy, checked: its events, and whether the target holds it already."""
+
+    source: Place
+    target: Place
+    events: int
+    there: bool
+
+
+def _checked_copy(source: Place, target: Place, force: bool) -> _Copy:
+    """A copy of the whole log at ``source`` to ``target``, checked before anything is written: the source
+    is whole, the target is a log file or an encounter and is not the source's file, and holds nothing
+    else unless ``force``."""
+    events = _whole(source)
     if isinstance(target, Path) and target.suffix.lower() != ".jsonl":
         raise AffrayError(f"-o {target}: a log file ends in .jsonl")
     refuse_overwriting(stores.file_of(target), {stores.file_of(source): "the log to copy"})
-    if stores.exists(target):
-        if _same_bytes(source, target):
-            return f"{source}: {target} holds it already, byte for byte"
-        if not force:
-            raise AffrayError(f"{target}: already exists and holds another log; --force replaces it")
-    with stores.read_bytes_of(source) as lines:
-        stores.write_whole(target, lines, replace=force)
-    return f"{source} -> {target} ({events} events)"
+    there = stores.exists(target)
+    same = there and _same_bytes(source, target)
+    if there and not same and not force:
+        raise AffrayError(f"{target}: already exists and holds another log; --force replaces it")
+    return _Copy(source, target, events, same)
+
+
+def copy_logs(pairs: list[tuple[Place, Place]], *, force: bool) -> None:
+    """Copy each whole log to its target without changing a byte, saying what was done; every copy is
+    checked before the first is made, and a target that holds the very same log is left as it is
+    (copying again changes nothing)."""
+    seen: dict[str, Place] = {}
+    for source, target in pairs:
+        other = seen.setdefault(str(target), source)
+        if other != source:
+            raise AffrayError(f"{other} and {source} would both be {target}; copy them one at a time")
+    for copy in [_checked_copy(source, target, force) for source, target in pairs]:
+        if copy.there:
+            click.echo(f"{copy.source}: {copy.target} holds it already, byte for byte")
+            continue
+        with stores.read_bytes_of(copy.source) as lines:
+            stores.write_whole(copy.target, lines, replace=force)
+        click.echo(f"{copy.source} -> {copy.target} ({copy.events} events)")
 
 
 def _file_name(log: StoredLog) -> str:
@@ -69,16 +95,19 @@ def export_command(source: Place, output: Path, force: bool) -> None:
     """Write a campaign's encounter (``campaign.sqlite#NAME``) to a log file, byte for byte, or every whole
     encounter of a campaign (``campaign.sqlite``) to a folder, each as NAME.jsonl."""
     if isinstance(source, StoredLog):
-        click.echo(copy_log(source, output, _whole(source), force=force))
+        copy_logs([(source, output)], force=force)
         return
     if not is_campaign_path(source):
         raise AffrayError(f"{source}: not a campaign ({', '.join(SUFFIXES)}); export copies from one")
     logs = stores.whole_encounters(source)
     if output.exists() and not output.is_dir():
         raise AffrayError(f"-o {output}: a campaign is exported to a folder, and this is a file")
-    output.mkdir(parents=True, exist_ok=True)
-    for log in logs:
-        click.echo(copy_log(log, output / _file_name(log), _whole(log), force=force))
+    pairs: list[tuple[Place, Place]] = [(log, output / _file_name(log)) for log in logs]
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AffrayError(f"-o {output}: cannot make the folder ({exc.strerror or exc})") from None
+    copy_logs(pairs, force=force)
     click.echo(f"{source}: {_counted(len(logs))} exported to {output}")
 
 
@@ -91,17 +120,14 @@ def export_command(source: Place, output: Path, force: bool) -> None:
 @click.option("--force", is_flag=True, help="Replace an encounter of that name that holds another log.")
 def import_command(logs: tuple[Path, ...], output: Place, encounter: str | None, force: bool) -> None:
     """Copy whole log files into a campaign, byte for byte, each as an encounter named after its file;
-    importing a log the campaign holds already changes nothing. Every log is checked before any is
-    copied, so a damaged one stops the import before it begins."""
+    importing a log the campaign holds already changes nothing. Every log and every name is checked
+    before any is copied, so a damaged log or a name taken stops the import before it begins."""
     if not is_campaign_path(stores.file_of(output)):
         raise AffrayError(f"-o {output}: not a campaign (campaign.sqlite); import writes to one")
     if len(logs) > 1 and (encounter is not None or isinstance(output, StoredLog)):
         flag = f"--encounter {encounter}" if encounter is not None else f"-o {output}"
         raise AffrayError(f"{flag}: names one encounter, and {len(logs)} logs are given")
-    targets = [encounter_place(output, encounter, log.stem) for log in logs]
-    counts = [_whole(log) for log in logs]
-    for log, target, events in zip(logs, targets, counts, strict=True):
-        click.echo(copy_log(log, target, events, force=force))
+    copy_logs([(log, encounter_place(output, encounter, log.stem)) for log in logs], force=force)
 
 
 @cli.command(name="encounters")
@@ -109,7 +135,7 @@ def import_command(logs: tuple[Path, ...], output: Place, encounter: str | None,
 def encounters_command(campaign: Path) -> None:
     """List the encounters of CAMPAIGN: each one's name, events, and whether it is whole, a failed run's
     partial log, or one being written (or left by a run that was killed)."""
-    with Campaign.open(campaign) as opened:
+    with Campaign.open(campaign, read_only=True) as opened:
         held = opened.stored()
     for stored in held:
         click.echo(f"{stored.name}\t{stored.events} events\t{_state(stored)}")

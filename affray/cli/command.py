@@ -98,6 +98,16 @@ def encounter_place(output: Place, encounter: str | None, default: str) -> Place
     return output
 
 
+def a_log_file(output: Path, flag: str = "-o") -> None:
+    """An output that only a log file can be: a campaign's name is refused (``affray import`` copies the
+    log into one)."""
+    if is_campaign_path(output) or isinstance(stores.place(str(output)), StoredLog):
+        raise AffrayError(
+            f"{flag} {output}: this command writes a log file (.jsonl), not a campaign; write the file, "
+            "then affray import it"
+        )
+
+
 def open_log_arg(path: Place, *, canonical: bool = False) -> LogReader:
     """A reader of the log at ``path`` (a file or a campaign's encounter), with the registry's rulesets."""
     return stores.open_place(path, rulesets.vocabulary_for, canonical=canonical)

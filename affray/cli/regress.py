@@ -87,7 +87,8 @@ def sort_log(path: Place) -> tuple[Regression, bytes | None]:
         log = stores.read_place(path, rulesets.vocabulary_for, canonical=True)
         current = rulesets.ruleset(log.header.ruleset).version
     except AffrayError as exc:
-        return Regression(path=name, sort="unreadable", message=str(exc).removeprefix(f"{name}: ")), None
+        said = str(exc).removeprefix(f"{name}: ").removeprefix(f"{stores.file_of(path)}: ")
+        return Regression(path=name, sort="unreadable", message=said), None
     if log.header.ruleset_version != current:
         return _other_version(path, log.header.ruleset, log.header.ruleset_version, current), None
     return regress(name, log, lambda: rulesets.recorded(log.header, name))
@@ -100,9 +101,16 @@ def check(path: Place, update: bool) -> Regression:
 
 
 def _updated(path: Place, found: Regression, today: bytes | None) -> Regression:
-    if today is not None:
+    """``found``, its log rewritten under today's rules when it changed; a rewrite that cannot be done
+    (a campaign another affray is writing, say) is said in its line, and the log still fails."""
+    if today is None:
+        return found
+    try:
         _rewrite(path, today)
-        found.updated = True
+    except AffrayError as exc:
+        found.message += f"; --update could not rewrite it: {exc}"
+        return found
+    found.updated = True
     return found
 
 

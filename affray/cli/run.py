@@ -9,7 +9,7 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import LOG, Interrupted, cli, encounter_place, refuse_overwriting
+from affray.cli.command import LOG, Interrupted, a_log_file, cli, encounter_place, refuse_overwriting
 from affray.errors import AffrayError
 from affray.events.codec import LogHeader, LogWriter
 from affray.events.reader import read_log
@@ -115,6 +115,7 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
 
     The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies.
     """
+    a_log_file(output)
     refuse_overwriting(output, {log: "the log to heal"})
     loaded = read_log(log, rulesets.vocabulary_for)
     if loaded.problem is not None:

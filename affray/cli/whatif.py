@@ -10,7 +10,7 @@ import click
 import msgspec
 
 from affray import rulesets
-from affray.cli.command import cli, open_log_arg, refuse_overwriting
+from affray.cli.command import a_log_file, cli, open_log_arg, refuse_overwriting
 from affray.cli.diff import named
 from affray.cli.run import record
 from affray.errors import AffrayError
@@ -97,6 +97,7 @@ def whatif(
     (so one combatant's change does not shift another's rolls). OUTPUT's header names LOG (by the hash
     of its end line) and the changes; it verifies like any log.
     """
+    a_log_file(output)
     if not settings and rule is None and intent is None:
         raise AffrayError("give --set STREAM#DRAW=VALUE, --rule EFFECT or --intent COMBATANT:KEY=VALUE")
     if reason is not None and rule is None and intent is None:

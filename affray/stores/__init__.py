@@ -7,6 +7,8 @@ campaign is read, chain-checked and verified exactly as its file would be.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,10 +69,10 @@ def check_there(where: Place) -> None:
 def exists(where: Place) -> bool:
     """Whether a log (or anything else) is there."""
     if isinstance(where, Path):
-        return where.exists()
+        return os.path.lexists(where)
     if not where.campaign.exists():
         return False
-    with Campaign.open(where.campaign) as campaign:
+    with Campaign.open(where.campaign, read_only=True) as campaign:
         return campaign.exists(where.name)
 
 
@@ -92,7 +94,7 @@ def open_place(where: Place, resolve: Resolver, *, canonical: bool = False) -> L
     if isinstance(where, Path):
         _refuse_bare_campaign(where)
         return open_log(where, resolve, canonical=canonical)
-    with Campaign.open(where.campaign) as campaign:
+    with Campaign.open(where.campaign, read_only=True) as campaign:
         stream = campaign.read(where.name)
     try:
         return LogReader(stream, resolve, str(where), canonical=canonical)
@@ -111,7 +113,7 @@ def read_bytes_of(where: Place) -> BinaryIO:
     """The log's bytes as its file holds them (for a campaign's encounter, as its file would)."""
     if isinstance(where, Path):
         return open_user_file(where, LogError, "a log")
-    with Campaign.open(where.campaign) as campaign:
+    with Campaign.open(where.campaign, read_only=True) as campaign:
         return campaign.read(where.name)
 
 
@@ -189,13 +191,14 @@ def write_whole(where: Place, lines: Iterable[bytes], *, replace: bool = False) 
         for line in lines:
             output.write(line)
     except BaseException:
-        output.discard()
+        with contextlib.suppress(Exception):  # the error that stopped the write is the one to tell
+            output.discard()
         raise
     output.commit()
 
 
 def whole_encounters(campaign: Path) -> list[StoredLog]:
     """Every whole encounter of a campaign (none that is partial or being written), by name."""
-    with Campaign.open(campaign) as opened:
+    with Campaign.open(campaign, read_only=True) as opened:
         stored = opened.stored()
     return [StoredLog(campaign, s.name) for s in stored if s.whole and not s.name.startswith(".")]

@@ -157,6 +157,26 @@ def _connect(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(_uri(path, "rw"), uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
 
 
+_CANNOT_SHARE = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN}
+"""What opening a campaign read-only gives when its folder cannot hold SQLite's shared-memory file."""
+
+
+def _connect_to_read(path: Path) -> sqlite3.Connection:
+    """A read-only connection, which writes nothing to the file or beside it: a campaign in a folder this
+    process may not write to (an archive, a read-only mount) is read as ``immutable``, since no one can be
+    writing it there."""
+    connection = sqlite3.connect(_uri(path, "ro"), uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+    try:
+        connection.execute("PRAGMA application_id").fetchone()
+    except sqlite3.OperationalError as exc:
+        connection.close()
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _CANNOT_SHARE:
+            raise
+        uri = f"{_uri(path, 'ro')}&immutable=1"
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+    return connection
+
+
 def _remove_database(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(OSError):
@@ -245,6 +265,10 @@ def _configure(connection: sqlite3.Connection, where: str) -> None:
 def _name_problem(name: str, limit: int) -> str | None:
     if not name:
         return "is empty"
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not text (it holds bytes that are not UTF-8)"
     if "\n" in name or "\r" in name:
         return "holds a newline"
     if len(name) > limit:
@@ -330,7 +354,9 @@ class _WriterLock:
 
     def __init__(self, campaign: Path) -> None:
         self.where = printable(str(campaign))
-        self.path = campaign.with_name(f".{campaign.name}.lock")
+        # beside the file itself, so a writer reaching it by a link or another path meets the same lock
+        real = campaign.resolve()
+        self.path = real.with_name(f".{real.name}.lock")
         self._fd: int | None = None
 
     def acquire(self) -> None:
@@ -453,20 +479,22 @@ class Campaign:
         self._writer: CampaignOutput | None = None
 
     @classmethod
-    def open(cls, path: Path, *, create: bool = False) -> Campaign:
-        """The campaign at ``path``; with ``create``, an empty one made there when there is no file. A file
-        that is no campaign (not SQLite, another program's database, a newer schema) is refused, untouched."""
+    def open(cls, path: Path, *, create: bool = False, read_only: bool = False) -> Campaign:
+        """The campaign at ``path``; with ``create``, an empty one made there when there is no file; with
+        ``read_only``, opened to read and never written to (nor the folder beside it). A file that is no
+        campaign (not SQLite, another program's database, a newer schema) is refused, untouched."""
         path = Path(path)
         if create and not os.path.lexists(path):
             _create(path)
         _sniff(path)
         where = printable(str(path))
         with _guarded(where):
-            connection = _connect(path)
+            connection = _connect_to_read(path) if read_only else _connect(path)
         try:
             with _guarded(where):
                 _check_schema(connection, where)
-                _configure(connection, where)
+                if not read_only:
+                    _configure(connection, where)
         except BaseException:
             connection.close()
             raise
@@ -502,6 +530,7 @@ class Campaign:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception; SQLite's errors as LogError."""
         connection = self._connection
         with _guarded(self._where()):
+            _rollback(connection)  # one an interrupt (Ctrl-C) left open between its BEGIN and its try
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection
@@ -555,7 +584,7 @@ class Campaign:
         from a snapshot of the campaign; close the stream when done."""
         self._check_name(name)
         with _guarded(self._where()):
-            connection = _connect(self.path)
+            connection = _connect_to_read(self.path)
         try:
             with _guarded(self._where()):
                 connection.execute("BEGIN")

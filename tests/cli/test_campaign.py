@@ -15,15 +15,20 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from affray import stores
+from affray.stores import StoredLog
 from affray.stores.sqlite import Campaign
 from tests.cli.conftest import DUEL, ROOT, SKIRMISH, Affray, Result, assert_user_error
 from tests.strategies import join_lines, log_lines, rechain
@@ -981,3 +986,104 @@ def test_regress_update_on_worker_processes_rewrites_every_changed_encounter(
     assert result.code == 0, result
     assert result.out.count("rewritten under today's rules") == 3  # two lines and the summary
     assert affray("regress", campaign).code == 0
+
+
+# -- found in review ---------------------------------------------------------------------------------------
+
+
+def test_a_name_that_is_not_utf8_is_a_user_error(affray: Affray, tmp_path: Path) -> None:
+    log = tmp_path / "\udcff.jsonl"  # a file name of a byte that is no UTF-8, as a shell may give it
+    shutil.copy(GOLDEN_DUEL, log)
+    assert_user_error(affray("import", log, "-o", tmp_path / "c.sqlite"), "is not text")
+    assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_a_campaign_in_a_folder_no_one_may_write_to_is_read(tmp_path: Path) -> None:
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    with GOLDEN_DUEL.open("rb") as lines:
+        stores.write_whole(StoredLog(folder / "c.sqlite", "duel"), lines)
+    (folder / "c.sqlite").chmod(0o444)
+    folder.chmod(0o555)
+    # root passes any permission; without these capabilities it meets the modes as anyone would
+    drop = (
+        ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"] if os.geteuid() == 0 else []
+    )
+    if drop and shutil.which("setpriv") is None:
+        pytest.skip("root without setpriv cannot be kept out of a folder")
+    try:
+        command = [*drop, sys.executable, "-m", "affray", "verify", f"{folder / 'c.sqlite'}#duel"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    finally:
+        folder.chmod(0o755)
+    assert (done.returncode, done.stderr) == (0, ""), done
+    assert done.stdout.startswith(f"ok: {folder / 'c.sqlite'}#duel: 27 events")
+    assert sorted(p.name for p in folder.iterdir()) == ["c.sqlite"]
+
+
+def test_two_logs_of_one_name_are_refused_before_either_is_imported(affray: Affray, tmp_path: Path) -> None:
+    for folder, golden in (("a", GOLDEN_DUEL), ("b", GOLDEN_SKIRMISH)):
+        (tmp_path / folder).mkdir()
+        shutil.copy(golden, tmp_path / folder / "fight.jsonl")
+    c = tmp_path / "c.sqlite"
+    result = affray(
+        "import", tmp_path / "a" / "fight.jsonl", tmp_path / "b" / "fight.jsonl", "-o", c, "--force"
+    )
+    assert_user_error(result, f"would both be {c}#fight")
+    assert not c.exists()
+
+
+def test_a_name_taken_stops_an_import_before_any_log_is_copied(
+    affray: Affray, campaign: Path, tmp_path: Path
+) -> None:
+    brawl = tmp_path / "brawl.jsonl"
+    shutil.copy(GOLDEN / "brawl.jsonl", brawl)
+    duel = tmp_path / "duel.jsonl"
+    shutil.copy(GOLDEN_SKIRMISH, duel)  # another fight under a name the campaign holds
+    before = contents(campaign)
+    assert_user_error(affray("import", brawl, duel, "-o", campaign), f"{campaign}#duel: already exists")
+    assert contents(campaign) == before
+
+
+def test_an_encounter_whose_name_is_no_file_name_stops_an_export_before_it_begins(
+    affray: Affray, campaign: Path, tmp_path: Path
+) -> None:
+    assert affray("import", GOLDEN_DUEL, "-o", f"{campaign}#m/slash").code == 0
+    assert_user_error(affray("export", campaign, "-o", tmp_path / "out"), "cannot be a file's name")
+    assert not (tmp_path / "out").exists()
+
+
+def test_export_into_a_folder_under_a_file_is_a_user_error(
+    affray: Affray, campaign: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "file").write_text("")
+    assert_user_error(affray("export", campaign, "-o", tmp_path / "file" / "out"), "cannot make the folder")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("heal", str(GOLDEN / "robots.jsonl"), "--days", "1", "-o", "{c}"),
+        ("whatif", str(GOLDEN_DUEL), "--set", "brenna/hit#2=5", "-o", "{c}"),
+        ("whatif", str(GOLDEN_DUEL), "--set", "brenna/hit#2=5", "-o", "{c}#duel"),
+    ],
+    ids=["heal", "whatif", "whatif-encounter"],
+)
+def test_a_command_that_writes_log_files_refuses_a_campaign(
+    affray: Affray, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    c = tmp_path / "c.sqlite"
+    assert_user_error(affray(*(a.format(c=c) for a in args)), "writes a log file (.jsonl), not a campaign")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_regress_update_says_a_log_it_could_not_rewrite_and_fails(
+    affray: Affray, changed: Path, tmp_path: Path
+) -> None:
+    with Campaign.open(changed) as opened:
+        writer = opened.writer("meanwhile")  # another writer holds the campaign
+        result = affray("regress", "--update", changed)
+        writer.discard()
+    assert result.code == 1, result
+    assert "--update could not rewrite it: " in result.out
+    assert "another affray is writing to it" in result.out

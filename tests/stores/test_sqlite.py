@@ -564,3 +564,38 @@ def test_a_temporary_encounter_left_by_a_killed_writer_can_be_read(campaign: Cam
 )
 def test_a_campaign_is_known_by_its_suffix(name: str, expected: bool) -> None:
     assert is_campaign_path(Path(name)) is expected
+
+
+def test_a_writer_reaching_the_campaign_by_a_link_meets_the_same_lock(tmp_path: Path) -> None:
+    (tmp_path / "link.sqlite").symlink_to(tmp_path / "c.sqlite")
+    with Campaign.open(tmp_path / "c.sqlite", create=True) as campaign:
+        output = campaign.writer("duel")
+        with (
+            Campaign.open(tmp_path / "link.sqlite") as linked,
+            pytest.raises(LogError, match="another affray"),
+        ):
+            linked.writer("other")
+        output.discard()
+
+
+def test_a_transaction_an_interrupt_left_open_does_not_stop_the_next(tmp_path: Path) -> None:
+    # Ctrl-C may land between a transaction's BEGIN and the code that would roll it back
+    with Campaign.open(tmp_path / "c.sqlite", create=True) as campaign:
+        output = campaign.writer("duel")
+        for line in DUEL.splitlines(keepends=True)[:5]:
+            output.write(line)
+        campaign._connection.execute("BEGIN IMMEDIATE")
+        assert output.keep_partial() == f"{tmp_path / 'c.sqlite'}#duel.partial"
+    with Campaign.open(tmp_path / "c.sqlite") as campaign:
+        assert [s.name for s in campaign.stored()] == ["duel.partial"]
+
+
+def test_reading_leaves_a_campaign_s_file_as_it_was(tmp_path: Path) -> None:
+    with Campaign.open(tmp_path / "c.sqlite", create=True) as campaign:
+        write(campaign, "duel", DUEL)
+    before = (tmp_path / "c.sqlite").read_bytes()
+    with Campaign.open(tmp_path / "c.sqlite", read_only=True) as campaign:
+        assert read(campaign, "duel") == DUEL
+        with pytest.raises(LogError, match="read-only"):
+            campaign.append("more", 0, lines(DUEL)[0])
+    assert (tmp_path / "c.sqlite").read_bytes() == before
