@@ -1,5 +1,5 @@
 """``affray export``, ``affray import`` and ``affray encounters``: logs between files and campaigns, byte for
-byte, and what a campaign holds."""
+byte, and what a campaign holds (and removing what it need not)."""
 
 from __future__ import annotations
 
@@ -132,14 +132,42 @@ def import_command(logs: tuple[Path, ...], output: Place, encounter: str | None,
 
 @cli.command(name="encounters")
 @click.argument("campaign", type=click.Path(path_type=Path))
-def encounters_command(campaign: Path) -> None:
+@click.option(
+    "--remove",
+    "removed",
+    multiple=True,
+    metavar="NAME",
+    help="Remove this encounter first (a whole one only with --force); repeat for more.",
+)
+@click.option("--force", is_flag=True, help="Let --remove remove a whole encounter, a recorded fight.")
+def encounters_command(campaign: Path, removed: tuple[str, ...], force: bool) -> None:
     """List the encounters of CAMPAIGN: each one's name, events, and whether it is whole, a failed run's
-    partial log, or one being written (or left by a run that was killed)."""
+    partial log, or one being written (or left by a run that was killed). --remove removes the partial
+    and left-over ones a user no longer wants."""
+    if removed:
+        _remove(campaign, removed, force)
     with Campaign.open(campaign, read_only=True) as opened:
         held = opened.stored()
     for stored in held:
         click.echo(f"{stored.name}\t{stored.events} events\t{_state(stored)}")
     click.echo(f"{campaign}: {_counted(len(held))}")
+
+
+def _remove(campaign: Path, names: tuple[str, ...], force: bool) -> None:
+    """Remove each encounter named, all or none checked first: a whole one only with ``force``."""
+    with Campaign.open(campaign) as opened:
+        held = {stored.name: stored for stored in opened.stored()}
+        for name in names:
+            if name not in held:
+                raise AffrayError(f"--remove {name}: {campaign} holds no encounter of that name")
+            if held[name].whole and not name.startswith(".") and not force:
+                raise AffrayError(
+                    f"--remove {name}: a whole log, a recorded fight; --force removes it (affray export "
+                    "keeps a copy)"
+                )
+        for name in dict.fromkeys(names):
+            opened.delete(name)
+            click.echo(f"removed {campaign}#{name}")
 
 
 def _counted(encounters: int) -> str:

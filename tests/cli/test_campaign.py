@@ -1087,3 +1087,40 @@ def test_regress_update_says_a_log_it_could_not_rewrite_and_fails(
     assert result.code == 1, result
     assert "--update could not rewrite it: " in result.out
     assert "another affray is writing to it" in result.out
+
+
+def test_encounters_remove_removes_partial_and_left_over_encounters(affray: Affray, unfinished: Path) -> None:
+    result = affray("encounters", unfinished, "--remove", PARTIAL, "--remove", TEMPORARY)
+    assert result.code == 0, result
+    assert result.out.splitlines()[:2] == [
+        f"removed {unfinished}#{PARTIAL}",
+        f"removed {unfinished}#{TEMPORARY}",
+    ]
+    assert [name for name, _, _ in held(unfinished)] == ["duel", "skirmish"]
+
+
+def test_encounters_remove_keeps_a_whole_encounter_without_force(affray: Affray, campaign: Path) -> None:
+    before = contents(campaign)
+    assert_user_error(affray("encounters", campaign, "--remove", "duel"), "--remove duel: a whole log")
+    assert contents(campaign) == before
+
+
+def test_encounters_remove_with_force_removes_a_whole_encounter(affray: Affray, campaign: Path) -> None:
+    assert affray("encounters", campaign, "--remove", "duel", "--force").code == 0
+    assert [name for name, _, _ in held(campaign)] == ["skirmish"]
+
+
+def test_encounters_remove_of_a_name_not_held_removes_nothing(affray: Affray, unfinished: Path) -> None:
+    before = contents(unfinished)
+    result = affray("encounters", unfinished, "--remove", PARTIAL, "--remove", "nope")
+    assert_user_error(result, "--remove nope: ", "holds no encounter of that name")
+    assert contents(unfinished) == before
+
+
+def test_encounters_remove_waits_for_no_writer(affray: Affray, unfinished: Path) -> None:
+    with Campaign.open(unfinished) as opened:
+        writer = opened.writer("meanwhile")
+        result = affray("encounters", unfinished, "--remove", PARTIAL)
+        writer.discard()
+    assert_user_error(result, "another affray is writing to it")
+    assert PARTIAL in [name for name, _, _ in held(unfinished)]
