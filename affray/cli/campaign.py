@@ -28,7 +28,7 @@ def _whole(log: Place) -> int:
 
 
 def _same_bytes(a: Place, b: Place) -> bool:
-    with stores.read_bytes_of(a) as left, stores.read_bytes_of(b) as right:
+    with stores.open_bytes(a) as left, stores.open_bytes(b) as right:
         return all(x == y for x, y in itertools.zip_longest(left, right))
 
 
@@ -69,7 +69,7 @@ def copy_logs(pairs: list[tuple[Place, Place]], *, force: bool) -> None:
         if copy.there:
             click.echo(f"{copy.source}: {copy.target} holds it already, byte for byte")
             continue
-        with stores.read_bytes_of(copy.source) as lines:
+        with stores.open_bytes(copy.source) as lines:
             stores.write_whole(copy.target, lines, replace=force)
         click.echo(f"{copy.source} -> {copy.target} ({copy.events} events)")
 

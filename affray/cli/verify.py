@@ -19,7 +19,7 @@ from affray.stores import Place
 def _holds_events(path: Place) -> bool:
     """Whether the line after an unreadable first line is an event line: a log whose header was damaged."""
     try:
-        with stores.read_bytes_of(path) as stream:
+        with stores.open_bytes(path) as stream:
             first = stream.readline(1 << 16)
             while first and not first.endswith(b"\n"):
                 first = stream.readline(1 << 16)

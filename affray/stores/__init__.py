@@ -62,7 +62,7 @@ def file_of(where: Place) -> Path:
 
 def check_there(where: Place) -> None:
     """LogError when there is no log at ``where``: no such file, campaign or encounter."""
-    with read_bytes_of(where):
+    with open_bytes(where):
         pass
 
 
@@ -109,8 +109,8 @@ def read_place(where: Place, resolve: Resolver, *, canonical: bool = False) -> L
         return read_all(reader)
 
 
-def read_bytes_of(where: Place) -> BinaryIO:
-    """The log's bytes as its file holds them (for a campaign's encounter, as its file would)."""
+def open_bytes(where: Place) -> BinaryIO:
+    """A stream of the log's bytes as its file holds them (for a campaign's encounter, as its file would)."""
     if isinstance(where, Path):
         return open_user_file(where, LogError, "a log")
     with Campaign.open(where.campaign, read_only=True) as campaign:

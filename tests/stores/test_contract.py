@@ -80,7 +80,7 @@ def write(where: Place, log: LogFile, *, replace: bool = False) -> None:
 
 
 def stored_bytes(where: Place) -> bytes:
-    with stores.read_bytes_of(where) as stream:
+    with stores.open_bytes(where) as stream:
         return stream.read()
 
 
