@@ -12,10 +12,19 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Protocol
 
 from affray.errors import LogError
+
+
+def partial_names(name: str) -> Iterator[str]:
+    """The names a failed write's lines are kept under, in the order tried: ``NAME.partial``, then
+    ``NAME.partial-2``, ... (999 in all)."""
+    yield f"{name}.partial"
+    for number in range(2, 1000):
+        yield f"{name}.partial-{number}"
 
 
 class Output(Protocol):
@@ -144,9 +153,8 @@ class OutputFile:
         if self.in_place:
             return self.target
         try:
-            for number in range(1, 1000):
-                suffix = ".partial" if number == 1 else f".partial-{number}"
-                kept = self.target.with_name(self.target.name + suffix)
+            for partial in partial_names(self.target.name):
+                kept = self.target.with_name(partial)
                 try:
                     os.link(self.writing, kept)
                 except FileExistsError:

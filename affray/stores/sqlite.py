@@ -33,6 +33,7 @@ import msgspec
 
 from affray.errors import LogError, excerpt, printable
 from affray.events.codec import END_PREFIX, MAX_LINE_BYTES, PREV_KEY, encode_end, line_hash
+from affray.events.output import partial_names
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -681,8 +682,7 @@ class Campaign:
         with self._transaction() as connection:
             if connection.execute("SELECT 1 FROM encounters WHERE name = ?", (temporary,)).fetchone() is None:
                 return None
-            for number in range(1, 1000):
-                kept = f"{name}.partial" if number == 1 else f"{name}.partial-{number}"
+            for kept in partial_names(name):
                 if connection.execute("SELECT 1 FROM encounters WHERE name = ?", (kept,)).fetchone() is None:
                     connection.execute("UPDATE encounters SET name = ? WHERE name = ?", (kept, temporary))
                     return self._named(kept)
