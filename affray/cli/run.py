@@ -113,7 +113,9 @@ def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Pl
 def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) -> None:
     """Continue LOG's clock past the fight for DAYS: special damage heals, robots are repaired (S7, S8).
 
-    The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies.
+    The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies. The
+    decisions of combatants played by code outside affray are taken from LOG, as verify takes them: no
+    code the log names is imported (an aftermath needs no new decisions).
     """
     a_log_file(output)
     refuse_overwriting(output, {log: "the log to heal"})
@@ -134,6 +136,7 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
         raise AffrayError(f"{log}: the log already holds an aftermath")
     battle = recorded.battle()
     comparison = Comparison(loaded.header_line, loaded.events)
+    battle.replay_decisions(comparison.peek)  # the fight's own decisions: no controller's code is run
     try:
         encounter = battle.run(sinks=[comparison], trace=ctx.obj["verbose"])
         comparison.finish()

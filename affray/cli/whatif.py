@@ -4,21 +4,28 @@ came from."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import click
 import msgspec
 
-from affray import rulesets
+from affray import rulesets, stores
 from affray.cli.command import a_log_file, cli, open_log_arg, refuse_overwriting
 from affray.cli.diff import named
 from affray.cli.run import record
 from affray.errors import AffrayError
-from affray.events.codec import ENCODER, LogHeader, Parent
+from affray.events.codec import ENCODER, LogHeader, Parent, encode_log
 from affray.events.reader import LogFile, read_all
+from affray.handlers.outside import Unrecorded
+from affray.kernel.encounter import Encounter
+from affray.kernel.ruleset import Battle
+from affray.npc.outside import EXTERNAL, factory, is_outside
 from affray.replays.diff import diff_logs, tell_diff
 from affray.replays.verify import verify
 from affray.replays.whatif import (
+    Following,
     IntentChange,
     RollChange,
     RulingChange,
@@ -78,6 +85,15 @@ def _whole(log: Path) -> tuple[LogFile, str]:
 )
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="What-if log to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option(
+    "--controllers",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    metavar="DIR",
+    help="Import the code LOG's scenario names as controllers (package.module:factory) from DIR, and only "
+    "from there, and call it for every decision. Without it no code LOG names is imported: their "
+    "recorded decisions are taken up to the change, and a what-if that needs a new one stops with an "
+    "error.",
+)
 @click.pass_context
 def whatif(
     ctx: click.Context,
@@ -89,6 +105,7 @@ def whatif(
     seq: int | None,
     output: Path,
     force: bool,
+    controllers: Path | None,
 ) -> None:
     """Fight LOG again with some of its rolls set otherwise, a referee's ruling or a combatant played
     otherwise from a point on, into OUTPUT, and show how it differs.
@@ -96,6 +113,11 @@ def whatif(
     Every roll before the change comes out as it was, and every later roll is drawn from its own stream
     (so one combatant's change does not shift another's rolls). OUTPUT's header names LOG (by the hash
     of its end line) and the changes; it verifies like any log.
+
+    A log never runs code unless you say where it comes from: a combatant played by code outside affray
+    (package.module:factory) takes its recorded decisions while the what-if goes as LOG did, and one
+    that must decide anew after the change stops the what-if (nothing is written) unless --controllers
+    DIR names the folder its code is imported from.
     """
     a_log_file(output)
     if not settings and rule is None and intent is None:
@@ -126,7 +148,16 @@ def whatif(
         parent=Parent(log=os.path.relpath(log.absolute(), output.absolute().parent), end=end),
         changes=[str(change) for change in changes],
     )
-    encounter = record(what.battle(), made, output, force=force, trace=ctx.obj["verbose"], what=log)
+    played = _played_from_outside(scenario)
+    battle, trace = what.battle(), ctx.obj["verbose"]
+    if controllers is None and played:
+        changed = {order.combatant: _time_of(parent, order.seq)} if order is not None else {}
+        encounter = _followed(battle, parent, changed, trace, log)
+        stores.write_whole(output, encode_log(made, encounter.log).splitlines(keepends=True), replace=force)
+    else:
+        if controllers is not None:
+            _import_controllers(played.values(), controllers)
+        encounter = record(battle, made, output, force=force, trace=trace, what=log)
     click.echo(f"{output}: {log} with {', '.join(map(str, changes))}; {encounter.count} events")
     with open_log_arg(output) as child:
         found = diff_logs(parent, child, (str(log), str(output)))
@@ -134,6 +165,54 @@ def whatif(
         click.echo(named(child.header, "B", output))
     for line in tell_diff(found, "A", "B"):
         click.echo(line)
+
+
+def _played_from_outside(scenario: Mapping[str, Any]) -> dict[str, str]:
+    """The combatants of a scenario (as a log's header holds it) played by code outside affray or step by
+    step, and their controllers."""
+    combatants = scenario.get("combatants")
+    return {
+        str(c.get("id")): c["controller"]
+        for c in (combatants if isinstance(combatants, list) else [])
+        if isinstance(c, dict) and isinstance(c.get("controller"), str) and is_outside(c["controller"])
+    }
+
+
+def _time_of(parent: LogFile, seq: int) -> int:
+    """The time (ms) of the parent's event at ``seq``."""
+    return next(event.t for event in parent.events if event.seq == seq)
+
+
+def _import_controllers(controllers: Iterable[str], folder: Path) -> None:
+    """Import each factory named from ``folder`` (``--controllers``), before anything runs."""
+    for controller in sorted(set(controllers) - {EXTERNAL}):
+        try:
+            factory(controller, folder)
+        except AffrayError as exc:
+            raise AffrayError(f"--controllers {folder}: {exc}") from None
+
+
+def _followed(
+    battle: Battle, parent: LogFile, changed: Mapping[str, int], trace: bool, log: Path
+) -> Encounter[Any]:
+    """The what-if fought in memory, its combatants played from outside taking their decisions from the
+    parent while it goes as the parent did (replays/whatif.py's Following); one that must decide anew is
+    an error, and nothing is written."""
+    following = Following(parent.events, changed)
+    battle.replay_decisions(following.peek, strict=True)
+    try:
+        return battle.run(sinks=[following], trace=trace)
+    except Unrecorded as exc:
+        if exc.controller == EXTERNAL:
+            why = "it is played step by step (affray.envs), which a what-if cannot ask"
+        else:
+            why = (
+                "only its code can make it, and affray imports code a log names only from a folder you "
+                "give with --controllers DIR"
+            )
+        raise AffrayError(f"{log}: after the change, {exc}: {why}") from None
+    except AffrayError as exc:
+        raise AffrayError(f"{log}: {exc}") from None
 
 
 def _generation(path: Path) -> tuple[LogHeader, str | None]:

@@ -6,7 +6,7 @@ order whichever source answers:
 
 - :class:`Called`: each combatant's controller, made by its factory for this run, is called;
 - :class:`Replayed`: the answers recorded in a log being re-simulated, taken in order (how such logs
-  verify without the controllers' code);
+  verify, and are healed or changed in a what-if, without the controllers' code);
 - :class:`Stepped`: the run pauses until code that runs it step by step gives the answer (the PettingZoo
   environment); the answer then fires before anything else due at that instant.
 """
@@ -31,6 +31,7 @@ from affray.npc.outside import (
     check_spec,
     chosen,
     factory,
+    imported,
     where_it_failed,
 )
 
@@ -48,7 +49,8 @@ def check_controllers(
 ) -> None:
     """Each combatant's controller is one of the ruleset's ``own``, ``external`` or a
     ``package.module:factory``; with ``folder`` (a scenario read from a file there), each factory is
-    imported, so that one that cannot be is an error at once."""
+    imported from that folder, so that one that cannot be is an error at once. Without it (a scenario
+    read from a log's header) nothing is imported."""
     for index, controller in enumerate(controllers):
         if controller in own or controller == EXTERNAL:
             continue
@@ -114,9 +116,9 @@ class Called:
 
     @classmethod
     def made(cls, seated: Sequence[tuple[str, Seat]], intents: tuple[type, ...]) -> Called:
-        """A controller for each seat, made by its factory; ``where`` is the field that names it
-        (``$.combatants[0].controller``). A combatant that is only ever played step by step
-        (``external``) has none: ScenarioError says so."""
+        """A controller for each seat, made by its factory as imported from a folder already (this
+        imports nothing); ``where`` is the field that names it (``$.combatants[0].controller``). A
+        combatant that is only ever played step by step (``external``) has none: ScenarioError says so."""
         controllers, places = {}, {}
         for where, seat in seated:
             if ":" not in seat.controller:
@@ -125,8 +127,11 @@ class Called:
                     "step from outside (affray.envs), not by affray; give it another controller to run "
                     "it here"
                 )
-            made = factory(seat.controller)
             place = f"{where} ({seat.controller}) of {seat.combatant}"
+            try:
+                made = imported(seat.controller)
+            except ControllerError as exc:
+                raise ControllerError(f"{place}: {exc}") from None
             try:
                 controllers[seat.combatant] = made(seat)
             except Exception as exc:  # the user's factory failed
@@ -144,23 +149,52 @@ class Called:
         return chosen(answer, self._intents, who)
 
 
+class Unrecorded(ControllerError):
+    """A decision a re-simulation needs that its log does not record: a what-if asking a combatant played
+    from outside to decide where its parent went otherwise (or after the change made to it)."""
+
+    def __init__(self, combatant: str, controller: str, now: int) -> None:
+        super().__init__(combatant, controller, now)
+        self.combatant = combatant
+        self.controller = controller
+        self.now = now
+
+    def __str__(self) -> str:
+        return (
+            f"{self.combatant} (controller {excerpt(self.controller)!r}) must make a decision at "
+            f"{self.now / 1000:.3f} s that the log does not record"
+        )
+
+
 class Replayed:
     """The answers recorded in a log, taken as the re-simulation reaches them. ``recorded()`` is the log's
     next event not yet compared, which is where this combatant's decision is recorded if the fight went
-    as the log says; anything else there answers None, and the comparison reports the first event that
-    differs."""
+    as the log says. Anything else there answers None, and the comparison reports the first event that
+    differs; or, ``strict``, is an :class:`Unrecorded` error naming the combatant and its controller
+    (``controllers``, by combatant)."""
 
-    def __init__(self, recorded: Callable[[], Event | None], kind: type[Event]) -> None:
+    def __init__(
+        self,
+        recorded: Callable[[], Event | None],
+        kind: type[Event],
+        *,
+        strict: bool = False,
+        controllers: Mapping[str, str] | None = None,
+    ) -> None:
         self._recorded = recorded
         self._kind = kind
+        self._strict = strict
+        self._controllers = controllers or {}
 
     def ask(self, encounter: simpy.Environment, combatant: str, offer: Offer) -> Chosen:
         """The decision recorded next, if it is this combatant's."""
         event = self._recorded()
-        if not isinstance(event, self._kind):
-            return NOTHING
         decided: Any = event
-        return Chosen(decided.intent, decided.scores) if decided.combatant == combatant else NOTHING
+        if isinstance(event, self._kind) and decided.combatant == combatant:
+            return Chosen(decided.intent, decided.scores)
+        if self._strict:
+            raise Unrecorded(combatant, self._controllers.get(combatant, ""), int(encounter.now))
+        return NOTHING
 
 
 class Stepped:

@@ -124,10 +124,13 @@ class Battle(Protocol):
         """Things a user should know about this scenario (example data in use, say); one line each."""
         ...
 
-    def replay_decisions(self, recorded: Callable[[], Event | None]) -> None:
+    def replay_decisions(self, recorded: Callable[[], Event | None], *, strict: bool = False) -> None:
         """Take the decisions of combatants played from outside affray from a log being re-simulated
-        (``recorded()`` is its next event not yet compared) rather than from their controllers; a
-        ruleset whose combatants are all played by its own controllers has nothing to take."""
+        (``recorded()`` is its next event not yet compared) rather than from their controllers, never
+        importing their code; a ruleset whose combatants are all played by its own controllers has
+        nothing to take. A decision not recorded next is nothing more (the comparison then finds where
+        the log differs) or, ``strict``, a ControllerError naming the combatant (a what-if past its
+        change)."""
         ...
 
 

@@ -11,13 +11,16 @@ answers, without the controller's code. docs/controllers.md is the protocol for 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 import sys
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from hashlib import blake2b
+from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import msgspec
@@ -122,56 +125,104 @@ def check_spec(controller: str) -> str:
     return ""
 
 
-def factory(controller: str, folder: Path | None = None) -> Callable[[Seat], Any]:
-    """The factory ``package.module:factory`` names, imported from ``folder`` (the folder of the scenario
-    file that names it, put at the front of the import path), else from the import path, else from the
-    current directory; ControllerError says why it cannot be had."""
+def factory(controller: str, folder: Path) -> Callable[[Seat], Any]:
+    """The factory ``package.module:factory`` names, its top-level module or package imported from
+    ``folder`` only (never from the import path, nor from the current folder unless it is ``folder``),
+    and kept for :func:`imported` to give the runs of this process; ControllerError says why it cannot
+    be had. A module of that name already imported from elsewhere (the standard library's ``os``,
+    affray, another scenario's package of the same name) is refused, never used in its place."""
     module_name, _, name = controller.partition(":")
-    if folder is not None:
-        _on_path(str(folder.resolve()), first=True)
-    try:
-        found: Any = _imported(controller, module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name.partition(".")[0] or str(Path.cwd()) in sys.path:
-            raise _unimportable(controller, module_name, exc, folder) from None
-        _on_path(str(Path.cwd()), first=False)
-        try:
-            found = _imported(controller, module_name)
-        except ImportError as again:
-            raise _unimportable(controller, module_name, again, folder) from None
-    except ImportError as exc:
-        raise _unimportable(controller, module_name, exc, folder) from None
+    found: Any = _module(controller, module_name, folder.resolve())
     for part in name.split("."):
         if not hasattr(found, part):
             raise ControllerError(f"controller {controller!r}: {module_name} has no {name}")
         found = getattr(found, part)
     if not callable(found):
         raise ControllerError(f"controller {controller!r}: {name} is not callable")
+    _IMPORTED[controller] = found
     return found  # type: ignore[no-any-return]
 
 
-def _on_path(folder: str, *, first: bool) -> None:
-    if folder not in sys.path:
-        sys.path.insert(0, folder) if first else sys.path.append(folder)
+_IMPORTED: dict[str, Callable[[Seat], Any]] = {}
+"""The factories :func:`factory` imported in this process, by the ``controller`` that names them."""
+
+
+def imported(controller: str) -> Callable[[Seat], Any]:
+    """The factory ``controller`` names, as :func:`factory` imported it from a folder in this process;
+    nothing is imported here. ControllerError when it was not: a scenario read from a log's header
+    names code that no folder the user named holds."""
+    made = _IMPORTED.get(controller)
+    if made is None:
+        raise ControllerError(
+            f"controller {controller!r}: its code was not imported: affray imports a controller only from "
+            "the folder of the scenario file that names it, or from a folder named for a log's controllers"
+        )
+    return made
+
+
+def _module(controller: str, module_name: str, folder: Path) -> Any:
+    """The module ``module_name``, its top-level package loaded from ``folder`` unless loaded from there
+    already."""
+    top = module_name.partition(".")[0]
+    spec = PathFinder.find_spec(top, [str(folder)])
+    if spec is None:
+        raise ControllerError(
+            f"controller {controller!r}: cannot import {module_name}: {folder} holds no module or package "
+            f"{top} (a controller is imported from that folder only)"
+        )
+    loaded = sys.modules.get(top)
+    if loaded is None:
+        _load(controller, top, spec)
+    elif _home(loaded) != folder:
+        home = _home(loaded)
+        where = f"from {home}" if home is not None else "built into Python"
+        raise ControllerError(
+            f"controller {controller!r}: a module named {top} is imported already, {where}, so the {top} "
+            f"in {folder} cannot be; give your package a name of its own"
+        )
+    return _imported(controller, module_name)
+
+
+def _home(module: ModuleType) -> Path | None:
+    """The folder a module or package was imported from (None: it is built in, or was made in memory)."""
+    places = getattr(module, "__path__", None)
+    if places is not None:
+        homes = {Path(place).parent.resolve() for place in places}
+        return homes.pop() if len(homes) == 1 else None
+    file = getattr(module, "__file__", None)
+    return Path(file).parent.resolve() if isinstance(file, str) else None
+
+
+def _load(controller: str, top: str, spec: ModuleSpec) -> None:
+    """Load the top-level module or package of ``spec`` as ``top``; a namespace package keeps the one
+    folder it was found in as its whole path."""
+    namespace = spec.loader is None and spec.submodule_search_locations is not None
+    module = importlib.util.module_from_spec(spec)
+    if namespace:
+        module.__path__ = list(module.__path__)
+    sys.modules[top] = module
+    try:
+        if spec.loader is not None:
+            spec.loader.exec_module(module)
+    except BaseException as exc:
+        sys.modules.pop(top, None)
+        if isinstance(exc, ImportError):
+            raise ControllerError(f"controller {controller!r}: cannot import {top}: {exc}") from None
+        if isinstance(exc, Exception):
+            failed = where_it_failed(exc)
+            raise ControllerError(f"controller {controller!r}: importing {top} failed: {failed}") from None
+        raise
 
 
 def _imported(controller: str, module_name: str) -> Any:
+    """``module_name`` imported, its top-level package loaded already (a module inside it is found in
+    the package's own folder)."""
     try:
         return importlib.import_module(module_name)
-    except ImportError:
-        raise
+    except ImportError as exc:
+        raise ControllerError(f"controller {controller!r}: cannot import {module_name}: {exc}") from None
     except Exception as exc:  # the user's module failed as it was imported
         failed = where_it_failed(exc)
         raise ControllerError(
             f"controller {controller!r}: importing {module_name} failed: {failed}"
         ) from None
-
-
-def _unimportable(
-    controller: str, module_name: str, exc: ImportError, folder: Path | None
-) -> ControllerError:
-    places = [str(folder.resolve())] if folder is not None else []
-    places += ["the import path", str(Path.cwd())]
-    return ControllerError(
-        f"controller {controller!r}: cannot import {module_name}: {exc} (looked in {', '.join(places)})"
-    )

@@ -5,6 +5,9 @@ rolls entered by stream and draw (``[dice.rolled]``). Every roll before the firs
 was; every later roll is drawn from its own stream, so a change to one combatant's roll does not shift
 another's. The rolls the fight took from a table (``source = "manual"``) stay entered as they were, and
 any the new course of the fight asks for beyond them are generated.
+
+A combatant played by code outside affray takes its recorded decisions while the what-if goes as its
+parent did (:class:`Following`): its code is run only where the user names the folder it comes from.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import msgspec
 
 from affray.errors import AffrayError
 from affray.events.base import Event, Roll, rolls_in
+from affray.events.codec import encode_event
 from affray.events.shared import kind_of
 from affray.kernel.dice import STREAM_DRAW, parse_expression
 from affray.kernel.referee import Effect
@@ -216,3 +220,35 @@ def ordered_scenario(
         order["reason"] = change.reason
     kept = [dict(o) for o in scenario.get("orders", []) if isinstance(o, dict)]
     return {**scenario, "orders": [*kept, order]}
+
+
+class Following:
+    """A what-if's events compared, as they are emitted, with its parent's, until the first that differs:
+    there the what-if parts from its parent. ``peek()`` is the parent's event due next while it has not
+    (None after), which is where a combatant played from outside finds its recorded decision; also None
+    once that event is a combatant's that ``changed`` names (an ``--intent``: the ms from which it is
+    played otherwise), at or after that time, since its decisions from then on are new ones."""
+
+    def __init__(self, parent: Iterable[Event], changed: Mapping[str, int]) -> None:
+        self._parent = iter(parent)
+        self._due = next(self._parent, None)
+        self._changed = changed
+        self.parted = False
+
+    def __call__(self, simulated: Event) -> None:
+        if self.parted:
+            return
+        if self._due is None or encode_event(self._due, "") != encode_event(simulated, ""):
+            self.parted = True
+            return
+        self._due = next(self._parent, None)
+
+    def peek(self) -> Event | None:
+        """The parent's event due next, while the what-if still goes as the parent did."""
+        due = self._due
+        if self.parted or due is None:
+            return None
+        who = getattr(due, "combatant", None)
+        if isinstance(who, str) and who in self._changed and due.t >= self._changed[who]:
+            return None
+        return due

@@ -1,5 +1,7 @@
 """Controllers from outside affray (affray/npc/outside.py): answers checked and made ready to record, the
-``package.module:factory`` spec, a seat's own seed, and importing a factory from a scenario's folder.
+``package.module:factory`` spec, a seat's own seed, and importing a factory from a folder: only from it,
+never from the import path or the current folder, and never taking a module of the same name imported
+from elsewhere in its place.
 
 Factories are small modules written into the test's folder, each under a name of its own (a module once
 imported stays in ``sys.modules``).
@@ -29,6 +31,7 @@ from affray.npc.outside import (
     check_spec,
     chosen,
     factory,
+    imported,
     is_outside,
     seat_seed,
     where_it_failed,
@@ -214,21 +217,126 @@ def test_factory_imports_a_module_of_a_package_in_the_folder(tmp_path: Path) -> 
     assert factory(f"{package}.bot:make", tmp_path).__module__ == f"{package}.bot"
 
 
-def test_factory_without_a_folder_imports_from_the_current_directory(
+def test_factory_never_imports_from_the_current_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    here, folder = tmp_path / "here", tmp_path / "scenario"
+    here.mkdir()
+    folder.mkdir()
+    name = module(here, MAKER)
+    monkeypatch.chdir(here)
+    monkeypatch.syspath_prepend(str(here))  # as python -m affray would have it
+    with pytest.raises(ControllerError, match=f"{folder.resolve()} holds no module or package {name}"):
+        factory(f"{name}:make", folder)
+    assert name not in sys.modules
+
+
+def test_factory_never_imports_from_the_import_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    name = module(elsewhere, MAKER)
+    monkeypatch.syspath_prepend(str(elsewhere))
+    with pytest.raises(ControllerError, match=f"holds no module or package {name}"):
+        factory(f"{name}:make", tmp_path)
+    assert name not in sys.modules
+
+
+@pytest.mark.parametrize("controller", ["os:system", "subprocess:run", "affray.cli:main"])
+def test_a_module_imported_already_is_not_reached_through_a_folder_without_it(
+    controller: str, tmp_path: Path
+) -> None:
+    top = controller.partition(".")[0].partition(":")[0]
+    with pytest.raises(ControllerError) as error:
+        factory(controller, tmp_path)
+    assert str(error.value) == (
+        f"controller {controller!r}: cannot import {controller.partition(':')[0]}: {tmp_path.resolve()} "
+        f"holds no module or package {top} (a controller is imported from that folder only)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("top", "home"), [("os", "from "), ("affray", "from "), ("sys", "built into Python")]
+)
+def test_a_folders_module_named_as_one_imported_already_is_refused_not_replaced(
+    top: str, home: str, tmp_path: Path
+) -> None:
+    (tmp_path / f"{top}.py").write_text("raise RuntimeError('the folder's own ran')\n")
+    importlib.invalidate_caches()
+    before = sys.modules[top]
+    with pytest.raises(ControllerError) as error:
+        factory(f"{top}:make", tmp_path)
+    assert f"a module named {top} is imported already, {home}" in str(error.value)
+    assert f"so the {top} in {tmp_path.resolve()} cannot be; give your package a name of its own" in str(
+        error.value
+    )
+    assert sys.modules[top] is before
+
+
+def test_a_package_imported_from_one_folder_is_refused_from_another(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    name = module(first, MAKER)
+    (second / f"{name}.py").write_text(MAKER)
+    importlib.invalidate_caches()
+    made = factory(f"{name}:make", first)
+    with pytest.raises(
+        ControllerError, match=f"a module named {name} is imported already, from {first.resolve()}"
+    ):
+        factory(f"{name}:make", second)
+    assert imported(f"{name}:make") is made
+
+
+def test_a_module_the_folder_gave_already_is_used_again(tmp_path: Path) -> None:
     name = module(tmp_path, MAKER)
-    monkeypatch.chdir(tmp_path)
-    assert factory(f"{name}:make").__module__ == name
+    assert factory(f"{name}:make", tmp_path) is factory(f"{name}:Makers.make", tmp_path)
+
+
+def test_a_namespace_package_is_searched_in_its_folder_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package without ``__init__.py`` keeps the one folder it was found in: a part of the same name on the
+    import path (the current folder, under python -m) adds nothing to it."""
+    package = module(tmp_path, "")
+    (tmp_path / f"{package}.py").unlink()
+    folder, here = tmp_path / "scenario", tmp_path / "here"
+    for place in (folder, here):
+        (place / package).mkdir(parents=True)
+    (folder / package / "bot.py").write_text(MAKER)
+    (here / package / "planted.py").write_text("raise RuntimeError('planted')\n")
+    monkeypatch.syspath_prepend(str(here))
+    importlib.invalidate_caches()
+    assert factory(f"{package}.bot:make", folder).__module__ == f"{package}.bot"
+    sys.path.append(str(tmp_path))  # a changed import path, which a namespace package's path follows
+    assert list(sys.modules[package].__path__) == [str(folder.resolve() / package)]
+    with pytest.raises(ControllerError, match=f"No module named '{package}.planted'"):
+        factory(f"{package}.planted:make", folder)
+
+
+def test_imported_gives_what_factory_imported_and_imports_nothing(tmp_path: Path) -> None:
+    name = module(tmp_path, MAKER)
+    with pytest.raises(ControllerError, match=f"^controller '{name}:make': its code was not imported: "):
+        imported(f"{name}:make")
+    assert name not in sys.modules
+    made = factory(f"{name}:make", tmp_path)
+    assert imported(f"{name}:make") is made
+
+
+def test_imported_does_not_take_a_module_someone_else_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ControllerError, match="its code was not imported"):
+        imported("os:system")
 
 
 def test_a_missing_module_is_an_error_saying_where_it_looked(tmp_path: Path) -> None:
     with pytest.raises(ControllerError) as error:
         factory("no_such_outside_module:make", tmp_path)
-    assert str(error.value).startswith(
+    assert str(error.value) == (
         "controller 'no_such_outside_module:make': cannot import no_such_outside_module: "
+        f"{tmp_path.resolve()} holds no module or package no_such_outside_module (a controller is imported "
+        "from that folder only)"
     )
-    assert f"looked in {tmp_path.resolve()}" in str(error.value)
 
 
 def test_a_missing_factory_is_an_error_naming_it(tmp_path: Path) -> None:

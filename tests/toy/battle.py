@@ -66,7 +66,7 @@ class ToyBattle(Ending):
     def __init__(self, scenario: ToyScenario) -> None:
         self.scenario = scenario
 
-    def replay_decisions(self, recorded: Callable[[], Event | None]) -> None:
+    def replay_decisions(self, recorded: Callable[[], Event | None], *, strict: bool = False) -> None:
         """Nothing to take: the toy's fighters play themselves."""
 
     def notices(self) -> list[str]:

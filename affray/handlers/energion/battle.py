@@ -100,13 +100,16 @@ class EnergionBattle(Ending):
         }
         self.decisions: dict[str, Decisions] = {}
         self._recorded: Callable[[], Event | None] | None = None
+        self._strict = False
         self.stepped: Stepped | None = None
         """The source of the ``external`` combatants' decisions, once :meth:`step_outside` is called."""
 
-    def replay_decisions(self, recorded: Callable[[], Event | None]) -> None:
+    def replay_decisions(self, recorded: Callable[[], Event | None], *, strict: bool = False) -> None:
         """Take the decisions of the combatants played from outside from a log being re-simulated
-        (``recorded()`` is its next event not yet compared), not from their controllers."""
+        (``recorded()`` is its next event not yet compared), not from their controllers; ``strict``, a
+        decision not recorded there is an error (handlers/outside.py's Unrecorded)."""
         self._recorded = recorded
+        self._strict = strict
 
     def step_outside(self) -> Stepped:
         """Have the ``external`` combatants' decisions given between steps of the run (affray.envs)."""
@@ -122,7 +125,8 @@ class EnergionBattle(Ending):
             if is_outside(c.controller)
         ]
         if self._recorded is not None:
-            replayed = Replayed(self._recorded, IntentChosen)
+            played = {seat.combatant: seat.controller for _, seat in seats}
+            replayed = Replayed(self._recorded, IntentChosen, strict=self._strict, controllers=played)
             return {seat.combatant: replayed for _, seat in seats}
         found: dict[str, Decisions] = {}
         if self.stepped is not None:

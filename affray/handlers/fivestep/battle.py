@@ -80,7 +80,7 @@ class FivestepBattle(Ending):
         """How the special_damage module sits on this battle."""
         return self.scenario.special_damage
 
-    def replay_decisions(self, recorded: Callable[[], Event | None]) -> None:
+    def replay_decisions(self, recorded: Callable[[], Event | None], *, strict: bool = False) -> None:
         """Nothing to take: every fivestep character is played by one of the ruleset's own controllers."""
 
     def notices(self) -> list[str]:
