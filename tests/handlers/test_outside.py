@@ -30,7 +30,7 @@ from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Sc
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.legal import menu
 from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario
-from affray.handlers.outside import check_controllers
+from affray.handlers.outside import Unrecorded, check_controllers
 from affray.npc.energion.intents import Flee, Intent, Surrender
 from affray.npc.energion.nearest import NearestEnemy
 from affray.npc.outside import Decision, Seat, seat_seed
@@ -537,3 +537,62 @@ def test_a_recorded_decision_changed_is_carried_out_and_caught_at_the_event_it_c
     found = verdict(read(rechain([*lines[:at], changed, *lines[at + 1 :]])))
     assert (found.ok, found.seq) == (False, at + 1)
     assert "simulated waited" in found.message
+
+
+# --- a log's factories are never imported ---------------------------------------------------------------
+
+
+def from_header(header: Any) -> EnergionScenario:
+    """The scenario a log's header gives (read with no folder: nothing imported as it loads)."""
+    scenario: EnergionScenario = rulesets.recorded(header, "log").scenario
+    return scenario
+
+
+def test_a_run_of_a_scenario_from_a_log_imports_no_factory_it_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The module is on the import path and in the current folder, yet a battle made from the header
+    of a log naming it imports nothing: its factory was never imported from a folder the user named."""
+    name = module(tmp_path, "raise RuntimeError('imported')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    built = rulesets.ruleset("energion").load(
+        tomllib.loads(scenario_file(tmp_path, "duel", {"gorm": f"{name}:make"}).read_text()), "s", None
+    )
+    with pytest.raises(ControllerError) as error:
+        EnergionBattle(from_header(header_for(built))).run()
+    assert str(error.value).startswith(
+        f"$.combatants[1].controller ({name}:make) of gorm: controller '{name}:make': its code was not "
+        "imported: affray imports a controller only from the folder of the scenario file that names it"
+    )
+    assert name not in sys.modules
+
+
+def test_strict_replay_of_a_decision_the_log_does_not_hold_names_the_combatant_and_controller(
+    tmp_path: Path,
+) -> None:
+    data, name = outside_log(tmp_path, NEAREST_AS_OUTSIDE)
+    forget(name, tmp_path)
+    log = read(data)
+    recorded = log.events
+    battle = EnergionBattle(from_header(log.header))
+    given = iter(recorded[:20])
+    due: list[Event | None] = [next(given, None)]
+
+    def follow(event: Event) -> None:
+        due[0] = next(given, None)
+
+    battle.replay_decisions(lambda: due[0], strict=True)
+    with pytest.raises(Unrecorded) as error:
+        battle.run(sinks=[follow])
+    asked = next(e for e in recorded[20:] if isinstance(e, IntentChosen))
+    assert (error.value.combatant, error.value.controller, error.value.now) == (
+        asked.combatant,
+        f"{name}:make",
+        asked.t,
+    )
+    assert str(error.value) == (
+        f"{asked.combatant} (controller '{name}:make') must make a decision at {asked.t / 1000:.3f} s that "
+        "the log does not record"
+    )
+    assert name not in sys.modules

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from affray.errors import AffrayError
 from affray.events.base import Roll
-from affray.replays.whatif import RollChange, changed_scenario, check_change, logged_rolls, parse_change
+from affray.replays.whatif import (
+    Following,
+    RollChange,
+    changed_scenario,
+    check_change,
+    logged_rolls,
+    parse_change,
+)
 from tests.strategies import example_log, read
 
 DUEL = read(example_log("duel")).events
@@ -69,3 +77,45 @@ def test_the_changed_scenario_enters_the_change_and_keeps_the_rolls_made_at_the_
         "rolled": {"brenna/hit#1": [41], "gorm/hit#1": [90]},
     }
     assert changed["seed"] == 1
+
+
+# --- Following: where a what-if parts from its parent ---------------------------------------------------
+
+
+def test_following_gives_the_parents_next_event_while_the_what_if_goes_as_it_did() -> None:
+    following = Following(DUEL, {})
+    for event in DUEL[:10]:
+        assert following.peek() == event
+        following(event)
+    assert (following.peek(), following.parted) == (DUEL[10], False)
+
+
+def test_following_parts_at_the_first_event_that_differs_and_gives_nothing_after() -> None:
+    following = Following(DUEL, {})
+    for event in DUEL[:5]:
+        following(event)
+    following(msgspec.structs.replace(DUEL[5], t=DUEL[5].t + 1))
+    assert following.parted
+    for event in DUEL[6:]:
+        following(event)
+        assert following.peek() is None
+
+
+def test_following_gives_nothing_once_the_parent_has_ended() -> None:
+    following = Following(DUEL[:3], {})
+    for event in DUEL[:3]:
+        following(event)
+    assert (following.peek(), following.parted) == (None, False)
+    following(DUEL[3])
+    assert following.parted
+
+
+def test_following_hides_a_changed_combatants_events_from_its_time_on() -> None:
+    """An --intent changes what the combatant sees from its time: its decisions from then are new ones."""
+    at = next(e for e in DUEL if getattr(e, "combatant", None) == "brenna" and e.t > 0)
+    following = Following(DUEL, {"brenna": at.t})
+    for event in DUEL[: at.seq - 1]:
+        assert following.peek() == event
+        following(event)
+    assert following.peek() is None
+    assert not following.parted
