@@ -67,7 +67,10 @@ def run(
     ctx: click.Context, scenario: Path, output: Place, encounter: str | None, force: bool, seed: int | None
 ) -> None:
     """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT: a log file, or an encounter of a
-    campaign (``-o campaign.sqlite --encounter NAME``, or ``-o campaign.sqlite#NAME``)."""
+    campaign (``-o campaign.sqlite --encounter NAME``, or ``-o campaign.sqlite#NAME``).
+
+    A scenario is code you run: controllers of your own it names (package.module:factory) are imported
+    from SCENARIO's folder, and only from there (docs/controllers.md)."""
     output = encounter_place(output, encounter, scenario.stem)
     ruleset, spec = rulesets.load_scenario(scenario)
     if seed is not None:

@@ -442,3 +442,29 @@ def test_python_m_affray_takes_the_current_folder_off_the_import_path(sent: Sent
     result = run_process("battle", DUEL, "--runs", "2", "-o", "runs.csv", cwd=sent.here)
     assert result.code == 0, result
     assert "planted" not in result.err
+
+
+# --- the docs -------------------------------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def test_the_controllers_page_opens_with_a_warning_that_a_log_never_runs_code() -> None:
+    text = (DOCS / "controllers.md").read_text()
+    box = text.split("\n\n")[1].splitlines()
+    assert box[0].startswith("> **Warning: a controller is code")
+    said = " ".join(line.removeprefix("> ") for line in box)
+    for fact in (
+        "scenario file's own folder",
+        "never from the current folder",
+        "A log never makes affray import code",
+        "--controllers DIR",
+    ):
+        assert fact in said, fact
+
+
+def test_the_scenario_format_says_where_a_controllers_code_comes_from() -> None:
+    text = (DOCS / "scenario-format.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith('| `controller` | `"auto"`'))
+    assert "imported from the scenario file's folder only" in row
+    assert "--controllers DIR" in row
