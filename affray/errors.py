@@ -37,6 +37,23 @@ class ControllerError(AffrayError):
     answered with something other than an intent."""
 
 
+class UnrecordedDecision(ControllerError):
+    """A decision a re-simulation needs that its log does not record: a what-if asking a combatant played
+    from outside affray to decide anew, where its parent went otherwise or after the change made to it."""
+
+    def __init__(self, combatant: str, controller: str, now: int) -> None:
+        super().__init__(combatant, controller, now)
+        self.combatant = combatant
+        self.controller = controller
+        self.now = now
+
+    def __str__(self) -> str:
+        return (
+            f"{self.combatant} (controller {excerpt(self.controller)!r}) must make a decision at "
+            f"{self.now / 1000:.3f} s that the log does not record"
+        )
+
+
 @dataclass(frozen=True)
 class WantedRoll:
     """A roll made at the table that the fight asks for: its stream and draw, and its dice."""

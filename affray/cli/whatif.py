@@ -4,7 +4,7 @@ came from."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +15,11 @@ from affray import rulesets, stores
 from affray.cli.command import a_log_file, cli, open_log_arg, refuse_overwriting
 from affray.cli.diff import named
 from affray.cli.run import record
-from affray.errors import AffrayError
+from affray.errors import AffrayError, UnrecordedDecision
 from affray.events.codec import ENCODER, LogHeader, Parent, encode_log
 from affray.events.reader import LogFile, read_all
-from affray.handlers.outside import Unrecorded
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle
-from affray.npc.outside import EXTERNAL, factory, is_outside
 from affray.replays.diff import diff_logs, tell_diff
 from affray.replays.verify import verify
 from affray.replays.whatif import (
@@ -38,6 +36,7 @@ from affray.replays.whatif import (
     parse_ruling,
     ruled_scenario,
 )
+from affray.rulesets.controllers import EXTERNAL, import_factories, played_from_outside
 
 
 def _whole(log: Path) -> tuple[LogFile, str]:
@@ -148,7 +147,7 @@ def whatif(
         parent=Parent(log=os.path.relpath(log.absolute(), output.absolute().parent), end=end),
         changes=[str(change) for change in changes],
     )
-    played = _played_from_outside(scenario)
+    played = played_from_outside(scenario)
     battle, trace = what.battle(), ctx.obj["verbose"]
     if controllers is None and played:
         changed = {order.combatant: _time_of(parent, order.seq)} if order is not None else {}
@@ -156,7 +155,7 @@ def whatif(
         stores.write_whole(output, encode_log(made, encounter.log).splitlines(keepends=True), replace=force)
     else:
         if controllers is not None:
-            _import_controllers(played.values(), controllers)
+            import_factories(played.values(), controllers, "--controllers")
         encounter = record(battle, made, output, force=force, trace=trace, what=log)
     click.echo(f"{output}: {log} with {', '.join(map(str, changes))}; {encounter.count} events")
     with open_log_arg(output) as child:
@@ -167,29 +166,9 @@ def whatif(
         click.echo(line)
 
 
-def _played_from_outside(scenario: Mapping[str, Any]) -> dict[str, str]:
-    """The combatants of a scenario (as a log's header holds it) played by code outside affray or step by
-    step, and their controllers."""
-    combatants = scenario.get("combatants")
-    return {
-        str(c.get("id")): c["controller"]
-        for c in (combatants if isinstance(combatants, list) else [])
-        if isinstance(c, dict) and isinstance(c.get("controller"), str) and is_outside(c["controller"])
-    }
-
-
 def _time_of(parent: LogFile, seq: int) -> int:
     """The time (ms) of the parent's event at ``seq``."""
     return next(event.t for event in parent.events if event.seq == seq)
-
-
-def _import_controllers(controllers: Iterable[str], folder: Path) -> None:
-    """Import each factory named from ``folder`` (``--controllers``), before anything runs."""
-    for controller in sorted(set(controllers) - {EXTERNAL}):
-        try:
-            factory(controller, folder)
-        except AffrayError as exc:
-            raise AffrayError(f"--controllers {folder}: {exc}") from None
 
 
 def _followed(
@@ -202,7 +181,7 @@ def _followed(
     battle.replay_decisions(following.peek, strict=True)
     try:
         return battle.run(sinks=[following], trace=trace)
-    except Unrecorded as exc:
+    except UnrecordedDecision as exc:
         if exc.controller == EXTERNAL:
             why = "it is played step by step (affray.envs), which a what-if cannot ask"
         else:

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import simpy
 from simpy.events import URGENT, EventPriority
 
-from affray.errors import AffrayError, ControllerError, ScenarioError, excerpt
+from affray.errors import AffrayError, ControllerError, ScenarioError, UnrecordedDecision, excerpt
 from affray.events.base import Event
 from affray.npc.outside import (
     EXTERNAL,
@@ -149,28 +149,11 @@ class Called:
         return chosen(answer, self._intents, who)
 
 
-class Unrecorded(ControllerError):
-    """A decision a re-simulation needs that its log does not record: a what-if asking a combatant played
-    from outside to decide where its parent went otherwise (or after the change made to it)."""
-
-    def __init__(self, combatant: str, controller: str, now: int) -> None:
-        super().__init__(combatant, controller, now)
-        self.combatant = combatant
-        self.controller = controller
-        self.now = now
-
-    def __str__(self) -> str:
-        return (
-            f"{self.combatant} (controller {excerpt(self.controller)!r}) must make a decision at "
-            f"{self.now / 1000:.3f} s that the log does not record"
-        )
-
-
 class Replayed:
     """The answers recorded in a log, taken as the re-simulation reaches them. ``recorded()`` is the log's
     next event not yet compared, which is where this combatant's decision is recorded if the fight went
     as the log says. Anything else there answers None, and the comparison reports the first event that
-    differs; or, ``strict``, is an :class:`Unrecorded` error naming the combatant and its controller
+    differs; or, ``strict``, is an UnrecordedDecision naming the combatant and its controller
     (``controllers``, by combatant)."""
 
     def __init__(
@@ -193,7 +176,7 @@ class Replayed:
         if isinstance(event, self._kind) and decided.combatant == combatant:
             return Chosen(decided.intent, decided.scores)
         if self._strict:
-            raise Unrecorded(combatant, self._controllers.get(combatant, ""), int(encounter.now))
+            raise UnrecordedDecision(combatant, self._controllers.get(combatant, ""), int(encounter.now))
         return NOTHING
 
 

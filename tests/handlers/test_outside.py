@@ -22,7 +22,7 @@ import pytest
 import tomli_w
 
 from affray import rulesets
-from affray.errors import ControllerError, ScenarioError
+from affray.errors import ControllerError, ScenarioError, UnrecordedDecision
 from affray.events.base import Event
 from affray.events.codec import encode_log
 from affray.events.energion.kinds import AttackResolved, IntentChosen, TargetChosen
@@ -30,7 +30,7 @@ from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Sc
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.legal import menu
 from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario
-from affray.handlers.outside import Unrecorded, check_controllers
+from affray.handlers.outside import check_controllers
 from affray.npc.energion.intents import Flee, Intent, Surrender
 from affray.npc.energion.nearest import NearestEnemy
 from affray.npc.outside import Decision, Seat, seat_seed
@@ -583,7 +583,7 @@ def test_strict_replay_of_a_decision_the_log_does_not_hold_names_the_combatant_a
         due[0] = next(given, None)
 
     battle.replay_decisions(lambda: due[0], strict=True)
-    with pytest.raises(Unrecorded) as error:
+    with pytest.raises(UnrecordedDecision) as error:
         battle.run(sinks=[follow])
     asked = next(e for e in recorded[20:] if isinstance(e, IntentChosen))
     assert (error.value.combatant, error.value.controller, error.value.now) == (
