@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from affray.errors import AffrayError, UnrecordedDecision
 from affray.events.codec import ENCODER, LogHeader, Parent, encode_log
 from affray.events.reader import LogFile, read_all
 from affray.kernel.encounter import Encounter
-from affray.kernel.ruleset import Battle
+from affray.kernel.ruleset import Battle, Recorded
 from affray.replays.diff import diff_logs, tell_diff
 from affray.replays.verify import verify
 from affray.replays.whatif import (
@@ -113,10 +114,8 @@ def whatif(
     (so one combatant's change does not shift another's rolls). OUTPUT's header names LOG (by the hash
     of its end line) and the changes; it verifies like any log.
 
-    A log never runs code unless you say where it comes from: a combatant played by code outside affray
-    (package.module:factory) takes its recorded decisions while the what-if goes as LOG did, and one
-    that must decide anew after the change stops the what-if (nothing is written) unless --controllers
-    DIR names the folder its code is imported from.
+    No code LOG names runs: a combatant it plays takes its recorded decisions up to the change, and one
+    that must decide anew stops the what-if (nothing written) unless --controllers DIR gives its code.
     """
     a_log_file(output)
     if not settings and rule is None and intent is None:
@@ -147,16 +146,8 @@ def whatif(
         parent=Parent(log=os.path.relpath(log.absolute(), output.absolute().parent), end=end),
         changes=[str(change) for change in changes],
     )
-    played = played_from_outside(scenario)
-    battle, trace = what.battle(), ctx.obj["verbose"]
-    if controllers is None and played:
-        changed = {order.combatant: _time_of(parent, order.seq)} if order is not None else {}
-        encounter = _followed(battle, parent, changed, trace, log)
-        stores.write_whole(output, encode_log(made, encounter.log).splitlines(keepends=True), replace=force)
-    else:
-        if controllers is not None:
-            import_factories(played.values(), controllers, "--controllers")
-        encounter = record(battle, made, output, force=force, trace=trace, what=log)
+    fight = _Fight(what, scenario, made, parent, order)
+    encounter = fight.fought(output, force=force, controllers=controllers, trace=ctx.obj["verbose"], log=log)
     click.echo(f"{output}: {log} with {', '.join(map(str, changes))}; {encounter.count} events")
     with open_log_arg(output) as child:
         found = diff_logs(parent, child, (str(log), str(output)))
@@ -166,9 +157,41 @@ def whatif(
         click.echo(line)
 
 
-def _time_of(parent: LogFile, seq: int) -> int:
-    """The time (ms) of the parent's event at ``seq``."""
-    return next(event.t for event in parent.events if event.seq == seq)
+@dataclass(frozen=True)
+class _Fight:
+    """A what-if ready to fight: what it simulates, its scenario as data, its header, its parent and the
+    ``--intent`` order it adds, if any."""
+
+    what: Recorded
+    scenario: Mapping[str, Any]
+    header: LogHeader
+    parent: LogFile
+    order: IntentChange | None
+
+    def fought(
+        self, output: Path, *, force: bool, controllers: Path | None, trace: bool, log: Path
+    ) -> Encounter[Any]:
+        """The what-if fought and written to ``output``. Combatants played from outside take the parent's
+        decisions up to the change, and nothing is written when one must decide anew, unless
+        ``controllers`` names the folder their code is imported from: then it is called for every
+        decision."""
+        played = played_from_outside(self.scenario)
+        battle = self.what.battle()
+        if controllers is None and played:
+            encounter = _followed(battle, self.parent, self._changed(), trace, log)
+            lines = encode_log(self.header, encounter.log).splitlines(keepends=True)
+            stores.write_whole(output, lines, replace=force)
+            return encounter
+        if controllers is not None:
+            import_factories(played.values(), controllers, "--controllers")
+        return record(battle, self.header, output, force=force, trace=trace, what=log)
+
+    def _changed(self) -> dict[str, int]:
+        """The combatant an ``--intent`` plays otherwise, and the time (ms) from which it does."""
+        if self.order is None:
+            return {}
+        seq = self.order.seq
+        return {self.order.combatant: next(e.t for e in self.parent.events if e.seq == seq)}
 
 
 def _followed(

@@ -155,7 +155,7 @@ def imported(controller: str) -> Callable[[Seat], Any]:
     if made is None:
         raise ControllerError(
             f"controller {controller!r}: its code was not imported: affray imports a controller only from "
-            "the folder of the scenario file that names it, or from a folder named for a log's controllers"
+            "the folder of the scenario file that names it, or from the folder whatif --controllers names"
         )
     return made
 
@@ -204,13 +204,15 @@ def _load(controller: str, top: str, spec: ModuleSpec) -> None:
     try:
         if spec.loader is not None:
             spec.loader.exec_module(module)
-    except BaseException as exc:
+    except ImportError as exc:
         sys.modules.pop(top, None)
-        if isinstance(exc, ImportError):
-            raise ControllerError(f"controller {controller!r}: cannot import {top}: {exc}") from None
-        if isinstance(exc, Exception):
-            failed = where_it_failed(exc)
-            raise ControllerError(f"controller {controller!r}: importing {top} failed: {failed}") from None
+        raise ControllerError(f"controller {controller!r}: cannot import {top}: {exc}") from None
+    except Exception as exc:  # the user's module failed as it was imported
+        sys.modules.pop(top, None)
+        failed = where_it_failed(exc)
+        raise ControllerError(f"controller {controller!r}: importing {top} failed: {failed}") from None
+    except BaseException:
+        sys.modules.pop(top, None)
         raise
 
 

@@ -365,6 +365,7 @@ def test_a_module_that_raises_on_import_is_an_error_naming_the_exception(tmp_pat
         factory(f"{name}:make", tmp_path)
     where = tmp_path.resolve() / f"{name}.py"
     assert f"importing {name} failed: RuntimeError: no weights found (at {where}:1)" in str(error.value)
+    assert name not in sys.modules
 
 
 def test_a_module_whose_own_import_fails_is_an_error_naming_the_missing_module(tmp_path: Path) -> None:
