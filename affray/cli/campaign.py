@@ -10,7 +10,7 @@ from typing import NamedTuple
 import click
 
 from affray import rulesets, stores
-from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting
+from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting, tell_notes
 from affray.errors import AffrayError
 from affray.stores import Place, StoredLog
 from affray.stores.sqlite import SUFFIXES, Campaign, Stored, is_campaign_path
@@ -70,7 +70,7 @@ def copy_logs(pairs: list[tuple[Place, Place]], *, force: bool) -> None:
             click.echo(f"{copy.source}: {copy.target} holds it already, byte for byte")
             continue
         with stores.open_bytes(copy.source) as lines:
-            stores.write_whole(copy.target, lines, replace=force)
+            tell_notes(stores.write_whole(copy.target, lines, replace=force))
         click.echo(f"{copy.source} -> {copy.target} ({copy.events} events)")
 
 
