@@ -179,7 +179,8 @@ def _take_lock(path: Path, target: Path) -> tuple[int, bool]:
             except FileNotFoundError:
                 continue  # released meanwhile
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            found = os.fstat(fd)
+            if not stat.S_ISREG(found.st_mode) or found.st_nlink != 1:  # a fifo, another file's name
                 raise LogError(f"{target}: {path.name} beside it is not a lock file; remove it")
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if _names(fd, path):

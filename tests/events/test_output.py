@@ -132,15 +132,23 @@ def test_a_fifo_at_the_lock_name_is_refused_without_waiting(tmp_path: Path) -> N
         OutputFile(tmp_path / "fight.jsonl")
 
 
-def test_the_lock_is_never_written_even_through_a_hard_link(tmp_path: Path) -> None:
+def test_a_hard_link_at_the_lock_name_is_refused_and_left_alone(tmp_path: Path) -> None:
     victim = tmp_path / "victim.txt"
     victim.write_bytes(b"precious\n")
     os.link(victim, tmp_path / ".fight.jsonl.lock")
+    with pytest.raises(LogError, match=r"\.fight\.jsonl\.lock beside it is not a lock file; remove it"):
+        OutputFile(tmp_path / "fight.jsonl")
+    assert victim.read_bytes() == b"precious\n"
+    assert os.path.samefile(victim, tmp_path / ".fight.jsonl.lock")
+
+
+def test_the_lock_is_never_written(tmp_path: Path) -> None:
+    (tmp_path / ".fight.jsonl.lock").touch()  # left by a writer that was killed
     output = OutputFile(tmp_path / "fight.jsonl")
+    assert (tmp_path / ".fight.jsonl.lock").read_bytes() == b""
     output.write(b"line\n")
     output.commit()
-    assert victim.read_bytes() == b"precious\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["fight.jsonl", "victim.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fight.jsonl"]
 
 
 def test_a_lock_removed_while_it_was_being_taken_is_taken_again(
