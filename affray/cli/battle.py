@@ -64,7 +64,7 @@ KEPT = "kept.txt"
 )
 @click.option("--logs", type=click.Path(path_type=Path, file_okay=False), help="Folder for --keep-logs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--force", is_flag=True, help="Replace OUTPUT and the plots if they exist.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT, the plots and the kept logs if they exist.")
 def battle(
     scenario: Path,
     runs: int,
