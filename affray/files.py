@@ -41,6 +41,8 @@ Content = bytes | Callable[[BinaryIO], object]
 
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 """The flags of every file affray creates: new, never through a link."""
+NO_HARD_LINKS = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS})
+"""What link(2) fails with on a file system that has no hard links (FAT, some network shares)."""
 TEMPORARY_TRIES = 8
 """Random names tried for a temporary file before giving up (one clash in 2**64 is already unheard of)."""
 
@@ -123,11 +125,20 @@ def create_temporary(target: Path) -> tuple[int, Path]:
 def put_in_place(temporary: Path, target: Path, *, replace: bool) -> None:
     """Give the file at ``temporary`` the name ``target``: replacing what has it only when ``replace``
     (rename(2), which replaces a link rather than following it); else link(2), which fails with
-    FileExistsError when anything has the name, and the temporary name removed."""
+    FileExistsError when anything has the name, and the temporary name removed. On a file system without
+    hard links the name is checked free, then renamed onto (never through a link either way)."""
     if replace:
         os.replace(temporary, target)
         return
-    os.link(temporary, target, follow_symlinks=False)
+    try:
+        os.link(temporary, target, follow_symlinks=False)
+    except OSError as exc:
+        if exc.errno not in NO_HARD_LINKS:
+            raise
+        if what_is_at(target) is not None:
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+        os.replace(temporary, target)
+        return
     with contextlib.suppress(OSError):  # the file is in place; a second name left is no failure
         os.unlink(temporary)
 

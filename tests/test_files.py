@@ -239,3 +239,18 @@ def test_a_new_file_abandoned_leaves_nothing(out: Path) -> None:
     made.file.write(b"run,seed\n")
     made.abandon()
     assert names(out) == []
+
+
+def test_a_file_system_without_hard_links_still_takes_a_new_file_and_refuses_an_old_one(
+    out: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_hard_links(*args: object, **kwargs: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(files.os, "link", no_hard_links)
+    files.write_new(out / "page.html", b"page", force=False, flag="-o")
+    assert (out / "page.html").read_bytes() == b"page"
+    with pytest.raises(AffrayError, match="a file was made there meanwhile; --force replaces it"):
+        files.write_new(out / "page.html", b"other", force=False, flag="-o")
+    assert (out / "page.html").read_bytes() == b"page"
+    assert names(out) == ["page.html"]
