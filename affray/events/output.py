@@ -36,6 +36,8 @@ from typing import IO, Protocol
 from affray import files
 from affray.errors import LogError
 
+SYSTEM_FOLDERS = ("dev", "proc")
+"""Folders whose names affray writes only in place (a device, a pipe), never replaces."""
 LOCK_TRIES = 20
 """How many times a writer opens the lock again when the one it locked was removed meanwhile."""
 OPEN_LOCK = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -98,9 +100,12 @@ def _writable_here(mode: int) -> bool:
 def _open_device(target: Path) -> int | None:
     """``target`` open for writing in place when it is (through links) a character device or a fifo;
     None when it is anything else. The open never waits and the file opened is checked, so a name
-    changed meanwhile is never written through."""
+    changed meanwhile is never written through. A name in /dev or /proc that leads to anything else
+    (``/dev/stdout`` when stdout is a file) is refused: its link must not be replaced by a file."""
     try:
         if not _writable_here(os.stat(target).st_mode):
+            if target.is_absolute() and target.parts[1] in SYSTEM_FOLDERS:
+                raise LogError(f"{target}: is not a terminal, a pipe or a device here; name the file itself")
             return None
         fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:

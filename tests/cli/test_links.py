@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -263,3 +265,33 @@ def test_export_replaces_a_link_at_its_output_only_with_force(
     assert affray("export", "c.sqlite#duel", "-o", "duel.jsonl", "--force").code == 0
     assert_untouched(victim)
     assert_a_file(work / "duel.jsonl")
+
+
+def test_dev_stdout_is_written_in_place_when_it_is_a_pipe(tmp_path: Path) -> None:
+    ran = subprocess.run(
+        [sys.executable, "-m", "affray", "run", DUEL, "-o", "/dev/stdout", "--force"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith(b'{"format":"affray-log"')
+    assert os.path.islink("/dev/stdout")
+
+
+def test_dev_stdout_that_is_a_file_is_refused_and_never_replaced(tmp_path: Path) -> None:
+    """``-o /dev/stdout > file``: the name is a link in /dev, which affray must not replace by a file."""
+    with (tmp_path / "out.txt").open("wb") as out:
+        ran = subprocess.run(
+            [sys.executable, "-m", "affray", "run", DUEL, "-o", "/dev/stdout", "--force"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+        )
+    assert ran.returncode == 2
+    assert ran.stderr.decode().splitlines() == [
+        "error: /dev/stdout: is not a terminal, a pipe or a device here; name the file itself"
+    ]
+    assert os.path.islink("/dev/stdout")
+    assert (tmp_path / "out.txt").read_bytes() == b""
