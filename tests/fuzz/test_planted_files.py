@@ -15,6 +15,7 @@ logs (``NAME.partial``, ``NAME.partial-2``, ...), no temporary file.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import fnmatch
 import os
@@ -69,6 +70,7 @@ def _changed_golden(folder: Path) -> Path:
 def inputs() -> Path:
     """The commands' inputs, made once: the duel's log and a campaign holding it."""
     folder = Path(tempfile.mkdtemp(prefix="affray-planted-"))
+    atexit.register(shutil.rmtree, folder, True)
     made = affray("run", DUEL, "-o", folder / "duel.jsonl")
     assert made.status == 0, made
     assert affray("import", folder / "duel.jsonl", "-o", folder / "c.sqlite").status == 0
