@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from affray import files
 from affray.batch.outcome import RunOutcome
 from affray.batch.report import Rate, Report
 from affray.colours import SIDE_COLOURS
@@ -43,6 +44,8 @@ WHISKERS = (5.0, 95.0)
 """The percentiles a damage box's whiskers reach."""
 DPI = 110
 """The pictures' resolution, in dots per inch."""
+PLOTS = "--plots"
+"""The flag errors writing the pictures name."""
 
 
 def _floats() -> array[float]:
@@ -107,27 +110,30 @@ class PlotData:
         return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
 
 
-def draw_plots(report: Report, data: PlotData, folder: Path, name: str) -> list[Path]:
+def draw_plots(report: Report, data: PlotData, folder: Path, name: str, *, force: bool = False) -> list[Path]:
     """Draw the batch into ``folder`` (made if missing) as ``wins.png``, ``time.png`` and ``damage.png``
-    (:data:`PLOT_NAMES`, replaced if there) and return their paths in that order. ``report`` is the
-    :class:`~affray.batch.report.Tally`'s report of the runs ``data`` gathered; ``name`` the scenario's."""
+    (:data:`PLOT_NAMES`; one there, or a link, is replaced only with ``force``: see ``affray.files``)
+    and return their paths in that order. ``report`` is the :class:`~affray.batch.report.Tally`'s report
+    of the runs ``data`` gathered; ``name`` the scenario's."""
     import matplotlib
 
     matplotlib.use("Agg")
-    folder.mkdir(parents=True, exist_ok=True)
+    files.make_folder(folder, PLOTS)
     colours = data.colours(report)
     paths = [folder / file for file in PLOT_NAMES]
-    _save(_wins(report, colours, name), paths[0])
-    _save(_times(report, data, colours, name), paths[1])
-    _save(_damage(data, colours, name, report.runs), paths[2])
+    _save(_wins(report, colours, name), paths[0], force)
+    _save(_times(report, data, colours, name), paths[1], force)
+    _save(_damage(data, colours, name, report.runs), paths[2], force)
     return paths
 
 
-def _save(figure: Figure, path: Path) -> None:
+def _save(figure: Figure, path: Path, force: bool) -> None:
     from matplotlib import pyplot
 
     try:
-        figure.savefig(path, dpi=DPI)
+        files.write_new(
+            path, lambda file: figure.savefig(file, format="png", dpi=DPI), force=force, flag=PLOTS
+        )
     finally:
         pyplot.close(figure)
 

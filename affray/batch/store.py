@@ -9,13 +9,15 @@ keep it to the thousandth, well within a float's precision.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
+from affray import files
 from affray.batch.outcome import RunOutcome
 from affray.errors import AffrayError
 
@@ -49,10 +51,10 @@ class Results(Protocol):
 
 
 class CsvResults:
-    """Results as CSV."""
+    """Results as CSV, into an open binary file."""
 
-    def __init__(self, path: Path, varied: Sequence[str]) -> None:
-        self._file = path.open("w", newline="", encoding="utf-8")
+    def __init__(self, file: BinaryIO, varied: Sequence[str]) -> None:
+        self._file = io.TextIOWrapper(file, newline="", encoding="utf-8", write_through=False)
         self._writer = csv.writer(self._file)
         self._varied = varied
         self._started = False
@@ -64,20 +66,21 @@ class CsvResults:
         self._writer.writerow(["" if v is None else v for v in row(outcome, point)])
 
     def close(self) -> None:
-        self._file.close()
+        self._file.flush()
+        self._file.detach()  # the binary file is closed by its owner
 
 
 class ParquetResults:
-    """Results as Parquet, a row group every ROWS_PER_GROUP runs."""
+    """Results as Parquet, into an open binary file, a row group every ROWS_PER_GROUP runs."""
 
-    def __init__(self, path: Path, varied: Sequence[str]) -> None:
+    def __init__(self, file: BinaryIO, varied: Sequence[str]) -> None:
         try:
             import pyarrow
             import pyarrow.parquet
         except ImportError:
             raise AffrayError("Parquet results need pyarrow: pip install pyarrow (or write .csv)") from None
         self._pa, self._pq = pyarrow, pyarrow.parquet
-        self._path = path
+        self._file = file
         self._writer: Any = None
         self._rows: list[list[Any]] = []
         self._names: list[str] = []
@@ -104,7 +107,7 @@ class ParquetResults:
             }
         )
         if self._writer is None:
-            self._writer = self._pq.ParquetWriter(self._path, schema)
+            self._writer = self._pq.ParquetWriter(self._file, schema)
         self._writer.write_table(table)
         self._rows = []
 
@@ -134,23 +137,29 @@ class ParquetResults:
             self._writer.close()
 
 
+def check_results(path: Path, force: bool) -> None:
+    """``-o PATH`` checked before any fight: a results file's suffix, and a place it may be written
+    (``affray.files.check_target``)."""
+    if path.suffix.lower() not in FORMATS:
+        raise AffrayError(f"-o {path}: results end in {' or '.join(FORMATS)}")
+    files.check_target(path, force=force, flag="-o")
+
+
 class ResultsFile:
-    """Results written beside ``path`` and moved there when complete, so that a batch stopped half way
-    never leaves a results file that looks whole; an existing file is replaced only with ``force``."""
+    """Results written to a new file beside ``path`` and moved there when complete (``affray.files``),
+    so that a batch stopped half way never leaves a results file that looks whole; an existing file (or a
+    link) is replaced only with ``force``, and never written through."""
 
     def __init__(self, path: Path, *, force: bool, varied: Sequence[str] = ()) -> None:
-        suffix = path.suffix.lower()
-        if suffix not in FORMATS:
-            raise AffrayError(f"-o {path}: results end in {' or '.join(FORMATS)}")
-        if path.exists() and not force:
-            raise AffrayError(f"-o {path}: the file exists; --force replaces it")
+        check_results(path, force)
         self.path = path
-        self.partial = path.with_name(f".{path.name}.partial")
-        chosen = CsvResults if suffix == ".csv" else ParquetResults
+        chosen = CsvResults if path.suffix.lower() == ".csv" else ParquetResults
+        self.made = files.NewFile(path, force=force, flag="-o")
         try:
-            self.results: Results = chosen(self.partial, varied)
-        except OSError as exc:
-            raise AffrayError(f"-o {path}: cannot write it ({exc.strerror or exc})") from None
+            self.results: Results = chosen(self.made.file, varied)
+        except BaseException:
+            self.made.abandon()
+            raise
 
     def add(self, outcome: RunOutcome, point: Sequence[Any] = ()) -> None:
         """Write one run's row (with its sweep point's values)."""
@@ -158,12 +167,20 @@ class ResultsFile:
 
     def finish(self) -> None:
         """Close and put the file in its place."""
-        self.results.close()
-        os.replace(self.partial, self.path)
+        try:
+            self.results.close()
+        except OSError as exc:
+            self.made.abandon()
+            raise AffrayError(f"-o {self.path}: cannot write it ({exc.strerror or exc})") from None
+        except BaseException:
+            self.made.abandon()
+            raise
+        self.made.finish()
 
     def abandon(self) -> None:
         """Close and remove what was written."""
         try:
-            self.results.close()
+            with contextlib.suppress(Exception):  # the error that stopped the batch is the one to tell
+                self.results.close()
         finally:
-            self.partial.unlink(missing_ok=True)
+            self.made.abandon()

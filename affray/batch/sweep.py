@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -108,10 +108,10 @@ def sweep_report(points: Sequence[Point], reports: Sequence[Report]) -> SweepRep
     return SweepReport(listed, nearest_even(reports))
 
 
-def draw_sweep(points: Sequence[Point], reports: Sequence[Report], output: Any, name: str) -> None:
-    """The win-rate curve of a sweep into ``output`` (a PNG): each side's win rate with its 95 % interval
-    against the first varied path's values (a line per value of the others, for the first side), an even
-    share marked, and the point nearest to an even fight circled."""
+def draw_sweep(points: Sequence[Point], reports: Sequence[Report], output: BinaryIO, name: str) -> None:
+    """The win-rate curve of a sweep into ``output`` (an open binary file) as a PNG: each side's win rate
+    with its 95 % interval against the first varied path's values (a line per value of the others, for
+    the first side), an even share marked, and the point nearest to an even fight circled."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -152,7 +152,7 @@ def draw_sweep(points: Sequence[Point], reports: Sequence[Report], output: Any, 
         axes.grid(color="#eeeeee")
         axes.legend(fontsize=8)
         figure.tight_layout()
-        figure.savefig(output, dpi=110)
+        figure.savefig(output, format="png", dpi=110)
     finally:
         pyplot.close(figure)
 

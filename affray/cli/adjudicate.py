@@ -18,13 +18,12 @@ from typing import Any
 import click
 import msgspec
 
-from affray import rulesets
-from affray.cli.command import Interrupted, a_log_file, cli, refuse_overwriting
+from affray import files, rulesets
+from affray.cli.command import Interrupted, a_log_file, cli, refuse_overwriting, tell_notes
 from affray.cli.run import record, summarize
 from affray.errors import AffrayError, DiceExhausted, ScenarioError, WantedRoll, read_user_file
 from affray.events.base import Event
 from affray.events.codec import ENCODER, LogWriter
-from affray.events.output import OutputFile
 from affray.kernel.ruleset import Ruleset
 from affray.kernel.scenario import parse_toml, read_rolls, rolls_toml
 from affray.replays.narrate import narrate
@@ -132,11 +131,10 @@ def _referee(session: _Session, from_file: Path | None) -> None:
 
 def _stop(session: _Session, output: Path, saved: Path, force: bool) -> Interrupted:
     """Keep the rolls so far (for ``--resume``) and the log so far, and say where."""
-    keeper = OutputFile(saved, replace=True)
-    keeper.stream.write(rolls_toml(session.entered).encode())
-    keeper.commit()
+    files.write_new(saved, rolls_toml(session.entered).encode(), force=True, flag="")
     spec = session.scenario()
     writer = LogWriter.create(output, rulesets.header(session.ruleset, spec), replace=force)
+    tell_notes(writer.notices())
     with contextlib.suppress(DiceExhausted):  # it stops at the roll not yet entered
         session.ruleset.battle(spec).run(sinks=[writer.write], keep_log=False)
     kept = writer.abandon()
@@ -190,7 +188,7 @@ def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bo
     entered = {key: [v] if isinstance(v, int) else list(v) for key, v in spec.dice.rolled.items()}
     if resume:
         entered.update(_rolls_in(saved))
-    elif saved.exists():
+    elif files.what_is_at(saved) is not None:
         raise AffrayError(f"{saved}: the rolls of a stopped session; carry on with --resume, or remove it")
     if rolls_file is not None:
         entered.update(_rolls_in(rolls_file))

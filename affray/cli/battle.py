@@ -10,12 +10,12 @@ from pathlib import Path
 import click
 import msgspec
 
-from affray import rulesets
+from affray import files, rulesets
 from affray.batch.keep import Keeper, Kept
 from affray.batch.plots import PLOT_NAMES, PlotData, draw_plots
 from affray.batch.report import Report, Tally, tell_report
 from affray.batch.runner import BatchSpec, load, run_batch
-from affray.batch.store import ResultsFile
+from affray.batch.store import ResultsFile, check_results
 from affray.batch.sweep import Point, draw_sweep, grid, parse_vary, sweep_report, tell_sweep
 from affray.cli.command import cli, refuse_overwriting
 from affray.cli.progress import Progress
@@ -24,6 +24,8 @@ from affray.errors import AffrayError
 
 MAX_RUNS = 10_000_000
 MAX_POINTS = 1000
+KEPT = "kept.txt"
+"""The file in ``--logs DIR`` that says why each log was kept."""
 
 
 @cli.command()
@@ -62,7 +64,7 @@ MAX_POINTS = 1000
 )
 @click.option("--logs", type=click.Path(path_type=Path, file_okay=False), help="Folder for --keep-logs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--force", is_flag=True, help="Replace OUTPUT and the plots if they exist.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT, the plots and the kept logs if they exist.")
 def battle(
     scenario: Path,
     runs: int,
@@ -95,22 +97,23 @@ def battle(
         load(
             BatchSpec(spec.path, point)
         )  # every point's scenario loads, or the error names it, before a fight
-    results = None
     if output is not None:
         refuse_overwriting(output, {scenario: "the scenario"})
-        results = ResultsFile(output, force=force, varied=[path for path, _ in points[0]])
+        check_results(output, force)
     if (keep_logs is None) != (logs is None):
         raise AffrayError("--keep-logs K and --logs DIR go together")
     if keep_logs is not None and varied:
         raise AffrayError("--keep-logs keeps the logs of one batch, not of a sweep's points")
     keeper = Keeper(keep_logs, base) if keep_logs is not None else None
     if logs is not None:
-        made(logs)
+        _logs_to_keep(logs, force)
     drawn = _plots_to_draw(plots, points, force)
     data = PlotData() if drawn and not points[0] else None
+    varied_paths = [path for path, _ in points[0]]
+    results = ResultsFile(output, force=force, varied=varied_paths) if output is not None else None
     reports = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results, data, keeper)
     if plots is not None:
-        _plot(plots, points, reports, data, name)
+        _plot(plots, points, reports, data, name, force)
     if keeper is not None and logs is not None:
         _keep(spec, keeper.kept(), logs, force)
     _tell(points, reports, name, as_json)
@@ -164,35 +167,45 @@ def _fight(
     return reports
 
 
-def made(folder: Path) -> None:
-    """``folder`` made if missing; one it cannot be is an error naming it."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise AffrayError(f"{folder}: cannot make the folder ({exc.strerror or exc})") from None
+def _logs_to_keep(folder: Path, force: bool) -> None:
+    """``--logs DIR`` made if missing; refused before any fight, unless ``force``, when it holds what a
+    batch keeps (kept.txt, run-NNNNNNN.jsonl: which runs are kept is known only once they are fought)."""
+    files.make_folder(folder, "--logs")
+    files.check_target(folder / KEPT, force=force, flag="--logs")
+    earlier = sorted(folder.glob("run-*.jsonl"))
+    if earlier and not force:
+        raise AffrayError(
+            f"--logs {folder}: holds the logs of an earlier batch ({earlier[0].name}); --force replaces them"
+        )
 
 
 def _plots_to_draw(folder: Path | None, points: Sequence[Point], force: bool) -> list[Path]:
     """The pictures ``--plots`` will write: refused before any fight when one exists and not ``force``."""
     if folder is None:
         return []
-    made(folder)
+    files.make_folder(folder, "--plots")
     drawn = [folder / "sweep.png"] if points[0] else [folder / name for name in PLOT_NAMES]
     for path in drawn:
-        if path.exists() and not force:
-            raise AffrayError(f"--plots {folder}: {path.name} exists; --force replaces it")
+        files.check_target(path, force=force, flag="--plots")
     return drawn
 
 
 def _plot(
-    folder: Path, points: Sequence[Point], reports: Sequence[Report], data: PlotData | None, name: str
+    folder: Path,
+    points: Sequence[Point],
+    reports: Sequence[Report],
+    data: PlotData | None,
+    name: str,
+    force: bool,
 ) -> None:
     if points[0]:
         drawn = [folder / "sweep.png"]
-        draw_sweep(points, reports, drawn[0], name)
+        files.write_new(
+            drawn[0], lambda file: draw_sweep(points, reports, file, name), force=force, flag="--plots"
+        )
     else:
         assert data is not None
-        drawn = draw_plots(reports[0], data, folder, name)
+        drawn = draw_plots(reports[0], data, folder, name, force=force)
     for path in drawn:
         click.echo(f"plot: {path}", err=True)
 
@@ -214,7 +227,7 @@ def _keep(spec: BatchSpec, kept: Sequence[Kept], folder: Path, force: bool) -> N
         )
         ended = encounter.state.t / 1000
         lines.append(f"{log.name}  run {run.index}, seed {run.seed}: {run.why}, ended at {ended:g} s")
-    (folder / "kept.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files.write_new(folder / KEPT, ("\n".join(lines) + "\n").encode(), force=force, flag="--logs")
     click.echo(f"logs: {len(kept)} kept in {folder} (kept.txt says why)", err=True)
 
 

@@ -9,8 +9,8 @@ from typing import NamedTuple
 
 import click
 
-from affray import rulesets, stores
-from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting
+from affray import files, rulesets, stores
+from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting, tell_notes
 from affray.errors import AffrayError
 from affray.stores import Place, StoredLog
 from affray.stores.sqlite import SUFFIXES, Campaign, Stored, is_campaign_path
@@ -50,7 +50,8 @@ def _checked_copy(source: Place, target: Place, force: bool) -> _Copy:
         raise AffrayError(f"-o {target}: a log file ends in .jsonl")
     refuse_overwriting(stores.file_of(target), {stores.file_of(source): "the log to copy"})
     there = stores.exists(target)
-    same = there and _same_bytes(source, target)
+    plain = not isinstance(target, Path) or files.what_is_at(target) == "a file"  # a link, a fifo: never read
+    same = there and plain and _same_bytes(source, target)
     if there and not same and not force:
         raise AffrayError(f"{target}: already exists and holds another log; --force replaces it")
     return _Copy(source, target, events, same)
@@ -70,7 +71,7 @@ def copy_logs(pairs: list[tuple[Place, Place]], *, force: bool) -> None:
             click.echo(f"{copy.source}: {copy.target} holds it already, byte for byte")
             continue
         with stores.open_bytes(copy.source) as lines:
-            stores.write_whole(copy.target, lines, replace=force)
+            tell_notes(stores.write_whole(copy.target, lines, replace=force))
         click.echo(f"{copy.source} -> {copy.target} ({copy.events} events)")
 
 

@@ -1,18 +1,19 @@
 """The ``affray`` command group, and what its commands share: exit statuses, opening a log named on the
-command line, warnings about a broken log, refusing to write over an input."""
+command line, warnings about a broken log, checking an output before any work (``new_output``; every
+file is then written by ``affray.files``) and refusing to write over an input."""
 
 from __future__ import annotations
 
 import logging
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import click
 
-from affray import __version__, rulesets, stores
-from affray.errors import AffrayError, LogError
+from affray import __version__, files, rulesets, stores
+from affray.errors import AffrayError, LogError, printable
 from affray.events.reader import LogProblem, LogReader
 from affray.stores import Place, StoredLog
 from affray.stores.sqlite import SUFFIXES, is_campaign_path
@@ -149,12 +150,13 @@ def new_output(
     flag: str = "-o",
 ) -> None:
     """``-o OUTPUT`` (or another ``flag``) checked before any work: it ends in one of ``suffixes``
-    (``what`` it is), is none of the command's ``inputs``, and exists only if ``force`` may replace it."""
+    (``what`` it is), is none of the command's ``inputs``, is no folder, its folder exists, and it
+    exists (a link included) only if ``force`` may replace it. The output is then written with
+    ``affray.files.write_new``."""
     if output.suffix.lower() not in suffixes:
         raise AffrayError(f"{flag} {output}: {what} ends in {', '.join(suffixes)}")
     refuse_overwriting(output, inputs, flag)
-    if output.exists() and not force:
-        raise AffrayError(f"{flag} {output}: the file exists; --force replaces it")
+    files.check_target(output, force=force, flag=flag)
 
 
 def refuse_broken(log: Place, problem: LogProblem | None, done: str) -> None:
@@ -167,14 +169,8 @@ def refuse_broken(log: Place, problem: LogProblem | None, done: str) -> None:
     )
 
 
-def write_in_place(output: Path, write: Callable[[Path], object], flag: str = "-o") -> None:
-    """``write(path)`` to a file beside ``output``, then moved onto it: an old OUTPUT is never half replaced,
-    and nothing is left when writing fails (the error names ``flag``)."""
-    partial = output.with_name(f".{output.name}.partial{output.suffix}")
-    try:
-        write(partial)
-        os.replace(partial, output)
-    except OSError as exc:
-        raise AffrayError(f"{flag} {output}: cannot write it ({exc.strerror or exc})") from None
-    finally:
-        partial.unlink(missing_ok=True)
+def tell_notes(notes: Iterable[str]) -> None:
+    """Each note an output gathered (a killed run's lines kept, a partial log still there), a line each
+    on stderr."""
+    for note in notes:
+        click.echo(f"note: {printable(note)}", err=True)

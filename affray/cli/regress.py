@@ -11,8 +11,8 @@ from xml.etree import ElementTree
 import click
 import msgspec
 
-from affray import rulesets, stores
-from affray.cli.command import LOG, cli, new_output, write_in_place
+from affray import files, rulesets, stores
+from affray.cli.command import LOG, cli, new_output
 from affray.cli.progress import Progress
 from affray.errors import AffrayError
 from affray.replays.diff import shown
@@ -39,7 +39,7 @@ def failing(found: Regression) -> bool:
 
 def _in_folder(folder: Path) -> list[Place]:
     """A folder's logs: its ``*.jsonl`` files and its campaigns' whole encounters, recursively, in name
-    order (hidden files, such as a half-written ``.NAME.partial.jsonl``, left out)."""
+    order (hidden files, such as the temporary ``.NAME.<random>.tmp`` of a log being written, left out)."""
     inside: list[Place] = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
         if path.suffix == ".jsonl":
@@ -119,7 +119,7 @@ def _rewrite(path: Place, today: bytes) -> None:
     if isinstance(path, StoredLog):
         stores.write_whole(path, today.splitlines(keepends=True), replace=True)
     else:
-        write_in_place(path, lambda partial: partial.write_bytes(today), "--update")
+        files.write_new(path, today, force=True, flag="--update")
 
 
 def _other_version(path: Place, ruleset: str, made: str, current: str) -> Regression:
@@ -236,8 +236,6 @@ def regress_command(
     if junit_path is not None:
         inputs = {stores.file_of(p): "a log to check" for p in logs}
         new_output(junit_path, force, inputs, (".xml",), "a JUnit report", "--junit")
-        if not junit_path.parent.is_dir():
-            raise AffrayError(f"--junit {junit_path}: there is no folder {junit_path.parent}")
     progress = Progress(len(logs), sys.stderr, label="logs")
     results = []
     for found in _checked(logs, jobs, update):
@@ -253,6 +251,6 @@ def regress_command(
         click.echo(summary(results))
     if junit_path is not None:
         report = junit(results)
-        write_in_place(junit_path, lambda partial: partial.write_bytes(report), "--junit")
+        files.write_new(junit_path, report, force=force, flag="--junit")
     if any(failing(r) for r in results):
         sys.exit(1)

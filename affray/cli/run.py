@@ -9,7 +9,15 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import LOG, Interrupted, a_log_file, cli, encounter_place, refuse_overwriting
+from affray.cli.command import (
+    LOG,
+    Interrupted,
+    a_log_file,
+    cli,
+    encounter_place,
+    refuse_overwriting,
+    tell_notes,
+)
 from affray.errors import AffrayError
 from affray.events.codec import LogHeader, LogWriter
 from affray.events.reader import read_log
@@ -27,6 +35,7 @@ def record(
     keeping no log in memory. A run that fails or is interrupted keeps what it wrote beside ``output`` and
     says where (errors name ``what``)."""
     writer = stores.log_writer(output, header, replace=force)
+    tell_notes(writer.notices())
     try:
         encounter = battle.run(sinks=[writer.write], trace=trace, keep_log=False)
     except AffrayError as exc:
@@ -38,6 +47,7 @@ def record(
         writer.abandon()
         raise
     writer.close()
+    tell_notes(writer.notices())
     return encounter
 
 
@@ -151,6 +161,7 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
     start = len(encounter.log)
     aftermath.run(encounter, battle, days)
     writer = LogWriter.create(output, loaded.header, replace=force)
+    tell_notes(writer.notices())
     try:
         for event in encounter.log:
             writer.write(event)
@@ -158,5 +169,6 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
         writer.abandon()
         raise
     writer.close()
+    tell_notes(writer.notices())
     done = aftermath.summary(encounter.log[start:])
     click.echo(f"{log}: {days} days later, {done}; {len(encounter.log)} events -> {output}")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from affray import rulesets, stores
-from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken, write_in_place
+from affray import files, rulesets, stores
+from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken
 from affray.errors import AffrayError
 from affray.kernel.clock import game_time
 from affray.kernel.fold import FoldError
@@ -47,5 +47,6 @@ def timeline(log: Place, output: Path, start: float | None, end: float | None, f
     drawn = whole_timeline(log)
     from affray.replays.picture import draw
 
-    write_in_place(output, lambda path: draw(drawn, path, start, end))
+    picture = output.suffix.lower().removeprefix(".")
+    files.write_new(output, lambda file: draw(drawn, file, picture, start, end), force=force, flag="-o")
     click.echo(f"{output}: {len(drawn.lanes)} lanes, {game_time(drawn.fight_end())}")

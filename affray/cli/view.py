@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from affray import rulesets, stores
-from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken, write_in_place
+from affray import files, rulesets, stores
+from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken
 from affray.errors import AffrayError
 from affray.events.reader import read_all
 from affray.kernel.fold import FoldError
@@ -35,5 +35,5 @@ def view(log: Place, output: Path, force: bool) -> None:
     except FoldError as exc:
         raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
     text = page(data)
-    write_in_place(output, lambda path: path.write_text(text, encoding="utf-8"))
+    files.write_new(output, text.encode(), force=force, flag="-o")
     click.echo(f"{output}: {len(data.frames)} events, {len(text.encode()) / 1024:.0f} KiB")

@@ -24,7 +24,7 @@ import msgspec
 
 from affray.errors import LogError
 from affray.events.base import Event
-from affray.events.output import Output, OutputFile
+from affray.events.output import Output, OutputFile, take_notices
 
 FORMAT_VERSION = 1
 
@@ -149,6 +149,10 @@ class LogWriter:
     def writing(self) -> object:
         """Where the lines go until ``close`` (a temporary file or encounter)."""
         return self._output.writing
+
+    def notices(self) -> list[str]:
+        """What the output has to tell the user since last asked (``OutputFile.notices``)."""
+        return take_notices(self._output)
 
     def _where(self) -> object:
         return self._output.target

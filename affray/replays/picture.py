@@ -10,8 +10,7 @@ below when they would touch at the scale drawn.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from affray.colours import SIDE_COLOURS
 from affray.kernel.clock import MS_PER_SECOND, game_time
@@ -61,9 +60,12 @@ class Window:
         return self.start <= ms / MS_PER_SECOND <= self.end
 
 
-def draw(timeline: Timeline, output: Path, start: float | None = None, end: float | None = None) -> None:
-    """Draw ``timeline`` into ``output`` (its suffix picks the format), between ``start`` and ``end``
-    seconds (by default the fight, up to the encounter's end: an aftermath of days is drawn with ``--to``)."""
+def draw(
+    timeline: Timeline, output: BinaryIO, picture: str, start: float | None = None, end: float | None = None
+) -> None:
+    """Draw ``timeline`` into ``output`` (an open binary file) as a ``picture`` (png, svg or pdf), between
+    ``start`` and ``end`` seconds (by default the fight, up to the encounter's end: an aftermath of days is
+    drawn with ``--to``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -90,7 +92,7 @@ def draw(timeline: Timeline, output: Path, start: float | None = None, end: floa
         bottom.set_xlabel("game time (s)")
         rows = _legend(figure, timeline, colours)
         figure.tight_layout(rect=(0, 0.03 + 0.035 * rows, 1, 1))
-        figure.savefig(output, dpi=110)
+        figure.savefig(output, format=picture, dpi=110)
     finally:
         pyplot.close(figure)
 

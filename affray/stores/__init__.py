@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 from affray.errors import LogError, open_user_file, printable
 from affray.events.codec import LogHeader, LogWriter
-from affray.events.output import Output, OutputFile
+from affray.events.output import Output, OutputFile, take_notices
 from affray.events.reader import LogFile, LogReader, Resolver, open_log, read_all
 from affray.stores.sqlite import Campaign, CampaignOutput, check_new_name, is_campaign_path
 
@@ -179,9 +179,10 @@ def log_writer(where: Place, header: LogHeader, *, replace: bool = False) -> Log
     return LogWriter.into(lambda: _campaign_output(where, replace), header, where)
 
 
-def write_whole(where: Place, lines: Iterable[bytes], *, replace: bool = False) -> None:
+def write_whole(where: Place, lines: Iterable[bytes], *, replace: bool = False) -> list[str]:
     """A log's ``lines`` (its exact bytes, each line with its newline: a binary file iterates so) written
-    to ``where`` as ``log_writer`` writes one, put in place once all are written."""
+    to ``where`` as ``log_writer`` writes one, put in place once all are written; what the output has to
+    tell the user (``OutputFile.notices``) is returned."""
     output: Output
     if isinstance(where, Path):
         output = OutputFile(where, replace=replace)
@@ -195,6 +196,7 @@ def write_whole(where: Place, lines: Iterable[bytes], *, replace: bool = False) 
             output.discard()
         raise
     output.commit()
+    return take_notices(output)
 
 
 def whole_encounters(campaign: Path) -> list[StoredLog]:

@@ -105,7 +105,7 @@ def test_plots_of_a_batch_are_its_wins_times_and_damage(affray: Affray, tmp_path
 def test_an_existing_plot_is_refused_before_any_fight(affray: Affray, tmp_path: Path) -> None:
     (tmp_path / "wins.png").write_bytes(b"mine")
     result = affray("battle", DUEL, "--runs", "30", "--plots", tmp_path)
-    assert_user_error(result, "wins.png exists; --force replaces it")
+    assert_user_error(result, "wins.png: the file exists; --force replaces it")
     assert "runs" not in result.out
     assert (tmp_path / "wins.png").read_bytes() == b"mine"
 
@@ -130,7 +130,7 @@ def test_keep_logs_needs_its_folder(affray: Affray) -> None:
     ("arguments", "said"),
     [
         (("--scheduler", "foo"), "expected an address such as tcp://127.0.0.1:8786"),
-        (("-o", "/nonexistent/r.csv"), "-o /nonexistent/r.csv: cannot write it"),
+        (("-o", "/nonexistent/r.csv"), "-o /nonexistent/r.csv: there is no folder /nonexistent"),
         (("--plots", "/proc/no-such-folder"), "cannot make the folder"),
     ],
 )

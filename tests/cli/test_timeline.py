@@ -70,4 +70,4 @@ def test_a_bad_request_is_one_error_line(
 
 
 def test_a_picture_that_cannot_be_written_is_one_error_line(affray: Affray, duel_log: Path) -> None:
-    assert_user_error(affray("timeline", duel_log, "-o", "/nonexistent/x.png"), "cannot write it")
+    assert_user_error(affray("timeline", duel_log, "-o", "/proc/x.png"), "-o /proc/x.png: cannot write it")

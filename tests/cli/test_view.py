@@ -60,4 +60,4 @@ def test_a_page_ends_in_html(affray: Affray, duel_log: Path, tmp_path: Path, nam
 
 
 def test_a_page_that_cannot_be_written_is_one_error_line(affray: Affray, duel_log: Path) -> None:
-    assert_user_error(affray("view", duel_log, "-o", "/nonexistent/x.html"), "cannot write it")
+    assert_user_error(affray("view", duel_log, "-o", "/proc/x.html"), "-o /proc/x.html: cannot write it")

@@ -49,7 +49,7 @@ def _files(folder: Path) -> Store:
     return Store(
         "jsonl",
         place=lambda name: folder / f"{name}.jsonl",
-        writing=lambda name, pid: folder / f".{name}.jsonl.{pid}.tmp",
+        writing=lambda name, pid: next(folder.glob(f".{name}.jsonl.*.tmp"), folder / f".{name}.jsonl.tmp"),
         partial=lambda name: folder / f"{name}.jsonl.partial",
     )
 
@@ -196,10 +196,9 @@ def _killed_mid_run(store: Store, scenario: Path) -> Place:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    writing = store.writing("siege", run.pid)
     try:
         deadline = time.monotonic() + 60
-        while _events_written(writing) < KILL_AFTER:
+        while _events_written(store.writing("siege", run.pid)) < KILL_AFTER:  # a file's name is random
             assert run.poll() is None, run.stderr.read() if run.stderr else ""
             assert time.monotonic() < deadline, "the run wrote too few events in a minute"
             time.sleep(0.02)
@@ -209,7 +208,7 @@ def _killed_mid_run(store: Store, scenario: Path) -> Place:
         if run.stderr:
             run.stderr.close()
     assert run.returncode == -9
-    return writing
+    return store.writing("siege", run.pid)
 
 
 class _Enough(Exception):

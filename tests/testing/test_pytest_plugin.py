@@ -185,3 +185,35 @@ def test_a_database_that_is_no_campaign_fails_as_one_item(pytester: pytest.Pytes
 
 def test_the_plugin_knows_a_campaign_by_the_suffixes_affray_does() -> None:
     assert CAMPAIGNS == SUFFIXES
+
+
+PRECIOUS = b"precious, and not affray's\n"
+
+
+def test_affray_update_never_writes_through_a_link_at_the_old_temporary_name(
+    pytester: pytest.Pytester, goldens: Path
+) -> None:
+    victim = pytester.path / "victim"
+    victim.write_bytes(PRECIOUS)
+    _rechained_with(goldens / "duel.jsonl", b'"skill":70', b'"skill":20')
+    (goldens / ".duel.jsonl.partial.jsonl").symlink_to("../victim")
+    pytester.runpytest("--affray-update").assert_outcomes(passed=2)
+    assert victim.read_bytes() == PRECIOUS
+    assert not (goldens / "duel.jsonl").is_symlink()
+    pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_the_fixture_replaces_a_golden_that_is_a_link_and_leaves_its_target(
+    pytester: pytest.Pytester,
+) -> None:
+    victim = pytester.path / "victim"
+    victim.write_bytes(PRECIOUS)
+    golden = pytester.path / "duel.jsonl"
+    golden.symlink_to(victim)
+    made = pytester.path / "made.jsonl"
+    shutil.copy(GOLDEN / "duel.jsonl", made)
+    pytester.makepyfile(FIXTURE_TEST.format(made=made, golden=golden))
+    pytester.runpytest("--affray-update").assert_outcomes(passed=1)
+    assert victim.read_bytes() == PRECIOUS
+    assert not golden.is_symlink()
+    assert golden.read_bytes() == made.read_bytes()
