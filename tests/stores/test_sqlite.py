@@ -491,7 +491,9 @@ def test_a_full_disk_is_a_log_error(campaign: Campaign) -> None:
     assert [s.name for s in campaign.stored()] == ["duel"]
 
 
-def test_a_campaign_locked_by_another_program_is_a_log_error(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_campaign_locked_by_another_program_is_a_log_error(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     Campaign.open(path, create=True).close()
     monkeypatch.setattr(connection, "BUSY_TIMEOUT", 0.05)
     raw = sqlite3.connect(path, isolation_level=None)
