@@ -178,7 +178,8 @@ _HELD = (HEADER, END_LINE, EVENTS, LAST_HASH)
 
 
 def held(connection: sqlite3.Connection, where: str, name: str) -> Held | None:
-    """The row of encounter ``name`` (None when there is none), each value checked."""
+    """The row of encounter ``name`` (None when there is none), each value checked; ``where`` names the
+    encounter in errors."""
     query = select(_HELD, "FROM encounters WHERE name = ?")
     row = fetching(connection, where, query, (name,)).fetchone()
     if row is None:
@@ -186,7 +187,7 @@ def held(connection: sqlite3.Connection, where: str, name: str) -> Held | None:
     try:
         header, end_line, events, last_hash = values(_HELD, row)
     except Bad as bad:
-        raise LogError(f"{where}#{excerpt(printable(name))}: {bad}; affray did not write it so") from None
+        raise LogError(f"{where}: {bad}; affray did not write it so") from None
     return Held(
         row[0], cast(bytes, header), cast(bytes | None, end_line), cast(int, events), cast(str, last_hash)
     )

@@ -286,7 +286,7 @@ class Campaign:
         try:
             with guarded(where):
                 connection.execute("BEGIN")
-                held = rows.held(connection, where, name)
+                held = rows.held(connection, self.named(name), name)
                 if held is None:
                     raise self._missing(name)
                 rows.check_lines(connection, self.named(name), held.id)
