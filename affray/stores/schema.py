@@ -163,7 +163,7 @@ def _described(row: SchemaRow, expected: frozenset[SchemaRow]) -> str:
     texts = row.types[:3] == ("text", "text", "text") and row.types[3] in ("text", "null")
     if not texts or None in (row.type, row.name, row.table):
         return f"an entry {_text(row.name)} of sqlite_schema whose values are not short text"
-    kind = _text(row.type)
+    kind = "virtual table" if (row.sql or b"").startswith(b"CREATE VIRTUAL TABLE") else _text(row.type)
     if any(row.name == mine.name and row.type == mine.type for mine in expected):
         return f"the {kind} {_text(row.name)} defined otherwise than affray defines it"
     on = f" on {_text(row.table)}" if row.type in (b"trigger", b"index") else ""

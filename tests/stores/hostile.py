@@ -67,6 +67,7 @@ FOREIGN_OBJECTS = {
     "view": ("CREATE VIEW names AS SELECT name FROM encounters", "a view names"),
     "index": ("CREATE INDEX by_events ON encounters (events)", "an index by_events on encounters"),
     "table": ("CREATE TABLE notes (text TEXT)", "a table notes"),
+    "virtual table": ("CREATE VIRTUAL TABLE notes USING fts5(text)", "a virtual table notes"),
     "stat table": ("ANALYZE", "a table sqlite_stat1"),
 }
 """A schema object affray never creates, by kind: its statement and how affray's error names it."""
