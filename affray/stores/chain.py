@@ -9,8 +9,8 @@ import sqlite3
 
 from affray.errors import LogError
 from affray.events.codec import END_PREFIX, MAX_LINE_BYTES, PREV_KEY, encode_end, line_hash
-from affray.stores import rows
-from affray.stores.rows import Held
+from affray.stores.rows import LINE, Bad, Held, select, values
+from affray.stores.rows import held as held_row
 
 
 def check_line(where: str, seq: int, line: bytes) -> None:
@@ -33,7 +33,7 @@ def append(connection: sqlite3.Connection, where: str, name: str, seq: int, line
     """Add ``line`` at ``seq`` of encounter ``name`` within the transaction open on ``connection``: seq 0,
     the header, makes the encounter. True when added; False when that very line is there already."""
     check_line(where, seq, line)
-    held = rows.held(connection, where, name)
+    held = held_row(connection, where, name)
     if seq == 0:
         return _put_header(connection, where, name, held, line)
     if held is None:
@@ -73,7 +73,7 @@ def _check_chain(where: str, held: Held, seq: int, line: bytes) -> None:
         raise LogError(f"{where}: the end line (seq {seq}) must count the {held.events} events held")
 
 
-_HELD_LINE = rows.select([rows.LINE], "FROM events WHERE encounter = ? AND seq = ?", first="seq")
+_HELD_LINE = select([LINE], "FROM events WHERE encounter = ? AND seq = ?", first="seq")
 
 
 def _put_line(connection: sqlite3.Connection, where: str, held: Held, seq: int, line: bytes) -> bool:
@@ -83,8 +83,8 @@ def _put_line(connection: sqlite3.Connection, where: str, held: Held, seq: int, 
         if row is None:
             raise LogError(f"{where}: the file is damaged: seq {seq} is missing")
         try:
-            (stored,) = rows.values([rows.LINE], row)
-        except rows.Bad as bad:
+            (stored,) = values([LINE], row)
+        except Bad as bad:
             raise LogError(f"{where}: seq {seq}: {bad}; affray did not write it so") from None
         assert isinstance(stored, bytes)
         return _same(where, seq, stored, line)

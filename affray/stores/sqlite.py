@@ -32,7 +32,7 @@ from typing import BinaryIO
 
 from affray.errors import LogError, excerpt, printable
 from affray.events.output import partial_names
-from affray.stores import chain, rows, schema
+from affray.stores.chain import append as append_line
 from affray.stores.connection import (
     Beside,
     Mode,
@@ -45,8 +45,16 @@ from affray.stores.connection import (
 )
 from affray.stores.lock import CampaignFile
 from affray.stores.output import CampaignOutput, Taken
-from affray.stores.rows import NAME_LIMIT, STORED_NAME_LIMIT, Stored
-from affray.stores.schema import APPLICATION_ID, SUFFIXES, is_campaign_path
+from affray.stores.rows import NAME_LIMIT, STORED_NAME_LIMIT, Stored, check_lines, fetching, held, listing
+from affray.stores.schema import (
+    APPLICATION_ID,
+    HEADER_BYTES,
+    SCHEMA,
+    SUFFIXES,
+    check_header,
+    check_schema,
+    is_campaign_path,
+)
 from affray.stores.stream import LogStream
 
 __all__ = [
@@ -101,7 +109,7 @@ def _create(path: Path, where: str) -> None:
     made = folder / "campaign.sqlite"
     try:
         with contextlib.closing(connect(made, Mode.CREATE)) as connection:
-            connection.executescript(schema.SCHEMA)
+            connection.executescript(SCHEMA)
             (mode,) = connection.execute("PRAGMA journal_mode=WAL").fetchone()
         if mode != "wal":
             raise _no_wal(where, mode)
@@ -128,7 +136,7 @@ def _checked(path: Path, mode: Mode, where: str) -> sqlite3.Connection:
     with guarded(where):
         connection = connect(path, mode)
         try:
-            schema.check_schema(connection, where)
+            check_schema(connection, where)
         except BaseException:
             connection.close()
             raise
@@ -136,14 +144,14 @@ def _checked(path: Path, mode: Mode, where: str) -> sqlite3.Connection:
 
 
 def _to_read(file: CampaignFile, path: Path, where: str) -> sqlite3.Connection:
-    schema.check_header(where, file.head(schema.HEADER_BYTES))
+    check_header(where, file.head(HEADER_BYTES))
     return _checked(path, read_mode(file, path), where)
 
 
 def _to_write(file: CampaignFile, path: Path, where: str) -> sqlite3.Connection:
     """The writer's connection, once the file has been found to be a campaign without writing a byte
     (SQLite folds a write-ahead log into the file when a writer closes it, a refused one too)."""
-    schema.check_header(where, file.head(schema.HEADER_BYTES))
+    check_header(where, file.head(HEADER_BYTES))
     found: Beside = beside(path, where)
     if not found.lines_left or found.shm:
         _checked(path, alone_mode(found, where), where).close()
@@ -251,13 +259,13 @@ class Campaign:
     def stored(self) -> list[Stored]:
         """Every encounter the campaign holds, partial and temporary ones too, sorted by name."""
         with guarded(self._where()):
-            return rows.listing(self._connection, self._where())
+            return listing(self._connection, self._where())
 
     def exists(self, name: str) -> bool:
         """Whether the campaign holds an encounter of that name."""
         self._check_name(name)
         with guarded(self._where()):
-            found = rows.fetching(
+            found = fetching(
                 self._connection, self._where(), "SELECT 1 FROM encounters WHERE name = ?", (name,)
             )
             return found.fetchone() is not None
@@ -265,9 +273,7 @@ class Campaign:
     def _missing(self, name: str) -> LogError:
         with guarded(self._where()):
             (count,) = self._connection.execute("SELECT count(*) FROM encounters").fetchone()
-            names = [
-                printable(found.name) for found in rows.listing(self._connection, self._where(), _LISTED)
-            ]
+            names = [printable(found.name) for found in listing(self._connection, self._where(), _LISTED)]
         more = f" and {count - len(names):,} more" if count > len(names) else ""
         holds = f"it holds: {', '.join(names)}{more}" if names else "it holds none"
         return LogError(f"{self.named(name)}: no such encounter; {holds}")
@@ -286,11 +292,11 @@ class Campaign:
         try:
             with guarded(where):
                 connection.execute("BEGIN")
-                held = rows.held(connection, self.named(name), name)
-                if held is None:
+                row = held(connection, self.named(name), name)
+                if row is None:
                     raise self._missing(name)
-                rows.check_lines(connection, self.named(name), held.id)
-                raw = LogStream(file, connection, self.named(name), held.id, held.header, held.end_line)
+                check_lines(connection, self.named(name), row.id)
+                raw = LogStream(file, connection, self.named(name), row.id, row.header, row.end_line)
         except BaseException:
             connection.close()
             file.close()
@@ -305,7 +311,7 @@ class Campaign:
         end line, or a line longer than a log line may be: LogError."""
         self._check_name(name)
         with self._transaction() as connection:
-            return chain.append(connection, self.named(name), name, seq, line)
+            return append_line(connection, self.named(name), name, seq, line)
 
     def delete(self, name: str) -> None:
         """Remove an encounter and all its lines; LogError when there is none of that name."""

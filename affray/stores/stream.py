@@ -8,9 +8,9 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from affray.errors import LogError
-from affray.stores import rows
 from affray.stores.connection import guarded
 from affray.stores.lock import CampaignFile
+from affray.stores.rows import LINE, LINES, Bad, values
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -34,7 +34,7 @@ class LogStream(io.RawIOBase):
         self._file = file
         self._connection = connection
         self._where = where
-        self._cursor = connection.execute(rows.LINES, (encounter,))
+        self._cursor = connection.execute(LINES, (encounter,))
         self._lines = self._each(header, end)
         self._pending = memoryview(b"")
 
@@ -42,8 +42,8 @@ class LogStream(io.RawIOBase):
         yield header
         for row in self._cursor:
             try:
-                (line,) = rows.values([rows.LINE], row)
-            except rows.Bad as bad:
+                (line,) = values([LINE], row)
+            except Bad as bad:
                 raise LogError(f"{self._where}: seq {row[0]}: {bad}; affray did not write it so") from None
             assert isinstance(line, bytes)
             yield line
