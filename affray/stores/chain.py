@@ -33,7 +33,7 @@ def append(connection: sqlite3.Connection, where: str, name: str, seq: int, line
     """Add ``line`` at ``seq`` of encounter ``name`` within the transaction open on ``connection``: seq 0,
     the header, makes the encounter. True when added; False when that very line is there already."""
     check_line(where, seq, line)
-    held = held_row(connection, where, name)
+    held = held_row(connection, where, name, header=seq == 0)
     if seq == 0:
         return _put_header(connection, where, name, held, line)
     if held is None:

@@ -130,11 +130,6 @@ class CampaignFile:
         except OSError as exc:
             raise LogError(f"{self.where}: cannot read: {exc.strerror or exc}") from None
 
-    @property
-    def written_here(self) -> bool:
-        """Whether a use of this process holds the file exclusively (writes it)."""
-        return self._file.writer
-
     def share(self) -> bool:
         """Take the lock shared, as a reader; False, holding nothing, when a writer holds it."""
         with _mutex:

@@ -139,6 +139,7 @@ class Held(NamedTuple):
 
 _NAMED = select([NAME], "FROM encounters WHERE id = ?")
 _LISTED = (NAME, EVENTS, END_LINE)
+_LISTING = select(_LISTED, "FROM encounters ORDER BY name LIMIT ?")
 
 
 def encounter_named(connection: sqlite3.Connection, where: str, id: int) -> str:
@@ -160,10 +161,9 @@ def _bad_row(connection: sqlite3.Connection, where: str, id: int, bad: Bad) -> L
 
 def listing(connection: sqlite3.Connection, where: str, limit: int = -1) -> list[Stored]:
     """The encounters (the first ``limit`` by name; all when -1), each checked."""
-    query = select(_LISTED, "FROM encounters ORDER BY name LIMIT ?")
     found = []
     try:
-        for row in connection.execute(query, (limit,)):
+        for row in connection.execute(_LISTING, (limit,)):
             try:
                 name, events, end_line = values(_LISTED, row)
             except Bad as bad:
@@ -174,22 +174,29 @@ def listing(connection: sqlite3.Connection, where: str, limit: int = -1) -> list
     return found
 
 
-_HELD = (HEADER, END_LINE, EVENTS, LAST_HASH)
+_CHAIN = (END_LINE, EVENTS, LAST_HASH)
+_HELD = select((HEADER, *_CHAIN), "FROM encounters WHERE name = ?")
+_HELD_BUT_HEADER = select(_CHAIN, "FROM encounters WHERE name = ?")
 
 
-def held(connection: sqlite3.Connection, where: str, name: str) -> Held | None:
-    """The row of encounter ``name`` (None when there is none), each value checked; ``where`` names the
-    encounter in errors."""
-    query = select(_HELD, "FROM encounters WHERE name = ?")
-    row = fetching(connection, where, query, (name,)).fetchone()
+def held(connection: sqlite3.Connection, where: str, name: str, *, header: bool = True) -> Held | None:
+    """The row of encounter ``name`` (None when there is none), each value checked; its header only when
+    asked for (else empty). ``where`` names the encounter in errors."""
+    columns = (HEADER, *_CHAIN) if header else _CHAIN
+    row = fetching(connection, where, _HELD if header else _HELD_BUT_HEADER, (name,)).fetchone()
     if row is None:
         return None
     try:
-        header, end_line, events, last_hash = values(_HELD, row)
+        found = values(columns, row)
     except Bad as bad:
         raise LogError(f"{where}: {bad}; affray did not write it so") from None
+    end_line, events, last_hash = found[-3:]
     return Held(
-        row[0], cast(bytes, header), cast(bytes | None, end_line), cast(int, events), cast(str, last_hash)
+        row[0],
+        cast(bytes, found[0]) if header else b"",
+        cast(bytes | None, end_line),
+        cast(int, events),
+        cast(str, last_hash),
     )
 
 

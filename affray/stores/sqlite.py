@@ -181,6 +181,7 @@ class Campaign:
         self, path: Path, file: CampaignFile, connection: sqlite3.Connection, *, writes: bool
     ) -> None:
         self.path = path
+        self._shown = printable(str(path))
         self._file = file
         self._connection = connection
         self._writes = writes
@@ -229,7 +230,7 @@ class Campaign:
                 self._file.close()
 
     def _where(self) -> str:
-        return printable(str(self.path))
+        return self._shown
 
     def named(self, name: str) -> str:
         """``campaign.sqlite#NAME``, as errors and messages name an encounter."""
