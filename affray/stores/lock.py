@@ -54,8 +54,17 @@ class _OpenFile:
 
 _open: dict[Identity, _OpenFile] = {}
 _mutex = threading.Lock()
-# a child made by fork starts afresh: the lock it inherits belongs to its parent's uses
-os.register_at_fork(after_in_child=_open.clear)
+
+
+def _forked() -> None:
+    """A child made by fork starts afresh: the locks it inherits belong to its parent's uses (and the
+    mutex may have been held by a thread the child does not have)."""
+    global _mutex
+    _open.clear()
+    _mutex = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _identity(path: Path, where: str) -> Identity:
