@@ -4,6 +4,7 @@ byte, and what a campaign holds (and removing what it need not)."""
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 from typing import NamedTuple
 
@@ -11,7 +12,7 @@ import click
 
 from affray import files, rulesets, stores
 from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting, tell_notes
-from affray.errors import AffrayError
+from affray.errors import AffrayError, excerpt, printable
 from affray.stores import Place, StoredLog
 from affray.stores.sqlite import SUFFIXES, Campaign, Stored, is_campaign_path
 
@@ -57,16 +58,21 @@ def _checked_copy(source: Place, target: Place, force: bool) -> _Copy:
     return _Copy(source, target, events, same)
 
 
-def copy_logs(pairs: list[tuple[Place, Place]], *, force: bool) -> None:
-    """Copy each whole log to its target without changing a byte, saying what was done; every copy is
-    checked before the first is made, and a target that holds the very same log is left as it is
-    (copying again changes nothing)."""
+def checked_copies(pairs: list[tuple[Place, Place]], *, force: bool) -> list[_Copy]:
+    """Each copy of a whole log to its target, checked (see ``_checked_copy``) before any is made; two logs
+    bound for one target are refused."""
     seen: dict[str, Place] = {}
     for source, target in pairs:
         other = seen.setdefault(str(target), source)
         if other != source:
             raise AffrayError(f"{other} and {source} would both be {target}; copy them one at a time")
-    for copy in [_checked_copy(source, target, force) for source, target in pairs]:
+    return [_checked_copy(source, target, force) for source, target in pairs]
+
+
+def make_copies(copies: list[_Copy], *, force: bool) -> None:
+    """Make each checked copy without changing a byte, saying what was done; a target that holds the very
+    same log is left as it is (copying again changes nothing)."""
+    for copy in copies:
         if copy.there:
             click.echo(f"{copy.source}: {copy.target} holds it already, byte for byte")
             continue
@@ -75,11 +81,46 @@ def copy_logs(pairs: list[tuple[Place, Place]], *, force: bool) -> None:
         click.echo(f"{copy.source} -> {copy.target} ({copy.events} events)")
 
 
-def _file_name(log: StoredLog) -> str:
+def copy_logs(pairs: list[tuple[Place, Place]], *, force: bool) -> None:
+    """Copy each whole log to its target, every copy checked before the first is made."""
+    make_copies(checked_copies(pairs, force=force), force=force)
+
+
+WRITING_ROOM = 32
+"""How many bytes a log file's name may grow by while affray writes it (the temporary and partial names
+it gives the file beside its own), kept free when an encounter's name becomes a file's."""
+_NAME_MAX = 255
+"""The longest file name, in bytes, where a folder does not say (most filesystems' limit)."""
+
+
+def _name_room(folder: Path) -> int:
+    """The longest file name, in bytes, that ``folder`` (or, when it is not made yet, the nearest folder
+    above it) takes."""
+    probe = folder.absolute()
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        return os.pathconf(probe, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return _NAME_MAX
+
+
+def _file_name(log: StoredLog, folder: Path, room: int) -> str:
+    """The name of the file an encounter is exported to, checked: a name no file can have, or one longer
+    than ``folder`` takes (in bytes, with ``WRITING_ROOM`` to spare), is an error."""
     name = log.name
+    shown = f"{log.campaign}#{excerpt(printable(name))}"
     if "/" in name or "\\" in name or "\0" in name or name in (".", ".."):
-        raise AffrayError(f"{log}: its name cannot be a file's name; export it alone: -o FILE.jsonl")
-    return f"{name}.jsonl"
+        raise AffrayError(f"{shown}: its name cannot be a file's name; export it alone: -o FILE.jsonl")
+    file_name = f"{name}.jsonl"
+    size = len(os.fsencode(file_name))
+    if size + WRITING_ROOM > room:
+        raise AffrayError(
+            f"{shown}: its file's name would be {size:,} bytes long, and a name in {folder} may be {room} "
+            f"bytes, less {WRITING_ROOM} for the names affray gives a file while writing it; export it "
+            "alone: -o FILE.jsonl"
+        )
+    return file_name
 
 
 @cli.command(name="export")
@@ -103,12 +144,14 @@ def export_command(source: Place, output: Path, force: bool) -> None:
     logs = stores.whole_encounters(source)
     if output.exists() and not output.is_dir():
         raise AffrayError(f"-o {output}: a campaign is exported to a folder, and this is a file")
-    pairs: list[tuple[Place, Place]] = [(log, output / _file_name(log)) for log in logs]
+    room = _name_room(output)
+    pairs: list[tuple[Place, Place]] = [(log, output / _file_name(log, output, room)) for log in logs]
+    copies = checked_copies(pairs, force=force)
     try:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise AffrayError(f"-o {output}: cannot make the folder ({exc.strerror or exc})") from None
-    copy_logs(pairs, force=force)
+    make_copies(copies, force=force)
     click.echo(f"{source}: {_counted(len(logs))} exported to {output}")
 
 
@@ -150,7 +193,7 @@ def encounters_command(campaign: Path, removed: tuple[str, ...], force: bool) ->
     with Campaign.open(campaign, read_only=True) as opened:
         held = opened.stored()
     for stored in held:
-        click.echo(f"{stored.name}\t{stored.events} events\t{_state(stored)}")
+        click.echo(f"{printable(stored.name)}\t{stored.events} events\t{_state(stored)}")
     click.echo(f"{campaign}: {_counted(len(held))}")
 
 

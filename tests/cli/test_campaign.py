@@ -21,6 +21,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,9 @@ import pytest
 from affray import stores
 from affray.stores import StoredLog
 from affray.stores.sqlite import Campaign
-from tests.cli.conftest import DUEL, ROOT, SKIRMISH, Affray, Result, assert_user_error
+from tests.cli.conftest import DUEL, ROOT, SKIRMISH, Affray, Result, assert_user_error, run_process
+from tests.cli.test_memory import measure, siege
+from tests.stores.hostile import change, loosened
 from tests.strategies import join_lines, log_lines, rechain
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -1124,3 +1127,199 @@ def test_encounters_remove_waits_for_no_writer(affray: Affray, unfinished: Path)
         writer.discard()
     assert_user_error(result, "another affray is writing to it")
     assert PARTIAL in [name for name, _, _ in held(unfinished)]
+
+
+# -- campaigns from strangers (issue 22) ---------------------------------------------------------------------
+
+
+def test_a_link_at_an_older_affray_s_lock_name_is_never_written_through(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / ".c.sqlite.lock").symlink_to("../victim.txt")
+    result = run_process("run", DUEL, "-o", folder / "c.sqlite", "--encounter", "two")
+    assert (result.code, result.err) == (0, ""), result
+    assert victim.read_bytes() == b"precious\n"
+    assert os.readlink(folder / ".c.sqlite.lock") == "../victim.txt"
+    assert held(folder / "c.sqlite") == [("two", 27, True)]
+
+
+def _temporary_events(campaign: Path, pid: int) -> int:
+    """How many events the run of process ``pid`` has put in its temporary encounter so far."""
+    with Campaign.open(campaign, read_only=True) as opened:
+        return next((s.events for s in opened.stored() if s.name.endswith(f".{pid}.tmp")), 0)
+
+
+def test_two_runs_into_a_campaign_and_its_hard_link_at_once_the_second_is_refused(
+    affray: Affray, tmp_path: Path
+) -> None:
+    scenario = tmp_path / "siege.toml"
+    scenario.write_text(siege(1))
+    c, c2 = tmp_path / "c.sqlite", tmp_path / "c2.sqlite"
+    assert affray("import", GOLDEN_DUEL, "-o", c).code == 0
+    os.link(c, c2)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "affray", "run", scenario, "-o", c, "--encounter", "first"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while _temporary_events(c, first.pid) < 100:
+            assert first.poll() is None, first.stderr.read() if first.stderr else ""
+            assert time.monotonic() < deadline, "the first run wrote too few events in a minute"
+            time.sleep(0.02)
+        second = run_process("run", scenario, "-o", c2, "--encounter", "second")
+        assert_user_error(
+            second, f"{c2}: another affray is writing to it (process {first.pid}); wait for it to finish"
+        )
+        assert first.wait(timeout=120) == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait(timeout=30)
+        if first.stderr:
+            first.stderr.close()
+    with raw(c2) as db:
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    assert [(name, whole) for name, _, whole in held(c2)] == [("duel", True), ("first", True)]
+
+
+def _with_a_trigger(campaign: Path) -> None:
+    change(
+        campaign,
+        "CREATE TRIGGER wipe AFTER UPDATE OF name ON encounters "
+        "BEGIN DELETE FROM encounters WHERE id <> NEW.id; END",
+    )
+
+
+def test_a_campaign_holding_a_trigger_is_refused_and_no_fight_is_lost(affray: Affray, campaign: Path) -> None:
+    assert affray("import", GOLDEN / "brawl.jsonl", "-o", campaign).code == 0
+    _with_a_trigger(campaign)
+    before = folder_as_it_is(campaign.parent)
+    result = affray("run", DUEL, "-o", campaign, "--encounter", "four")
+    assert_user_error(
+        result,
+        f"{campaign}: not an affray campaign (it holds a trigger wipe on encounters, which affray did not "
+        "create)",
+    )
+    assert result.out == ""
+    assert folder_as_it_is(campaign.parent) == before
+    assert [name for name, _, _ in held(campaign)] == ["brawl", "duel", "skirmish"]
+
+
+def folder_as_it_is(folder: Path) -> dict[str, tuple[bytes, int] | None]:
+    """What a folder holds: each file's name, bytes and when it was last changed; each folder's name."""
+    return {
+        p.name: (p.read_bytes(), p.stat().st_mtime_ns) if p.is_file() else None
+        for p in sorted(folder.iterdir())
+    }
+
+
+HOSTILE_ROWS = {
+    "a line held as text": (
+        "UPDATE events SET line = CAST(line AS TEXT) WHERE seq = 3 AND encounter = "
+        "(SELECT id FROM encounters WHERE name = 'duel')",
+        "{c}#duel: seq 3: its line is stored as text, not as bytes (a blob); affray did not write it so",
+    ),
+    "a name that is an integer": (
+        "UPDATE encounters SET name = 7 WHERE name = 'duel'",
+        "{c}: the encounter of id 1: its name is stored as an integer, not as text; affray did not write "
+        "it so",
+    ),
+    "a name that is a blob": (
+        "UPDATE encounters SET name = CAST('duel' AS BLOB) WHERE name = 'duel'",
+        "{c}: the encounter of id 1: its name is stored as bytes (a blob), not as text; affray did not write "
+        "it so",
+    ),
+}
+"""A row no affray writes: the statement that makes it, and the error every command reading it gives."""
+
+HOSTILE_READS = {
+    "replay": ("replay", "{c}#duel"),
+    "verify": ("verify", "{c}#duel"),
+    "encounters": ("encounters", "{c}"),
+    "export": ("export", "{c}", "-o", "{out}"),
+    "regress": ("regress", "{c}"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(HOSTILE_READS))
+@pytest.mark.parametrize("row", sorted(HOSTILE_ROWS))
+def test_a_row_no_affray_writes_is_one_error_line_naming_it(
+    affray: Affray, campaign: Path, tmp_path: Path, row: str, command: str
+) -> None:
+    statement, said = HOSTILE_ROWS[row]
+    with loosened(campaign) as db:
+        db.execute(statement)
+    before = folder_as_it_is(campaign.parent)
+    out = tmp_path / "out"
+    result = affray(*(arg.format(c=campaign, out=out) for arg in HOSTILE_READS[command]))
+    error = said.format(c=campaign)
+    if row == "a line held as text" and command == "encounters":
+        assert result.code == 0, result  # a listing reads no line
+    elif row == "a line held as text" and command == "regress":
+        assert result.code == 1, result
+        assert f"UNREADABLE {campaign}#duel: {error.partition(': ')[2]}" in out_lines(result)
+    else:
+        assert_user_error(result, error)
+    assert "Traceback" not in result.err
+    assert folder_as_it_is(campaign.parent) == before
+    assert not out.exists()
+
+
+def test_a_header_of_200_mb_is_refused_unread_in_bounded_memory(affray: Affray, campaign: Path) -> None:
+    with loosened(campaign) as db:
+        db.execute("UPDATE encounters SET header = zeroblob(200000000) WHERE name = 'duel'")
+    for command in ("replay", "verify"):
+        measured = measure(command, f"{campaign}#duel")
+        assert (measured.code, measured.err) == (
+            2,
+            f"error: {campaign}#duel: its header is 200,000,000 bytes long, longer than the 4,194,304 bytes "
+            "a log line may hold; affray did not write it so\n",
+        )
+        assert measured.peak_mb < 100, f"{command} took {measured.peak_mb:.0f} MB"
+
+
+@pytest.mark.parametrize(
+    ("name", "size"), [("\U0001f5e1" * 70, 286), ("é" * 118, 242)], ids=["70 emoji", "118 accented"]
+)
+def test_an_export_whose_file_name_would_be_too_long_writes_nothing(
+    affray: Affray, campaign: Path, tmp_path: Path, name: str, size: int
+) -> None:
+    assert affray("import", GOLDEN / "brawl.jsonl", "-o", f"{campaign}#{name}").code == 0
+    out = tmp_path / "out"
+    result = affray("export", campaign, "-o", out)
+    assert_user_error(result, f"its file's name would be {size} bytes long, and a name in {out} may be 255")
+    assert result.out == ""
+    assert not out.exists()
+
+
+def _reads(c: Path, out: Path) -> dict[str, tuple[str, ...]]:
+    return {
+        "replay": ("replay", f"{c}#duel"),
+        "state": ("state", f"{c}#duel"),
+        "verify": ("verify", f"{c}#duel"),
+        "explain": ("explain", f"{c}#duel", "3"),
+        "diff": ("diff", f"{c}#duel", f"{c}#skirmish"),
+        "encounters": ("encounters", str(c)),
+        "regress": ("regress", str(c)),
+        "export one": ("export", f"{c}#duel", "-o", str(out / "duel.jsonl")),
+        "export all": ("export", str(c), "-o", str(out / "all")),
+        "timeline": ("timeline", f"{c}#duel", "-o", str(out / "duel.svg")),
+        "view": ("view", f"{c}#duel", "-o", str(out / "duel.html")),
+    }
+
+
+@pytest.mark.parametrize("command", sorted(_reads(Path(), Path())))
+def test_reading_a_campaign_leaves_its_folder_and_its_bytes_as_they_were(
+    affray: Affray, campaign: Path, tmp_path: Path, command: str
+) -> None:
+    out = tmp_path / "elsewhere"
+    out.mkdir()
+    before = folder_as_it_is(campaign.parent)
+    result = affray(*_reads(campaign, out)[command])
+    assert result.code in (0, 1), result  # diff of two fights exits 1
+    assert folder_as_it_is(campaign.parent) == before

@@ -184,7 +184,7 @@ def _events_written(where: Place) -> int:
             return 0
     if not where.campaign.exists():
         return 0
-    with Campaign.open(where.campaign) as campaign:
+    with Campaign.open(where.campaign, read_only=True) as campaign:
         return next((s.events for s in campaign.stored() if s.name == where.name), 0)
 
 

@@ -1,0 +1,109 @@
+"""How a line is added to an encounter: only at the next seq, and only when its ``prev`` is the hash of the
+line before it, so what a campaign holds always reads as a log that chains. Appending a line already held
+changes nothing; another line at a held seq is refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from affray.errors import LogError
+from affray.events.codec import END_PREFIX, MAX_LINE_BYTES, PREV_KEY, encode_end, line_hash
+from affray.stores.rows import LINE, Bad, Held, select, values
+from affray.stores.rows import held as held_row
+
+
+def check_line(where: str, seq: int, line: bytes) -> None:
+    """LogError for a line no log may hold at ``seq``: a negative seq, an empty line, one holding a newline
+    or longer than a log line may be."""
+    if seq < 0:
+        raise LogError(f"{where}: seq {seq} is negative; the header is seq 0, the events 1, 2, ...")
+    if len(line) > MAX_LINE_BYTES:
+        raise LogError(
+            f"{where}: the line of seq {seq} is {len(line):,} bytes, longer than the {MAX_LINE_BYTES:,} a "
+            "log line may hold (docs/log-format.md)"
+        )
+    if not line:
+        raise LogError(f"{where}: the line of seq {seq} is empty")
+    if b"\n" in line:
+        raise LogError(f"{where}: the line of seq {seq} holds a newline; a log line cannot")
+
+
+def append(connection: sqlite3.Connection, where: str, name: str, seq: int, line: bytes) -> bool:
+    """Add ``line`` at ``seq`` of encounter ``name`` within the transaction open on ``connection``: seq 0,
+    the header, makes the encounter. True when added; False when that very line is there already."""
+    check_line(where, seq, line)
+    held = held_row(connection, where, name, header=seq == 0)
+    if seq == 0:
+        return _put_header(connection, where, name, held, line)
+    if held is None:
+        raise LogError(f"{where}: no such encounter; its header (seq 0) comes before seq {seq}")
+    return _put_line(connection, where, held, seq, line)
+
+
+def _same(where: str, seq: int, held: bytes, line: bytes) -> bool:
+    """False for the line already held at ``seq`` (appending it again changes nothing); LogError for
+    another."""
+    if held != line:
+        raise LogError(f"{where}: seq {seq} already holds another line")
+    return False
+
+
+def _put_header(
+    connection: sqlite3.Connection, where: str, name: str, held: Held | None, line: bytes
+) -> bool:
+    if held is not None:
+        return _same(where, 0, held.header, line)
+    if line.startswith(END_PREFIX):
+        raise LogError(f"{where}: seq 0 must be the header, not an end line")
+    connection.execute(
+        "INSERT INTO encounters (name, header, events, last_hash) VALUES (?, ?, 0, ?)",
+        (name, line, line_hash(line)),
+    )
+    return True
+
+
+def _check_chain(where: str, held: Held, seq: int, line: bytes) -> None:
+    before = "the header" if seq == 1 else f"seq {seq - 1}"
+    if not line.endswith(b'%s%s"}' % (PREV_KEY, held.last_hash.encode())):
+        raise LogError(
+            f"{where}: seq {seq} does not chain: its prev must be {held.last_hash}, the hash of {before}"
+        )
+    if line.startswith(END_PREFIX) and line != encode_end(held.events, held.last_hash):
+        raise LogError(f"{where}: the end line (seq {seq}) must count the {held.events} events held")
+
+
+_HELD_LINE = select([LINE], "FROM events WHERE encounter = ? AND seq = ?", first="seq")
+
+
+def _put_line(connection: sqlite3.Connection, where: str, held: Held, seq: int, line: bytes) -> bool:
+    """Append an event or end line at ``seq`` (1 or more) to the encounter ``held``."""
+    if seq <= held.events:
+        row = connection.execute(_HELD_LINE, (held.id, seq)).fetchone()
+        if row is None:
+            raise LogError(f"{where}: the file is damaged: seq {seq} is missing")
+        try:
+            (stored,) = values([LINE], row)
+        except Bad as bad:
+            raise LogError(f"{where}: seq {seq}: {bad}; affray did not write it so") from None
+        assert isinstance(stored, bytes)
+        return _same(where, seq, stored, line)
+    after = held.events + 1
+    if held.end_line is not None:
+        if seq == after:
+            return _same(where, seq, held.end_line, line)
+        raise LogError(f"{where}: seq {seq} would follow the end line (seq {after}); nothing follows it")
+    if seq > after:
+        raise LogError(
+            f"{where}: seq {seq} would leave a gap: it holds lines up to seq {held.events}, so seq {after} "
+            "comes next"
+        )
+    _check_chain(where, held, seq, line)
+    if line.startswith(END_PREFIX):
+        connection.execute("UPDATE encounters SET end_line = ? WHERE id = ?", (line, held.id))
+    else:
+        connection.execute("INSERT INTO events (encounter, seq, line) VALUES (?, ?, ?)", (held.id, seq, line))
+        connection.execute(
+            "UPDATE encounters SET events = ?, last_hash = ? WHERE id = ?", (seq, line_hash(line), held.id)
+        )
+    return True
