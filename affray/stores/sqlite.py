@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 import msgspec
 
-from affray.errors import LogError, excerpt, printable
+from affray.errors import LogError, excerpt, open_user_file, printable
 from affray.events.codec import END_PREFIX, MAX_LINE_BYTES, PREV_KEY, encode_end, line_hash
 from affray.events.output import partial_names
 
@@ -213,17 +213,11 @@ def _create(path: Path) -> None:
 def _sniff(path: Path) -> None:
     """Refuse, before SQLite opens it (and could change it), a file that is no campaign."""
     where = printable(str(path))
-    try:
-        with path.open("rb") as file:
+    with open_user_file(path, LogError, "a campaign") as file:  # never a fifo, a device or a socket
+        try:
             head = file.read(100)
-    except FileNotFoundError:
-        raise LogError(f"{where}: no such file") from None
-    except IsADirectoryError:
-        raise LogError(f"{where}: is a directory, not a campaign") from None
-    except OSError as exc:
-        raise LogError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise LogError(f"{where}: cannot read: not a file name ({exc})") from None
+        except OSError as exc:
+            raise LogError(f"{where}: cannot read: {exc.strerror or exc}") from None
     if not head:
         raise _not_campaign(where, "an empty file")
     if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
