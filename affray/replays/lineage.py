@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from affray.errors import QUOTE_LIMIT, AffrayError, printable
+from affray.errors import QUOTE_LIMIT, AffrayError, excerpt, printable
 from affray.events.codec import ENCODER, LogHeader
 from affray.events.reader import LogFile, LogReader, read_all
 from affray.kernel.ruleset import Recorded
@@ -52,6 +52,8 @@ _INTENT = re.compile(
     r"from then on(?: \((?P<reason>.*)\))?$",
     re.S,
 )
+_PATH_LIMIT = 200
+"""How much of a parent's path a line quotes (a stranger's header may name a path of any length)."""
 _SCENARIO = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
 Change = RollChange | RulingChange | IntentChange
 
@@ -69,7 +71,7 @@ class Link(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def shown(self) -> str:
         """The parent's path, printable on one line."""
-        return printable(str(self.path))
+        return printable(excerpt(str(self.path), _PATH_LIMIT))
 
 
 OpenLog = Callable[[Path], LogReader]
@@ -84,8 +86,9 @@ def parent_link(child: Path, header: LogHeader, open_log: OpenLog, recorded: Rer
         raise ValueError("not a what-if")
     path = child.parent / header.parent.log
     named = header.parent.end
+    said = printable(excerpt(named))  # a stranger's header may hold anything there
     if not os.path.lexists(path):
-        return Link(path=path, state="unchecked", why=f"not found (end {named})")
+        return Link(path=path, state="unchecked", why=f"not found (end {said})")
     try:
         with open_log(path) as reader:
             parent = read_all(reader)
@@ -94,7 +97,7 @@ def parent_link(child: Path, header: LogHeader, open_log: OpenLog, recorded: Rer
         return Link(path=path, state="unchecked", why=_without_path(str(exc), path))
     if end != named:
         found = f"its end hash is {end}" if end else "it has no end line that holds"
-        return Link(path=path, state="unchecked", why=f"not the parent: {found}, the what-if names {named}")
+        return Link(path=path, state="unchecked", why=f"not the parent: {found}, the what-if names {said}")
     problem = changes_problem(parent, header, lambda h: recorded(h, str(path)))
     state: LinkState = "false" if problem else "holds"
     return Link(path=path, state=state, why=problem, header=parent.header, end=end)
