@@ -55,6 +55,10 @@ def verify_command(ctx: click.Context, log: Place) -> None:
     fold break), naming the first bad seq; 3 when the log is whole but this affray simulates it otherwise
     (a rule or a table changed since it was made, or it was made under another ruleset version), naming
     the first seq that differs.
+
+    A what-if is checked against its parent too when the parent is where it names it: it must be the
+    parent with exactly the changes it declares (or it fails, exit 1); otherwise the ok line says the link
+    is unchecked. A fair seed's ok line shows each party's tag, for each party to check.
     """
     try:
         reader = open_log_arg(log, canonical=True)
