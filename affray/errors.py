@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,6 +133,19 @@ def _shown(name: str) -> str:
     return name if name.isprintable() else repr(name)
 
 
+FILE_LIMIT = 4 * 1024 * 1024
+"""The most bytes affray reads of a scenario, a table or a rolls file: a log's header line holds the
+scenario and its tables whole, and a line holds at most 4 MiB (docs/log-format.md)."""
+
+_NOT_REGULAR = {
+    stat.S_IFIFO: "a fifo",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a directory",
+}
+
+
 def _unreadable(
     path: Path, error: type[AffrayError], kind: str, exc: OSError | ValueError, named: str | None = None
 ) -> AffrayError:
@@ -138,24 +155,64 @@ def _unreadable(
         return error(f"{shown}: no such file")
     if isinstance(exc, IsADirectoryError):
         return error(f"{shown}: is a directory, not {kind}")
+    if isinstance(exc, OSError) and exc.errno == errno.ENXIO:
+        return error(f"{shown}: is a socket or a device, not {kind}; affray reads only regular files")
     if isinstance(exc, OSError):
         return error(f"{shown}: cannot read: {exc.strerror}")
     return error(f"{shown}: cannot read: not a file name ({exc})")
 
 
-def read_user_file(path: Path, error: type[AffrayError], kind: str, *, named: str | None = None) -> bytes:
-    """The bytes of a file the user named; a missing or unreadable one (or a name no file can have, such
-    as one holding a NUL byte) raises ``error`` naming it: by its path, or as ``named`` (the path as a
-    scenario wrote it, cut to ``QUOTE_LIMIT``, say)."""
+def _refuse_irregular(mode: int, shown: str, error: type[AffrayError], kind: str) -> None:
+    """``error`` unless ``mode`` is a regular file's: affray never reads a fifo (it could wait forever), a
+    device (an endless stream, or one reading changes) or a socket."""
+    if stat.S_ISREG(mode):
+        return
+    what = _NOT_REGULAR.get(stat.S_IFMT(mode), "not a regular file")
+    if what == "a directory":
+        raise error(f"{shown}: is a directory, not {kind}")
+    raise error(f"{shown}: is {what}, not {kind}; affray reads only regular files")
+
+
+def open_user_file(path: Path, error: type[AffrayError], kind: str, *, named: str | None = None) -> BinaryIO:
+    """A regular file the user named, open for reading in binary. A missing or unreadable one, one that
+    is not a regular file (a fifo, a device, a socket, a directory: refused before reading, without
+    waiting for a fifo's writer) or a name no file can have (one holding a NUL byte) raises ``error``
+    naming it: by its path, or as ``named`` (the path as a scenario wrote it, cut to ``QUOTE_LIMIT``)."""
+    shown = _shown(str(path) if named is None else named)
     try:
-        return path.read_bytes()
+        _refuse_irregular(os.stat(path).st_mode, shown, error, kind)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except (OSError, ValueError) as exc:
         raise _unreadable(path, error, kind, exc, named) from None
-
-
-def open_user_file(path: Path, error: type[AffrayError], kind: str) -> BinaryIO:
-    """A file the user named, open for reading in binary; failing as ``read_user_file`` does."""
     try:
-        return path.open("rb")
-    except (OSError, ValueError) as exc:
-        raise _unreadable(path, error, kind, exc) from None
+        _refuse_irregular(os.fstat(fd).st_mode, shown, error, kind)  # what was opened, if it was swapped
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_user_file(
+    path: Path, error: type[AffrayError], kind: str, *, named: str | None = None, limit: int = FILE_LIMIT
+) -> bytes:
+    """The bytes of a regular file the user named, at most ``limit`` of them: a larger file raises
+    ``error`` before it is read, and so does every file ``open_user_file`` refuses."""
+    with open_user_file(path, error, kind, named=named) as stream:
+        try:
+            too_large = os.fstat(stream.fileno()).st_size > limit
+            data = b"" if too_large else stream.read(limit + 1)
+        except OSError as exc:
+            raise _unreadable(path, error, kind, exc, named) from None
+    if too_large or len(data) > limit:
+        shown = _shown(str(path) if named is None else named)
+        raise error(f"{shown}: larger than {size_in_words(limit)}, the most {kind} may hold")
+    return data
+
+
+def size_in_words(size: int) -> str:
+    """A byte count as a limit is told: ``4 MiB``, ``4 KiB``, ``100 bytes``."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale} {unit}"
+    return f"{size} bytes"

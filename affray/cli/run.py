@@ -21,6 +21,7 @@ from affray.cli.command import (
 from affray.errors import AffrayError
 from affray.events.codec import LogHeader, LogWriter
 from affray.events.reader import read_log
+from affray.kernel import fairseed
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Ruleset
 from affray.replays.export import outcome, tallies
@@ -89,6 +90,8 @@ def run(
                 f"--seed: {scenario}'s seed comes from its [fair_seed]; no one party may choose it"
             )
         spec = msgspec.structs.replace(spec, seed=seed)
+    if fairseed.unbound(spec):
+        click.echo(f"warning: {scenario}: {fairseed.UNBOUND}", err=True)
     named = {scenario.parent / name: f"{name}, a file the scenario names" for name in ruleset.files(spec)}
     refuse_overwriting(stores.file_of(output), {scenario: "the scenario", **named})
     try:

@@ -12,7 +12,9 @@ from affray import rulesets, stores
 from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED, LOG, cli, open_log_arg
 from affray.errors import AffrayError, LogError
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
-from affray.replays.verify import verify
+from affray.kernel.fairseed import FairSeed, told
+from affray.replays.lineage import parent_link
+from affray.replays.verify import Verdict, verify
 from affray.stores import Place
 
 
@@ -29,13 +31,10 @@ def _holds_events(path: Place) -> bool:
     return second.startswith(b'{"kind":') and b'"prev":"' in second
 
 
-def _fair(header: LogHeader) -> str:
-    """Who gave a fair seed its secrets, each checked against its commitment ("" for a plain seed)."""
+def _fair(header: LogHeader) -> list[str]:
+    """What a fair seed that holds says (kernel/fairseed.py, ``told``); nothing for a plain seed."""
     fair = msgspec.json.decode(header.scenario).get("fair_seed")
-    if not isinstance(fair, dict):
-        return ""
-    parties = sorted(fair.get("commitments", {}))
-    return f"; the seed comes from the secrets of {', '.join(parties)}, each matching its commitment"
+    return told(msgspec.convert(fair, FairSeed)) if isinstance(fair, dict) else []
 
 
 def _other_version(header: LogHeader) -> bool:
@@ -56,6 +55,10 @@ def verify_command(ctx: click.Context, log: Place) -> None:
     fold break), naming the first bad seq; 3 when the log is whole but this affray simulates it otherwise
     (a rule or a table changed since it was made, or it was made under another ruleset version), naming
     the first seq that differs.
+
+    A what-if is checked against its parent too when the parent is where it names it: it must be the
+    parent with exactly the changes it declares (or it fails, exit 1); otherwise the ok line says the link
+    is unchecked. A fair seed's ok line shows each party's tag, for each party to check.
     """
     try:
         reader = open_log_arg(log, canonical=True)
@@ -72,10 +75,7 @@ def verify_command(ctx: click.Context, log: Place) -> None:
     with reader:
         verdict = verify(reader, lambda: rulesets.recorded(reader.header, str(log)), trace=ctx.obj["verbose"])
     if verdict.ok:
-        click.echo(
-            f"ok: {log}: {verdict.events} events chain, fold and re-simulate identically "
-            f"(final state {verdict.final_digest}){_fair(reader.header)}"
-        )
+        _tell_ok(log, reader.header, verdict)
         return
     where = f"{verdict.where}: " if verdict.where else ""
     if verdict.finding == "damaged":
@@ -83,6 +83,36 @@ def verify_command(ctx: click.Context, log: Place) -> None:
         sys.exit(EXIT_VERIFY_FAILED)
     click.echo(f"{SAID[verdict.finding]}: {log}: {where}{verdict.message}; {WHOLE[verdict.finding]}")
     sys.exit(EXIT_CHANGED)
+
+
+def _tell_ok(log: Place, header: LogHeader, verdict: Verdict) -> None:
+    """The ok line, with what a fair seed or a what-if's parent adds to it; exit 1 when the log is a
+    what-if that is not its parent with exactly the changes it declares."""
+    fair = _fair(header)
+    parent = _parent(log, header)
+    added = "".join(f"; {said}" for said in [*fair[:1], *parent[:1]])
+    click.echo(
+        f"ok: {log}: {verdict.events} events chain, fold and re-simulate identically "
+        f"(final state {verdict.final_digest}){added}"
+    )
+    for line in fair[1:]:
+        click.echo(f"  {line}")
+
+
+def _parent(log: Place, header: LogHeader) -> list[str]:
+    """What is known of a what-if's parent (replays/lineage.py); FAILED and exit 1 when the what-if is not
+    its parent with exactly the changes it declares."""
+    if header.parent is msgspec.UNSET:
+        return []
+    link = parent_link(stores.file_of(log), header, open_log_arg, rulesets.recorded)
+    if link.state == "holds":
+        return [f"made from {link.shown} with exactly the changes it declares"]
+    if link.state == "unchecked":
+        return [f"the link to its parent {link.shown} is unchecked: {link.why}"]
+    click.echo(
+        f"FAILED: {log}: line 1 (header): not made from its parent {link.shown} as it says: {link.why}"
+    )
+    sys.exit(EXIT_VERIFY_FAILED)
 
 
 SAID = {"changed": "CHANGED", "other_version": "OTHER VERSION"}

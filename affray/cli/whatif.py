@@ -4,6 +4,7 @@ came from."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,15 +14,16 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import a_log_file, cli, open_log_arg, refuse_overwriting
+from affray.cli.command import EXIT_VERIFY_FAILED, a_log_file, cli, open_log_arg, refuse_overwriting
 from affray.cli.diff import named
 from affray.cli.run import record
-from affray.errors import AffrayError, UnrecordedDecision
+from affray.errors import AffrayError, UnrecordedDecision, printable
 from affray.events.codec import ENCODER, LogHeader, Parent, encode_log
 from affray.events.reader import LogFile, read_all
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Recorded
 from affray.replays.diff import diff_logs, tell_diff
+from affray.replays.lineage import parent_link
 from affray.replays.verify import verify
 from affray.replays.whatif import (
     Following,
@@ -224,23 +226,34 @@ def _generation(path: Path) -> tuple[LogHeader, str | None]:
         return reader.header, reader.end_hash
 
 
+def _made(header: LogHeader) -> str:
+    """What a log is: the original fight, or the changes made to its parent."""
+    if header.parent is msgspec.UNSET:
+        return "the original fight"
+    return printable("; ".join(header.changes or []))
+
+
 @cli.command()
 @click.argument("log", type=click.Path(path_type=Path))
 def lineage(log: Path) -> None:
     """Show the chain of what-ifs from LOG back to the fight it started from: each log, the hash of its
-    end line, and the changes made to its parent."""
-    path, expected = log, None
-    while True:
-        header, end = _generation(path)
-        if expected is not None and end != expected:
-            click.echo(f"  {path}: not the parent: its end hash is {end}, the what-if names {expected}")
+    end line, and the changes made to its parent.
+
+    Each parent found where its what-if names it, with the end hash it names, is checked: the what-if's
+    scenario must be the parent's with exactly the changes it declares. Exit 0 when the chain is shown (a
+    parent that is missing, not a log or was replaced is said so, and that link is unchecked); 1 when a
+    what-if is not its parent with exactly its declared changes.
+    """
+    header, end = _generation(log)
+    path = log
+    click.echo(f"{printable(str(log))} (end {end}): {_made(header)}")
+    while header.parent is not msgspec.UNSET:
+        link = parent_link(path, header, open_log_arg, rulesets.recorded)
+        if link.header is None:
+            click.echo(f"  from {link.shown}: {link.why}; the link is unchecked")
             return
-        parent = header.parent
-        said = "the original fight" if parent is msgspec.UNSET else "; ".join(header.changes or [])
-        click.echo(f"{'  from ' if expected else ''}{path} (end {end}): {said}")
-        if parent is msgspec.UNSET:
-            return
-        path, expected = path.parent / parent.log, parent.end
-        if not path.exists():
-            click.echo(f"  from {path}: not found (end {expected})")
-            return
+        click.echo(f"  from {link.shown} (end {link.end}): {_made(link.header)}")
+        if link.state == "false":
+            click.echo(f"  {printable(str(path))} is not made from it as it says: {link.why}")
+            sys.exit(EXIT_VERIFY_FAILED)
+        path, header = link.path, link.header

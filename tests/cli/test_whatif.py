@@ -100,7 +100,7 @@ def test_lineage_says_when_the_parent_is_gone(
     assert (
         affray("lineage", whatif[0])
         .out.splitlines()[-1]
-        .endswith(": not found (end " + read_path(whatif[0]).header.parent.end + ")")
+        .endswith(": not found (end " + read_path(whatif[0]).header.parent.end + "); the link is unchecked")
     )  # type: ignore[union-attr]
 
 
