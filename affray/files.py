@@ -58,7 +58,7 @@ def what_is_at(path: Path) -> str | None:
     file" or "a special file" (a fifo, a device, a socket); None when nothing has it."""
     try:
         mode = os.lstat(path).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
     if stat.S_ISLNK(mode):
         return "a link"
