@@ -162,7 +162,7 @@ def _unreadable(
     return error(f"{shown}: cannot read: not a file name ({exc})")
 
 
-def _refuse_irregular(mode: int, shown: str, error: type[AffrayError], kind: str) -> None:
+def refuse_irregular(mode: int, shown: str, error: type[AffrayError], kind: str) -> None:
     """``error`` unless ``mode`` is a regular file's: affray never reads a fifo (it could wait forever), a
     device (an endless stream, or one reading changes) or a socket."""
     if stat.S_ISREG(mode):
@@ -180,12 +180,12 @@ def open_user_file(path: Path, error: type[AffrayError], kind: str, *, named: st
     naming it: by its path, or as ``named`` (the path as a scenario wrote it, cut to ``QUOTE_LIMIT``)."""
     shown = _shown(str(path) if named is None else named)
     try:
-        _refuse_irregular(os.stat(path).st_mode, shown, error, kind)
+        refuse_irregular(os.stat(path).st_mode, shown, error, kind)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except (OSError, ValueError) as exc:
         raise _unreadable(path, error, kind, exc, named) from None
     try:
-        _refuse_irregular(os.fstat(fd).st_mode, shown, error, kind)  # what was opened, if it was swapped
+        refuse_irregular(os.fstat(fd).st_mode, shown, error, kind)  # what was opened, if it was swapped
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
         return os.fdopen(fd, "rb")
     except BaseException:

@@ -20,14 +20,13 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import stat
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from affray.errors import LogError
+from affray.errors import LogError, refuse_irregular
 
 READERS_WAIT = 5.0
 """How many seconds a writer waits for the readers of a campaign to finish before giving up."""
@@ -78,10 +77,7 @@ def _identity(path: Path, where: str) -> Identity:
         raise LogError(f"{where}: cannot read: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise LogError(f"{where}: cannot read: not a file name ({exc})") from None
-    if stat.S_ISDIR(found.st_mode):
-        raise LogError(f"{where}: is a directory, not a campaign")
-    if not stat.S_ISREG(found.st_mode):
-        raise LogError(f"{where}: not a regular file (a FIFO, a socket or a device), not a campaign")
+    refuse_irregular(found.st_mode, where, LogError, "a campaign")
     return found.st_dev, found.st_ino
 
 
