@@ -11,6 +11,7 @@ import click
 
 from affray import rulesets, stores
 from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.stores import Place, StoredLog
 from affray.stores.sqlite import SUFFIXES, Campaign, Stored, is_campaign_path
@@ -149,7 +150,7 @@ def encounters_command(campaign: Path, removed: tuple[str, ...], force: bool) ->
     with Campaign.open(campaign, read_only=True) as opened:
         held = opened.stored()
     for stored in held:
-        click.echo(f"{stored.name}\t{stored.events} events\t{_state(stored)}")
+        click.echo(f"{one_line(stored.name)}\t{stored.events} events\t{_state(stored)}")
     click.echo(f"{campaign}: {_counted(len(held))}")
 
 

@@ -14,6 +14,7 @@ import msgspec
 from affray import rulesets, stores
 from affray.cli.command import LOG, cli, new_output, write_in_place
 from affray.cli.progress import Progress
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.replays.diff import shown
 from affray.replays.regress import Regression, regress
@@ -249,7 +250,7 @@ def regress_command(
         click.echo(JSON.encode(rows).decode())
     else:
         for line in [*filter(None, map(told, results)), *causes(results)]:
-            click.echo(line)
+            click.echo(one_line(line))
         click.echo(summary(results))
     if junit_path is not None:
         report = junit(results)

@@ -13,6 +13,7 @@ from affray import rulesets
 from affray.cli.command import a_log_file, cli, open_log_arg, refuse_overwriting
 from affray.cli.diff import named
 from affray.cli.run import record
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER, LogHeader, Parent
 from affray.events.reader import LogFile, read_all
@@ -130,10 +131,10 @@ def whatif(
     click.echo(f"{output}: {log} with {', '.join(map(str, changes))}; {encounter.count} events")
     with open_log_arg(output) as child:
         found = diff_logs(parent, child, (str(log), str(output)))
-        click.echo(named(parent.header, "A", log))
-        click.echo(named(child.header, "B", output))
+        click.echo(one_line(named(parent.header, "A", log)))
+        click.echo(one_line(named(child.header, "B", output)))
     for line in tell_diff(found, "A", "B"):
-        click.echo(line)
+        click.echo(one_line(line))
 
 
 def _generation(path: Path) -> tuple[LogHeader, str | None]:
@@ -156,7 +157,7 @@ def lineage(log: Path) -> None:
             return
         parent = header.parent
         said = "the original fight" if parent is msgspec.UNSET else "; ".join(header.changes or [])
-        click.echo(f"{'  from ' if expected else ''}{path} (end {end}): {said}")
+        click.echo(one_line(f"{'  from ' if expected else ''}{path} (end {end}): {said}"))
         if parent is msgspec.UNSET:
             return
         path, expected = path.parent / parent.log, parent.end
