@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from affray.colours import SIDE_COLOURS
+from affray.errors import printable
 from affray.events.base import Event
 from affray.events.codec import LogHeader
 from affray.events.shared import kind_of
@@ -32,6 +33,13 @@ from affray.replays.narrate import tell
 _ENCODER = msgspec.json.Encoder(decimal_format="number")
 DATA_MARK = "/*FIGHT*/"
 """Where the template takes the fight's data."""
+IN_A_SCRIPT = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+"""The characters the page's data writes as JSON escapes, so that no text of the log can end the script
+element that holds it (``</script>``), open a comment in it (``<!--``, which blanks the page) or be read
+as anything but JSON: they only ever occur inside the data's strings, where ``\\u003c`` reads back as
+``<``."""
 
 
 class Combatant(msgspec.Struct, frozen=True, array_like=True):
@@ -130,9 +138,23 @@ def _seen(c: Any, display: Any, now: int) -> Seen | None:
     return Seen(c.position[0], c.position[1], c.damage_left, display.left(c), c.out, status, c.damage_points)
 
 
+def visible(value: Any) -> Any:
+    """``value`` (data as ``msgspec.to_builtins`` gives it) with every string made ``printable``, so that
+    the page shows a character that does not print as itself (a control, U+202E that turns the text
+    around it) as its escape, as the commands do."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [visible(item) for item in value]
+    if isinstance(value, dict):
+        return {key: visible(item) for key, item in value.items()}
+    return value
+
+
 def page(data: Fight) -> str:
     """The HTML page showing ``data``."""
     template = resources.files("affray.replays").joinpath("viewer.html").read_text(encoding="utf-8")
-    embedded = _ENCODER.encode(data).decode().replace("</", "<\\/").replace("<!--", "<\\!--")
+    shown = visible(msgspec.to_builtins(data, builtin_types=(Decimal,)))
+    embedded = _ENCODER.encode(shown).decode().translate(IN_A_SCRIPT)
     head, _, tail = template.partition(DATA_MARK)
-    return head.replace("{{title}}", html.escape(data.title)) + embedded + tail
+    return head.replace("{{title}}", html.escape(printable(data.title))) + embedded + tail
