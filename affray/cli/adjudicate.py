@@ -22,6 +22,7 @@ import msgspec
 from affray import rulesets
 from affray.cli.command import Interrupted, a_log_file, cli, refuse_overwriting
 from affray.cli.run import record, summarize
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError, DiceExhausted, ScenarioError, WantedRoll, read_user_file
 from affray.events.base import Event
 from affray.events.codec import ENCODER, LogWriter
@@ -77,7 +78,7 @@ class _Session:
         spec = self.scenario()
         reading = rulesets.reading(rulesets.header(self.ruleset, spec), self.source)
         for line in list(narrate(events, reading.vocabulary(), reading.tellers()))[self.shown :]:
-            click.echo(line)
+            click.echo(one_line(line))
         self.shown = max(self.shown, len(events))
 
     def enter(self, roll: str, faces: list[int]) -> None:

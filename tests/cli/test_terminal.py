@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from affray.cli.progress import Progress
 from affray.cli.terminal import VisibleText, one_line, visible
 from tests.cli.conftest import DUEL, Affray, Result
+from tests.cli.test_entered_dice import logged_rolls
 
 ROOT = Path(__file__).resolve().parents[2]
 FORGED = "    9.999 s  #99   gorm dies"
@@ -240,3 +241,19 @@ def test_on_a_terminal_no_escape_code_of_the_log_arrives(affray: Affray, hostile
     assert b"\x1b" not in shown
     assert b"\x07" not in shown
     assert b"Brenna\\u001b[2J\\u001b]0;PWNED\\u0007" in shown
+
+
+def test_adjudicate_tells_the_fight_as_text(affray: Affray, hostile: Path, tmp_path: Path) -> None:
+    table = tmp_path / "table.toml"
+    table.write_text((tmp_path / "hostile.toml").read_text() + '\n[dice]\nmanual = ["brenna/*"]\n')
+    rolls = tmp_path / "rolls.toml"
+    rolls.write_text(
+        "".join(
+            f'"brenna/{r["purpose"]}#{r["draw"]}" = {list(r["faces"])}\n'
+            for r in logged_rolls(hostile)
+            if r["roller"] == "brenna"
+        )
+    )
+    result = affray("adjudicate", table, "-o", tmp_path / "table.jsonl", "--rolls", rolls)
+    assert result.code == 0, result
+    assert_shown_as_text(result)
