@@ -67,7 +67,7 @@ def title(header: LogHeader, name: str) -> str:
     return f"{name}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}"
 
 
-_MARKUP = re.compile(r"[\\`*_{}\[\]|~$^<&]|(?<=\w)@|(?<=www)\.|:(?=//)", re.IGNORECASE)
+_MARKUP = re.compile(r"[\\`*_{}\[\]|~$^<&]|@(?<=\w@)|\.(?<=[wW]{3}\.)|:(?=//)")
 """What could begin markup in a line of text, in CommonMark and the flavours built on it: the ASCII
 punctuation of inline markup (code, emphasis, links and images, raw HTML and autolinks, entities), a table's
 ``|``, GitHub's strikethrough (``~``) and maths (``$``), superscript (``^``), kramdown's attributes
@@ -229,7 +229,7 @@ def markdown(
         begun = sections.heading(event)
         if begun is not None:
             yield from ("", begun, "", row("time", "#", "event"), "| ---: | ---: | --- |")
-        yield row(game_time(event.t), str(event.seq), text)
+        yield f"| {game_time(event.t)} | {event.seq} | {cell(text)} |"  # time and seq are ours: no markup
         ending.see(state)
     yield from ending.lines(state)
 
