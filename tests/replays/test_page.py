@@ -6,9 +6,14 @@ import json
 import re
 from decimal import Decimal
 
-from affray.replays.page import Combatant, Fight, Frame, Seen, page
+import msgspec
+from hypothesis import given
+from hypothesis import strategies as st
 
-HOSTILE = "</script><!-- <script> & \u2028\u2029 > \u001b[2J \u202e"
+from affray.errors import printable
+from affray.replays.page import Combatant, Fight, Frame, Seen, page, visible
+
+HOSTILE = "</script><!-- <script> & \u2028\u2029 > \u001b[2J \u202e \\u001b \\\u001b\U000e0001"
 
 
 def _fight(text: str) -> Fight:
@@ -30,10 +35,18 @@ def test_the_embedded_data_holds_nothing_html_reads_in_a_script() -> None:
 
 def test_the_embedded_data_reads_back_with_each_string_made_printable() -> None:
     data = json.loads(_embedded(page(_fight(HOSTILE))))
-    shown = "</script><!-- <script> & \\u2028\\u2029 > \\u001b[2J \\u202e"
+    shown = printable(HOSTILE)
     assert data["title"] == data["combatants"][0][1] == data["frames"][0][4] == shown
     assert data["frames"][0][5][0][:3] == [0, 1.5, 3]
 
 
 def test_the_title_is_escaped_for_html() -> None:
     assert "<title>&lt;/script&gt;&lt;!-- &lt;script&gt; &amp; " in page(_fight(HOSTILE))
+
+
+@given(st.text())
+def test_any_string_of_the_data_reads_back_made_printable(text: str) -> None:
+    assert json.loads(visible(msgspec.json.encode([text, {text: text}]).decode())) == [
+        printable(text),
+        {printable(text): printable(text)},
+    ]
