@@ -94,20 +94,26 @@ class _Session:
             self.enter(exhausted.wanted.roll, faces)
         return faces is not None
 
-    def refuse_unasked(self, saved: Path) -> None:
-        """Once the fight asks for a roll the stopped session did not enter, or ends, every roll it saved
-        must have been asked for: the first that was not is an error naming it (a stopped session saves
-        the rolls it was asked, in order, so only a file changed since holds one)."""
+    def refuse_unasked(self, saved: Path, *, fought: bool = True) -> None:
+        """Every roll the stopped session saved (in ``saved``) must be one it was asked: the first that is
+        not is an error naming it. Before the fight (``fought`` false) only those it could never be asked
+        are found: one the scenario enters itself, one of a stream the scenario does not mark manual. Once
+        the fight asks for a roll the session did not save, or ends, every roll left was never asked (a
+        stopped session saves the rolls it was asked, in order: only a file changed since holds one)."""
         for key in self.resumed:
-            stream = key.rpartition("#")[0]
-            dice = self.spec.dice
-            if key in dice.rolled:
-                why = "the scenario enters it in [dice.rolled]"
-            elif dice.source != "manual" and not any(fnmatchcase(stream, p) for p in dice.manual):
-                why = f"the scenario does not mark {stream} manual"
-            else:
-                why = "the fight did not ask for it"
-            raise AffrayError(f"{saved}: {key}: not a roll this session was asked for ({why})")
+            why = self._never_asked(key) or ("the fight did not ask for it" if fought else "")
+            if why:
+                raise AffrayError(f"{saved}: {key}: not a roll this session was asked for ({why})")
+
+    def _never_asked(self, key: str) -> str:
+        """Why the roll ``key`` is never asked for, or "" when it may be."""
+        dice = self.spec.dice
+        stream = key.rpartition("#")[0]
+        if key in dice.rolled:
+            return "the scenario enters it in [dice.rolled]"
+        if dice.source != "manual" and not any(fnmatchcase(stream, p) for p in dice.manual):
+            return f"the scenario does not mark {stream} manual"
+        return ""
 
     def saved(self) -> dict[str, list[int]]:
         """The rolls to save for ``--resume``: those entered here, in order, and those resumed and not
@@ -241,6 +247,7 @@ def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bo
     # a file an older affray saved also holds the scenario's own rolls
     resumed = {key: faces for key, faces in resumed.items() if entered.get(key) != faces}
     session = _Session(ruleset, spec, str(scenario), entered, resumed)
+    session.refuse_unasked(saved, fought=False)
     try:
         _referee(session, rolls_file, saved)
     except (KeyboardInterrupt, click.Abort):

@@ -215,6 +215,7 @@ def test_resume_refuses_a_saved_roll_of_a_stream_the_scenario_rolls_itself(
     result = _resumed(affray, table, tmp_path, '"gorm/hit#1" = 1\n', brennas)
     saved = tmp_path / "o.jsonl.rolls.toml"
     assert_user_error(result, f"{saved}: gorm/hit#1: not a roll", "does not mark gorm/hit manual")
+    assert result.out == ""  # refused before the fight is told
     assert not (tmp_path / "o.jsonl").exists()
 
 
