@@ -50,6 +50,11 @@ class VisibleText(io.TextIOBase):
 
     It has no ``buffer``: bytes cannot go round it."""
 
+    color = True
+    """click strips the CSI sequences of what it echoes to a stream that is no terminal, unless the stream
+    has a ``color`` attribute (as its own pager's does): the guard escapes them instead, so that a name
+    piped to a file reads as it does on a terminal (and as in ``--json``)."""
+
     def __init__(self, stream: TextIO) -> None:
         super().__init__()
         self.stream = stream

@@ -257,3 +257,12 @@ def test_adjudicate_tells_the_fight_as_text(affray: Affray, hostile: Path, tmp_p
     result = affray("adjudicate", table, "-o", tmp_path / "table.jsonl", "--rolls", rolls)
     assert result.code == 0, result
     assert_shown_as_text(result)
+
+
+def test_a_pipe_gets_the_same_text_as_a_terminal(affray: Affray, tmp_path: Path) -> None:
+    # click strips a CSI sequence from what it echoes to a pipe: the name would lose "\x1b[2J" silently
+    scenario = tmp_path / "csi.toml"
+    scenario.write_text(DUEL.read_text().replace('"Brenna of the Ford"', '"A\\u001b[2JB"'))
+    log = tmp_path / "csi.jsonl"
+    assert affray("run", scenario, "-o", log).code == 0
+    assert "brenna (A\\u001b[2JB) joins" in affray("replay", log).out
