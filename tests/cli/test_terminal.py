@@ -12,6 +12,7 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pexpect
 import pytest
@@ -266,3 +267,19 @@ def test_a_pipe_gets_the_same_text_as_a_terminal(affray: Affray, tmp_path: Path)
     log = tmp_path / "csi.jsonl"
     assert affray("run", scenario, "-o", log).code == 0
     assert "brenna (A\\u001b[2JB) joins" in affray("replay", log).out
+
+
+def test_a_junit_report_of_golden_logs_with_odd_names_is_xml(
+    affray: Affray, hostile: Path, tmp_path: Path
+) -> None:
+    golden = tmp_path / "golden"
+    golden.mkdir()
+    hostile.rename(golden / "a\x1b[2Jb.jsonl")
+    (golden / "c\x01d.jsonl").write_bytes(b'{"x')
+    (golden / os.fsdecode(b"e\xfff.jsonl")).write_bytes(b'{"x')
+    report = tmp_path / "junit.xml"
+    result = affray("regress", golden, "--junit", report)
+    assert result.code == 1, result
+    assert_shown_as_text(result)
+    names = {case.get("name") for case in ElementTree.parse(report).getroot()}
+    assert names == {"a\\u001b[2Jb.jsonl", "c\\u0001d.jsonl", "e\\udcfff.jsonl"}
