@@ -97,10 +97,40 @@ def excerpt(text: str, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
-def printable(text: str) -> str:
-    """``text`` with each character that does not print as itself (a newline, U+2028, a NUL...) escaped as
-    ``repr`` writes it, so that a message quoting it stays one line."""
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+_SHORT_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_NOT_PLAIN_ASCII = re.compile(r"[^ -~]+")
+"""Runs of characters outside printable ASCII: the only places a character to escape can be."""
+
+
+def escaped(char: str) -> str:
+    """``char`` as a JSON string escapes it: ``\\n``, ``\\t``, ``\\r``, else ``\\u`` and four lowercase hex
+    digits (two such, a surrogate pair, for a character beyond U+FFFF)."""
+    short = _SHORT_ESCAPES.get(char)
+    if short is not None:
+        return short
+    code = ord(char)
+    if code > 0xFFFF:
+        high, low = divmod(code - 0x10000, 0x400)
+        return f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}"
+    return f"\\u{code:04x}"
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` with each character that does not print as itself escaped (see ``escaped``), so that text
+    from a file can neither drive a terminal nor break a line: C0 and C1 controls (ESC, a newline, U+009B),
+    DEL, bidirectional overrides (U+202E), line and paragraph separators (U+2028), every character
+    ``str.isprintable`` refuses. The characters in ``keep`` (a newline, say) are left as they are.
+
+    The escapes are JSON's, so text that is JSON stays JSON (the characters escaped only ever occur inside
+    its strings, where the escape reads back as the character). Text that prints as it is, the common
+    case, is returned at the speed of ``str.isprintable``."""
+    if text.isprintable():
+        return text
+
+    def visible(run: re.Match[str]) -> str:
+        return "".join(c if c.isprintable() or c in keep else escaped(c) for c in run.group())
+
+    return _NOT_PLAIN_ASCII.sub(visible, text)
 
 
 _QUOTED_INPUT = re.compile(r"(unknown field `|enum value '|Invalid value ')(.*?)([`'])(?= - at `|$)", re.S)

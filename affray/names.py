@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 MAX_CLOSE_MATCHES = 8
 """How many close matches an error message offers."""
+LENGTH_MARGIN = 32
+"""How much longer than the longest name a query may be and still get close matches: a longer one (a
+megabyte of a name, say) is none of them, and is not searched."""
+MAX_NAME_SEARCHED = 100
+"""The longest name the search compares: a longer one in a table (a scenario's own, say) is never offered,
+and a query longer than this and ``LENGTH_MARGIN`` gets no close matches, whatever the table holds."""
+MAX_CANDIDATES = 10_000
+"""How many names the search compares a query with at most: the first so many of a table."""
+MAX_SPELLED_ALIKE = 1_000
+"""How many of those names the search for spellings alike (difflib's, slower) compares at most."""
 
 
 def name_key(name: str) -> str:
@@ -19,24 +31,40 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[^\W_]+", text.casefold())
 
 
-def _starts_a_word(part: str, vocabulary: Iterable[str]) -> bool:
-    return any(word.startswith(part) for word in vocabulary)
+def _starts_a_word(part: str, vocabulary: Sequence[str]) -> bool:
+    """Whether a word of ``vocabulary`` (sorted) begins with ``part``: the first word not before it does,
+    if any does."""
+    at = bisect.bisect_left(vocabulary, part)
+    return at < len(vocabulary) and vocabulary[at].startswith(part)
 
 
-def _split(word: str, vocabulary: frozenset[str]) -> list[str] | None:
-    """``word`` as the table's words run together ("longbow" -> long, bow); the last may be begun only."""
-    if _starts_a_word(word, vocabulary):
-        return [word]
-    for end in range(len(word) - 1, 0, -1):
-        if word[:end] in vocabulary:
-            rest = _split(word[end:], vocabulary)
-            if rest is not None:
-                return [word[:end], *rest]
-    return None
+def _split(word: str, vocabulary: Sequence[str]) -> list[str] | None:
+    """``word`` as the table's words run together ("longbow" -> long, bow); the last may be begun only.
+
+    The longest first word wins; each end of ``word`` is tried once (``splits``), so the search takes
+    at most a number of steps of the order of the square of its length."""
+    splits: dict[int, list[str] | None] = {}
+    for start in range(len(word) - 1, -1, -1):  # from the end, so that each rest is known when needed
+        rest = word[start:]
+        found = [rest] if _starts_a_word(rest, vocabulary) else None
+        for end in range(len(word) - 1, start, -1):
+            if found is not None:
+                break
+            if _is_word(word[start:end], vocabulary) and splits[end] is not None:
+                found = [word[start:end], *(splits[end] or [])]
+        splits[start] = found
+    return splits.get(0)
+
+
+def _is_word(part: str, vocabulary: Sequence[str]) -> bool:
+    at = bisect.bisect_left(vocabulary, part)
+    return at < len(vocabulary) and vocabulary[at] == part
 
 
 def _holds(part: str, words: list[str]) -> bool:
-    return _starts_a_word(part, words) or (part.endswith("s") and _starts_a_word(part[:-1], words))
+    return any(word.startswith(part) for word in words) or (
+        part.endswith("s") and any(word.startswith(part[:-1]) for word in words)
+    )
 
 
 def close_names(query: str, names: Iterable[str], limit: int | None = MAX_CLOSE_MATCHES) -> list[str]:
@@ -47,13 +75,19 @@ def close_names(query: str, names: Iterable[str], limit: int | None = MAX_CLOSE_
     ("Longbow" finds "Bow, Self, Long"); when none does, the names spelled nearly alike ("Rapeir" finds
     "Rapier").
     """
-    listed = list(dict.fromkeys(names))
+    listed = [
+        name
+        for name in dict.fromkeys(itertools.islice(names, MAX_CANDIDATES))
+        if len(name) <= MAX_NAME_SEARCHED
+    ]
+    if not listed or len(query) > max(map(len, listed)) + LENGTH_MARGIN:
+        return []
     worded = {name: _words(name) for name in listed}
-    vocabulary = frozenset(word for words in worded.values() for word in words)
+    vocabulary = sorted({word for words in worded.values() for word in words})
     wanted = [part for word in _words(query) for part in (_split(word, vocabulary) or [word])]
     found = [name for name in listed if wanted and all(_holds(part, worded[name]) for part in wanted)]
     if not found:
-        keys = {name_key(name): name for name in listed}
+        keys = {name_key(name): name for name in listed[:MAX_SPELLED_ALIKE]}
         found = [
             keys[key] for key in difflib.get_close_matches(name_key(query), list(keys), n=len(keys) or 1)
         ]

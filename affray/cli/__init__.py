@@ -27,6 +27,7 @@ from affray.cli import (
     whatif,
 )
 from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
+from affray.cli.terminal import guard_streams
 from affray.errors import QUOTE_LIMIT, AffrayError, excerpt, printable
 
 __all__ = [
@@ -62,7 +63,9 @@ def _quoted_briefly(message: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: one ``error:`` line and exit 2 for any user error, never a traceback."""
+    """Entry point: one ``error:`` line and exit 2 for any user error, never a traceback; what a file holds
+    reaches the terminal as text only (affray.cli.terminal)."""
+    guard_streams()
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         commands = ", ".join(sorted(cli.commands))
@@ -76,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except AffrayError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(str(exc))}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""

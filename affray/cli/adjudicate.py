@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ import msgspec
 from affray import files, rulesets
 from affray.cli.command import Interrupted, a_log_file, cli, refuse_overwriting, tell_notes
 from affray.cli.run import record, summarize
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError, DiceExhausted, ScenarioError, WantedRoll, read_user_file
 from affray.events.base import Event
 from affray.events.codec import ENCODER, LogWriter
@@ -32,14 +34,23 @@ UNDO = "u"
 
 
 class _Session:
-    """A fight being refereed: the scenario, the rolls entered so far in the order entered, and how many
-    of its events have been told."""
+    """A fight being refereed: the scenario, the rolls entered so far in the order entered, the rolls of a
+    stopped session not yet asked for again (``resumed``), and how many of its events have been told."""
 
-    def __init__(self, ruleset: Ruleset, spec: Any, source: str, entered: dict[str, list[int]]) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        spec: Any,
+        source: str,
+        entered: dict[str, list[int]],
+        resumed: dict[str, list[int]] | None = None,
+    ) -> None:
         self.ruleset = ruleset
+        self.spec = spec
         self.raw: dict[str, Any] = msgspec.json.decode(ENCODER.encode(spec))
         self.source = source
         self.entered = entered
+        self.resumed = dict(resumed or {})
         self.order: list[str] = []
         self.told: list[int] = []
         """How many events had been told when each roll of ``order`` was asked for."""
@@ -66,13 +77,47 @@ class _Session:
         spec = self.scenario()
         reading = rulesets.reading(rulesets.header(self.ruleset, spec), self.source)
         for line in list(narrate(events, reading.vocabulary(), reading.tellers()))[self.shown :]:
-            click.echo(line)
+            click.echo(one_line(line))
         self.shown = max(self.shown, len(events))
 
     def enter(self, roll: str, faces: list[int]) -> None:
         self.entered[roll] = faces
         self.order.append(roll)
         self.told.append(self.shown)
+
+    def resume(self, exhausted: DiceExhausted) -> bool:
+        """Enter the roll ``exhausted`` wants from the stopped session's, if it holds it."""
+        assert exhausted.wanted is not None
+        faces = self.resumed.pop(exhausted.wanted.roll, None)
+        if faces is not None:
+            self.enter(exhausted.wanted.roll, faces)
+        return faces is not None
+
+    def refuse_unasked(self, saved: Path, *, fought: bool = True) -> None:
+        """Every roll the stopped session saved (in ``saved``) must be one it was asked: the first that is
+        not is an error naming it. Before the fight (``fought`` false) only those it could never be asked
+        are found: one the scenario enters itself, one of a stream the scenario does not mark manual. Once
+        the fight asks for a roll the session did not save, or ends, every roll left was never asked (a
+        stopped session saves the rolls it was asked, in order: only a file changed since holds one)."""
+        for key in self.resumed:
+            why = self._never_asked(key) or ("the fight did not ask for it" if fought else "")
+            if why:
+                raise AffrayError(f"{saved}: {key}: not a roll this session was asked for ({why})")
+
+    def _never_asked(self, key: str) -> str:
+        """Why the roll ``key`` is never asked for, or "" when it may be."""
+        dice = self.spec.dice
+        stream = key.rpartition("#")[0]
+        if key in dice.rolled:
+            return "the scenario enters it in [dice.rolled]"
+        if dice.source != "manual" and not any(fnmatchcase(stream, p) for p in dice.manual):
+            return f"the scenario does not mark {stream} manual"
+        return ""
+
+    def saved(self) -> dict[str, list[int]]:
+        """The rolls to save for ``--resume``: those entered here, in order, and those resumed and not
+        asked for again yet."""
+        return {**{key: self.entered[key] for key in self.order}, **self.resumed}
 
     def undo(self) -> str | None:
         """Forget the last roll entered here; what it was, or None when there is none."""
@@ -115,11 +160,15 @@ def _ask(session: _Session, exhausted: DiceExhausted) -> bool:
         click.echo(f"{wanted.roll} needs {each} of 1..{wanted.sides} (or {UNDO} to undo the last roll)")
 
 
-def _referee(session: _Session, from_file: Path | None) -> None:
-    """Run the fight, asking for each roll it needs, until it is over."""
+def _referee(session: _Session, from_file: Path | None, saved: Path) -> None:
+    """Run the fight, asking for each roll it needs (unless a stopped session's ``saved`` holds it), until
+    it is over."""
     while True:
         events, exhausted = session.run()
         session.tell(events)
+        if exhausted is not None and session.resume(exhausted):
+            continue
+        session.refuse_unasked(saved)
         if exhausted is None:
             return
         if from_file is not None:
@@ -131,7 +180,7 @@ def _referee(session: _Session, from_file: Path | None) -> None:
 
 def _stop(session: _Session, output: Path, saved: Path, force: bool) -> Interrupted:
     """Keep the rolls so far (for ``--resume``) and the log so far, and say where."""
-    files.write_new(saved, rolls_toml(session.entered).encode(), force=True, flag="")
+    files.write_new(saved, rolls_toml(session.saved()).encode(), force=True, flag="")
     spec = session.scenario()
     writer = LogWriter.create(output, rulesets.header(session.ruleset, spec), replace=force)
     tell_notes(writer.notices())
@@ -186,17 +235,19 @@ def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bo
         raise AffrayError(f"{output}: already exists; choose another name or pass --force")
     saved = output.with_name(f"{output.name}.rolls.toml")
     entered = {key: [v] if isinstance(v, int) else list(v) for key, v in spec.dice.rolled.items()}
-    if resume:
-        entered.update(_rolls_in(saved))
-    elif files.what_is_at(saved) is not None:
+    resumed = _rolls_in(saved) if resume else {}
+    if not resume and files.what_is_at(saved) is not None:
         raise AffrayError(f"{saved}: the rolls of a stopped session; carry on with --resume, or remove it")
     if rolls_file is not None:
         entered.update(_rolls_in(rolls_file))
     elif not sys.stdin.isatty():
         raise AffrayError("no terminal to ask for the rolls on: give them in a file with --rolls FILE")
-    session = _Session(ruleset, spec, str(scenario), entered)
+    # a file an older affray saved also holds the scenario's own rolls
+    resumed = {key: faces for key, faces in resumed.items() if entered.get(key) != faces}
+    session = _Session(ruleset, spec, str(scenario), entered, resumed)
+    session.refuse_unasked(saved, fought=False)
     try:
-        _referee(session, rolls_file)
+        _referee(session, rolls_file, saved)
     except (KeyboardInterrupt, click.Abort):
         raise _stop(session, output, saved, force) from None
     final = session.scenario()

@@ -20,6 +20,7 @@ from affray.batch.sweep import Point, draw_sweep, grid, parse_vary, sweep_report
 from affray.cli.command import cli, refuse_overwriting
 from affray.cli.progress import Progress
 from affray.cli.run import record
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 
 MAX_RUNS = 10_000_000
@@ -234,10 +235,16 @@ def _keep(spec: BatchSpec, kept: Sequence[Kept], folder: Path, force: bool) -> N
 def _tell(points: Sequence[Point], reports: Sequence[Report], name: str, as_json: bool) -> None:
     if not points[0]:
         report = reports[0]
-        text = msgspec.json.encode(report).decode() if as_json else "\n".join(tell_report(report, name))
+        text = (
+            msgspec.json.encode(report).decode()
+            if as_json
+            else "\n".join(map(one_line, tell_report(report, name)))
+        )
     else:
         swept = sweep_report(points, reports)
         text = (
-            msgspec.json.encode(swept).decode() if as_json else "\n".join(tell_sweep(points, reports, name))
+            msgspec.json.encode(swept).decode()
+            if as_json
+            else "\n".join(map(one_line, tell_sweep(points, reports, name)))
         )
     click.echo(text)

@@ -12,6 +12,7 @@ import click
 
 from affray import files, rulesets, stores
 from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting, tell_notes
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError, excerpt, printable
 from affray.stores import Place, StoredLog
 from affray.stores.sqlite import SUFFIXES, Campaign, Stored, is_campaign_path
@@ -193,7 +194,7 @@ def encounters_command(campaign: Path, removed: tuple[str, ...], force: bool) ->
     with Campaign.open(campaign, read_only=True) as opened:
         held = opened.stored()
     for stored in held:
-        click.echo(f"{printable(stored.name)}\t{stored.events} events\t{_state(stored)}")
+        click.echo(f"{one_line(stored.name)}\t{stored.events} events\t{_state(stored)}")
     click.echo(f"{campaign}: {_counted(len(held))}")
 
 

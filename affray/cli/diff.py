@@ -7,6 +7,7 @@ import sys
 import click
 
 from affray.cli.command import EXIT_DIFFERENT, LOG, cli, open_log_arg, warn_if_broken
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER, LogHeader
 from affray.replays.diff import diff_logs, tell_diff
@@ -49,9 +50,9 @@ def diff(a: Place, b: Place, as_json: bool) -> None:
         }
         click.echo(ENCODER.encode(record).decode())
     else:
-        click.echo(named(left.header, "A", a))
-        click.echo(named(right.header, "B", b))
+        click.echo(one_line(named(left.header, "A", a)))
+        click.echo(one_line(named(right.header, "B", b)))
         for line in tell_diff(found, "A", "B"):
-            click.echo(line)
+            click.echo(one_line(line))
     if not found.same:
         sys.exit(EXIT_DIFFERENT)

@@ -6,6 +6,7 @@ import click
 
 from affray import rulesets
 from affray.cli.command import LOG, cli, open_log_arg, warn_if_broken
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER
 from affray.kernel.fold import FoldError
@@ -34,4 +35,4 @@ def explain(log: Place, seq: int, as_json: bool) -> None:
         click.echo(ENCODER.encode(found).decode())
         return
     for line in tell_explained(found):
-        click.echo(line)
+        click.echo(one_line(line))

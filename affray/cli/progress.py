@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any, TextIO
 
+from affray.cli.terminal import unguarded
+
 
 class Progress:
     """``total`` steps of work told to ``stream`` as they are done (``advance``) until ``close``."""
@@ -14,7 +16,7 @@ class Progress:
         self.total = total
         self.done = 0
         self.label = label
-        self.stream = stream
+        self.stream = stream = unguarded(stream)  # its own escape codes draw the bar
         self._started = time.monotonic()
         self._next_line = total / 10
         self._bar: Any = None

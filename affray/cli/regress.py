@@ -14,7 +14,8 @@ import msgspec
 from affray import files, rulesets, stores
 from affray.cli.command import LOG, cli, new_output
 from affray.cli.progress import Progress
-from affray.errors import AffrayError
+from affray.cli.terminal import one_line
+from affray.errors import AffrayError, printable
 from affray.replays.diff import shown
 from affray.replays.regress import Regression, regress
 from affray.stores import Place, StoredLog
@@ -202,13 +203,16 @@ def junit(results: Sequence[Regression]) -> bytes:
         skipped=str(skipped),
     )
     for found in results:
-        path = Path(found.path)
-        case = ElementTree.SubElement(suite, "testcase", classname=str(path.parent), name=path.name)
+        path = Path(found.path)  # XML 1.0 holds no control character: each text is made printable
+        case = ElementTree.SubElement(
+            suite, "testcase", classname=printable(str(path.parent)), name=printable(path.name)
+        )
         if failing(found):
-            failure = ElementTree.SubElement(case, "failure", type=found.sort, message=told(found)[:500])
-            failure.text = told(found)
+            said = printable(told(found))
+            failure = ElementTree.SubElement(case, "failure", type=found.sort, message=said[:500])
+            failure.text = said
         elif found.sort == "other_version":
-            ElementTree.SubElement(case, "skipped", message=found.message)
+            ElementTree.SubElement(case, "skipped", message=printable(found.message))
     written: bytes = ElementTree.tostring(suite, encoding="utf-8", xml_declaration=True)
     return written
 
@@ -247,7 +251,7 @@ def regress_command(
         click.echo(JSON.encode(rows).decode())
     else:
         for line in [*filter(None, map(told, results)), *causes(results)]:
-            click.echo(line)
+            click.echo(one_line(line))
         click.echo(summary(results))
     if junit_path is not None:
         report = junit(results)

@@ -8,6 +8,7 @@ import click
 
 from affray import rulesets
 from affray.cli.command import cli
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError, excerpt
 from affray.kernel.ruleset import Module, Ruleset
 from affray.kernel.tables import TABLE_ENCODER, RulesTable, table_record, table_summary
@@ -50,7 +51,9 @@ def _catalogue(owners: Sequence[Ruleset | Module], as_json: bool) -> None:
         kind = "ruleset" if isinstance(owner, Ruleset) else "module"
         click.echo(f"{owner.name} ({kind} v{owner.version}): {owner.description}")
         for table in owner.tables():
-            click.echo(f"  {table.name:<15} {table.title} ({len(table.rows)} rows; {_rules(table)})")
+            click.echo(
+                one_line(f"  {table.name:<15} {table.title} ({len(table.rows)} rows; {_rules(table)})")
+            )
     click.echo(
         "affray rules NAME TABLE shows a table; affray rules NAME TABLE ENTRY the rows named like ENTRY"
     )
@@ -63,9 +66,9 @@ def _show_tables(owner: Ruleset | Module, shown: Sequence[RulesTable], as_json: 
     for index, table in enumerate(shown):
         if index:
             click.echo("")
-        click.echo(f"{owner.name} {table.name}: {table.title} ({_rules(table)}; {table.source})")
+        click.echo(one_line(f"{owner.name} {table.name}: {table.title} ({_rules(table)}; {table.source})"))
         for line in table.lines():
-            click.echo(line)
+            click.echo(one_line(line))
 
 
 def _entries(query: str, tables: Sequence[RulesTable]) -> list[RulesTable]:

@@ -18,6 +18,7 @@ from affray.cli.command import (
     refuse_overwriting,
     tell_notes,
 )
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import LogHeader, LogWriter
 from affray.events.reader import read_log
@@ -113,9 +114,9 @@ def run(
 def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Place) -> None:
     """Who won, when and why, and what each combatant dealt and took."""
     state = encounter.state
-    click.echo(f"{name}: {outcome(state)}; {encounter.count} events -> {output}")
+    click.echo(one_line(f"{name}: {outcome(state)}; {encounter.count} events -> {output}"))
     for tally in tallies(state, ruleset.display):
-        click.echo(tally.line())
+        click.echo(one_line(tally.line()))
 
 
 @cli.command()

@@ -9,6 +9,7 @@ import click
 
 from affray import rulesets
 from affray.cli.command import LOG, cli, open_log_arg, warn_if_broken
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError, excerpt
 from affray.events.reader import LogReader
 from affray.kernel.clock import game_time, parse_game_time
@@ -41,7 +42,7 @@ def replay(log: Place, form: str) -> None:
         reading = rulesets.reading(reader.header, str(log))
         try:
             for line in _told(form, log, reader, reading):
-                click.echo(line)
+                click.echo(one_line(line))
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         warn_if_broken(reader, log, "told")
@@ -90,7 +91,7 @@ def state(log: Place, at_time: str | None, seq: int | None, as_json: bool) -> No
         click.echo(encode_state(current).decode())
         return
     for line in show_state(current, moment, reading):
-        click.echo(line)
+        click.echo(one_line(line))
 
 
 def _moment(text: str) -> int:

@@ -10,6 +10,7 @@ import msgspec
 
 from affray import rulesets, stores
 from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED, LOG, cli, open_log_arg
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError, LogError
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
 from affray.kernel.fairseed import FairSeed, told
@@ -66,7 +67,7 @@ def verify_command(ctx: click.Context, log: Place) -> None:
         if not _holds_events(log):
             raise
         why = re.sub(r"^line 1(?: \(header\))?:? ", "", str(exc).removeprefix(f"{log}: "))
-        click.echo(f"FAILED: {log}: line 1 (header): {why}")
+        click.echo(one_line(f"FAILED: {log}: line 1 (header): {why}"))
         sys.exit(EXIT_VERIFY_FAILED)
     if _other_version(reader.header):
         # a log of another ruleset version need not be in today's canonical form: its chain is checked
@@ -79,9 +80,11 @@ def verify_command(ctx: click.Context, log: Place) -> None:
         return
     where = f"{verdict.where}: " if verdict.where else ""
     if verdict.finding == "damaged":
-        click.echo(f"FAILED: {log}: {where}{verdict.message}")
+        click.echo(one_line(f"FAILED: {log}: {where}{verdict.message}"))
         sys.exit(EXIT_VERIFY_FAILED)
-    click.echo(f"{SAID[verdict.finding]}: {log}: {where}{verdict.message}; {WHOLE[verdict.finding]}")
+    click.echo(
+        one_line(f"{SAID[verdict.finding]}: {log}: {where}{verdict.message}; {WHOLE[verdict.finding]}")
+    )
     sys.exit(EXIT_CHANGED)
 
 

@@ -17,6 +17,7 @@ from affray import rulesets, stores
 from affray.cli.command import EXIT_VERIFY_FAILED, a_log_file, cli, open_log_arg, refuse_overwriting
 from affray.cli.diff import named
 from affray.cli.run import record
+from affray.cli.terminal import one_line
 from affray.errors import AffrayError, UnrecordedDecision, printable
 from affray.events.codec import ENCODER, LogHeader, Parent, encode_log
 from affray.events.reader import LogFile, read_all
@@ -153,10 +154,10 @@ def whatif(
     click.echo(f"{output}: {log} with {', '.join(map(str, changes))}; {encounter.count} events")
     with open_log_arg(output) as child:
         found = diff_logs(parent, child, (str(log), str(output)))
-        click.echo(named(parent.header, "A", log))
-        click.echo(named(child.header, "B", output))
+        click.echo(one_line(named(parent.header, "A", log)))
+        click.echo(one_line(named(child.header, "B", output)))
     for line in tell_diff(found, "A", "B"):
-        click.echo(line)
+        click.echo(one_line(line))
 
 
 @dataclass(frozen=True)
@@ -246,14 +247,14 @@ def lineage(log: Path) -> None:
     """
     header, end = _generation(log)
     path = log
-    click.echo(f"{printable(str(log))} (end {end}): {_made(header)}")
+    click.echo(one_line(f"{printable(str(log))} (end {end}): {_made(header)}"))
     while header.parent is not msgspec.UNSET:
         link = parent_link(path, header, open_log_arg, rulesets.recorded)
         if link.header is None:
-            click.echo(f"  from {link.shown}: {link.why}; the link is unchecked")
+            click.echo(one_line(f"  from {link.shown}: {link.why}; the link is unchecked"))
             return
-        click.echo(f"  from {link.shown} (end {link.end}): {_made(link.header)}")
+        click.echo(one_line(f"  from {link.shown} (end {link.end}): {_made(link.header)}"))
         if link.state == "false":
-            click.echo(f"  {printable(str(path))} is not made from it as it says: {link.why}")
+            click.echo(one_line(f"  {printable(str(path))} is not made from it as it says: {link.why}"))
             sys.exit(EXIT_VERIFY_FAILED)
         path, header = link.path, link.header

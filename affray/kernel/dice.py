@@ -29,7 +29,9 @@ MAX_DICE = 1_000
 """The most dice one expression may roll."""
 MAX_MODIFIER = 1_000_000
 """The largest modifier, either way, an expression may add."""
-_EXPRESSION = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
+_EXPRESSION = re.compile(r"(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?", re.IGNORECASE)
+"""An expression without its surrounding spaces (a pattern that took them too would try every way of
+sharing a run of spaces between two of its parts: hours for a megabyte of them)."""
 
 
 class DiceExpression(msgspec.Struct, frozen=True):
@@ -57,7 +59,7 @@ def _bounded(digits: str, limit: int, what: str, text: str) -> int:
 def parse_expression(text: str) -> DiceExpression:
     """Parse ``"1d100"``, ``"d10"`` or ``"4d10+2"``; raise ScenarioError on anything else, and on more than
     MAX_DICE dice, MAX_FACES faces or a modifier beyond MAX_MODIFIER."""
-    match = _EXPRESSION.match(text)
+    match = _EXPRESSION.fullmatch(text.strip())
     if match is None:
         raise ScenarioError(
             f"dice expression {excerpt(text)!r} is not of the form NdS or NdS+K (e.g. 4d10+2)"

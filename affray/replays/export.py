@@ -5,8 +5,9 @@ Both read the log as they go, like the text telling, and tell each event with th
 
 **markdown** is for a chat or a wiki: a title line, then a table per section of the fight (columns time,
 #, event), then the outcome (the winner, when and why the encounter ended, and what each combatant dealt
-and took, in the ruleset's words: ``StateDisplay.harm``). A cell is kept on one line and its ``|`` (and
-``\\``) escaped.
+and took, in the ruleset's words: ``StateDisplay.harm``). Every text is written so that it renders as
+itself and as nothing else (``markdown_text``): a name of ``<img src=x onerror=...>`` or
+``[click](javascript:...)`` is shown, never rendered.
 
 The sections are rounds for a ruleset that has them, and 10 s of game time for one that has not. No
 ruleset is named here: a log *has rounds* when its vocabulary holds a kind tagged ``round_started``
@@ -24,6 +25,7 @@ the log holds it, without ``prev``; a kind recorded under an older version is sh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -31,6 +33,7 @@ from typing import Any
 
 import msgspec
 
+from affray.errors import printable
 from affray.events.base import Event
 from affray.events.codec import ENCODER, LogHeader
 from affray.events.shared import kind_of
@@ -64,10 +67,31 @@ def title(header: LogHeader, name: str) -> str:
     return f"{name}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}"
 
 
+_MARKUP = re.compile(r"[\\`*_{}\[\]|~$^<&]|@(?<=\w@)|\.(?<=[wW]{3}\.)|:(?=//)")
+"""What could begin markup in a line of text, in CommonMark and the flavours built on it: the ASCII
+punctuation of inline markup (code, emphasis, links and images, raw HTML and autolinks, entities), a table's
+``|``, GitHub's strikethrough (``~``) and maths (``$``), superscript (``^``), kramdown's attributes
+(``{:...}``), and what GitHub turns into a link by itself (``www.``, ``://``, ``name@host``). ``>``, and
+what begins a block (``#``, ``-``, ``1.``), begin nothing inside a line that starts with text of ours."""
+_ENTITIES = {"<": "&lt;", "&": "&amp;"}
+
+
+def markdown_text(text: str) -> str:
+    """``text`` (from a log: a name, a reason, a telling that holds them) written so that Markdown renders
+    it as its characters, on one line: first made ``printable`` (a newline is shown as ``\\n``), then each
+    character that could begin markup backslash-escaped, ``<`` and ``&`` as entities (which every renderer
+    reads, raw HTML allowed or not)."""
+
+    def inert(found: re.Match[str]) -> str:
+        char = found.group()
+        return _ENTITIES.get(char) or f"\\{char}"
+
+    return _MARKUP.sub(inert, printable(text))
+
+
 def cell(text: str) -> str:
-    """``text`` as one Markdown table cell: on one line, its ``\\`` and ``|`` escaped."""
-    one_line = " ".join(text.splitlines())
-    return one_line.replace("\\", "\\\\").replace("|", "\\|")
+    """``text`` as one Markdown table cell: on one line, rendered as its characters (``markdown_text``)."""
+    return markdown_text(text)
 
 
 def row(*cells: str) -> str:
@@ -197,7 +221,7 @@ def markdown(
     heading: str, told: Iterable[Told], vocabulary: Vocabulary[Any], display: StateDisplay
 ) -> Iterator[str]:
     """The fight as Markdown, line by line: ``heading`` as its title, a table per section, the outcome."""
-    yield f"## {' '.join(heading.splitlines())}"
+    yield f"## {markdown_text(heading)}"
     sections = Sections(has_rounds(vocabulary))
     state: EncounterState[Any] = vocabulary.new_state()
     ending = Ending(display)
@@ -205,7 +229,7 @@ def markdown(
         begun = sections.heading(event)
         if begun is not None:
             yield from ("", begun, "", row("time", "#", "event"), "| ---: | ---: | --- |")
-        yield row(game_time(event.t), str(event.seq), text)
+        yield f"| {game_time(event.t)} | {event.seq} | {cell(text)} |"  # time and seq are ours: no markup
         ending.see(state)
     yield from ending.lines(state)
 

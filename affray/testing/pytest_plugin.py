@@ -91,12 +91,13 @@ class GoldenLog(pytest.Item):
     def runtest(self) -> None:
         """Pass, skip (another ruleset version), or raise Differs with the first divergence."""
         from affray.cli.regress import failing, told
+        from affray.errors import printable
 
         found = _check(self.place, bool(self.config.getoption(UPDATE)))
         if found.sort == "other_version":
-            pytest.skip(found.message)
+            pytest.skip(printable(found.message))
         if failing(found):
-            raise Differs(told(found))
+            raise Differs(printable(told(found)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         """The first divergence and the outcome change, not a traceback."""
@@ -153,7 +154,7 @@ def _rewrite(golden: Path, log: bytes) -> None:
 def _parting(golden: bytes, made: bytes) -> str:
     """Where the golden log and the one made part, and the outcome change, on a few lines."""
     from affray import rulesets
-    from affray.errors import AffrayError
+    from affray.errors import AffrayError, printable
     from affray.events.reader import read_bytes
     from affray.replays.diff import diff_logs, tell_diff
 
@@ -162,8 +163,8 @@ def _parting(golden: bytes, made: bytes) -> str:
             read_bytes(golden, rulesets.vocabulary_for), read_bytes(made, rulesets.vocabulary_for)
         )
     except AffrayError as exc:  # a golden file that is no log at all
-        return f"differs, and cannot be read as a log: {exc}"
-    return "; ".join(tell_diff(diff, "the golden log", "the log made")[:8])
+        return f"differs, and cannot be read as a log: {printable(str(exc))}"
+    return printable("; ".join(tell_diff(diff, "the golden log", "the log made")[:8]))
 
 
 USED = pytest.StashKey[set[Path]]()

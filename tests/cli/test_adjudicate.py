@@ -15,7 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.cli.conftest import DUEL, Affray, assert_user_error
+from tests.cli.conftest import DUEL, Affray, Result, assert_user_error
 from tests.cli.test_entered_dice import logged_rolls
 
 PROMPT = re.compile(rb"(\S+#\d+) (\d+)d(\d+)[^\n]*\]\? ")
@@ -187,3 +187,41 @@ def test_the_terminal_is_told_what_a_roll_needs(
         re.escape("brenna/hit#1: brenna attacks gorm with Sword, Long: under 62.5 to hit (82.5% - armor 20)")
     )
     assert asked(terminal) == "brenna/hit#1"
+
+
+def _resumed(affray: Affray, table: Path, tmp_path: Path, saved: str, rest: dict[str, list[int]]) -> Result:
+    """``adjudicate --resume`` with ``saved`` as the stopped session's rolls file and ``rest`` as --rolls."""
+    (tmp_path / "o.jsonl.rolls.toml").write_text(saved)
+    rolls = tmp_path / "rest.toml"
+    rolls.write_text("".join(f'"{key}" = {faces}\n' for key, faces in rest.items()))
+    return affray("adjudicate", table, "-o", tmp_path / "o.jsonl", "--resume", "--rolls", rolls)
+
+
+def test_resume_takes_the_saved_rolls_as_if_asked(
+    affray: Affray, table: Path, tmp_path: Path, brennas: dict[str, list[int]]
+) -> None:
+    first, *others = brennas
+    result = _resumed(
+        affray, table, tmp_path, f'"{first}" = {brennas[first]}\n', {k: brennas[k] for k in others}
+    )
+    assert result.code == 0, result.err
+    assert affray("verify", tmp_path / "o.jsonl").code == 0
+    assert not (tmp_path / "o.jsonl.rolls.toml").exists()
+
+
+def test_resume_refuses_a_saved_roll_of_a_stream_the_scenario_rolls_itself(
+    affray: Affray, table: Path, tmp_path: Path, brennas: dict[str, list[int]]
+) -> None:
+    result = _resumed(affray, table, tmp_path, '"gorm/hit#1" = 1\n', brennas)
+    saved = tmp_path / "o.jsonl.rolls.toml"
+    assert_user_error(result, f"{saved}: gorm/hit#1: not a roll", "does not mark gorm/hit manual")
+    assert result.out == ""  # refused before the fight is told
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_resume_refuses_a_saved_roll_the_fight_never_asked_for(
+    affray: Affray, table: Path, tmp_path: Path, brennas: dict[str, list[int]]
+) -> None:
+    result = _resumed(affray, table, tmp_path, '"brenna/hit#99" = 1\n', brennas)
+    assert_user_error(result, "brenna/hit#99: not a roll this session was asked for", "did not ask for it")
+    assert not (tmp_path / "o.jsonl").exists()

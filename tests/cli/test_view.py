@@ -26,7 +26,7 @@ def test_the_page_names_nothing_on_the_network(affray: Affray, duel_log: Path, t
 
 
 def test_the_embedded_data_cannot_close_its_script(affray: Affray, tmp_path: Path) -> None:
-    # a scenario named with a closing script tag: the data is embedded with "</" written as "<\/"
+    # a scenario named with a closing script tag: the data is embedded with "<" written as "\u003c"
     duel = (Path(__file__).resolve().parents[2] / "examples" / "duel.toml").read_text()
     scenario = tmp_path / "odd.toml"
     scenario.write_text(duel.replace('name = "Duel at the ford"', 'name = "</script><!-- x"'))

@@ -217,3 +217,17 @@ def test_the_fixture_replaces_a_golden_that_is_a_link_and_leaves_its_target(
     assert victim.read_bytes() == PRECIOUS
     assert not golden.is_symlink()
     assert golden.read_bytes() == made.read_bytes()
+
+
+def test_the_fixture_shows_a_name_from_the_logs_as_text(pytester: pytest.Pytester) -> None:
+    golden = pytester.path / "duel.jsonl"
+    shutil.copy(GOLDEN / "duel.jsonl", golden)
+    made = pytester.path / "made.jsonl"
+    shutil.copy(GOLDEN / "duel.jsonl", made)
+    _rechained_with(made, b'"Gorm the Axeman"', b'"Gorm\\u001b]0;PWNED\\u0007\\u202e"')
+    pytester.makepyfile(FIXTURE_TEST.format(made=made, golden=golden))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    report = result.stdout.str()
+    assert "Gorm\\u001b]0;PWNED\\u0007\\u202e" in report
+    assert not {"\x1b", "\x07", "\u202e"} & set(report)
