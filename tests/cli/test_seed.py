@@ -134,7 +134,7 @@ def test_commit_prints_valid_toml_or_one_error_line(
     affray: Affray, tmp_path_factory: pytest.TempPathFactory, name: str
 ) -> None:
     folder = tmp_path_factory.mktemp("commit")
-    result = affray("seed", "commit", name, "-o", folder / "s.secret")
+    result = affray("seed", "commit", "-o", folder / "s.secret", "--", name)  # "--": a name may start "-"
     if result.code == 2:
         assert_user_error(result, "a party's name")
         return
