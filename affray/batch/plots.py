@@ -22,6 +22,7 @@ from affray import files
 from affray.batch.outcome import RunOutcome
 from affray.batch.report import Rate, Report
 from affray.colours import SIDE_COLOURS
+from affray.drawing import plain_pyplot
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -115,15 +116,13 @@ def draw_plots(report: Report, data: PlotData, folder: Path, name: str, *, force
     (:data:`PLOT_NAMES`; one there, or a link, is replaced only with ``force``: see ``affray.files``)
     and return their paths in that order. ``report`` is the :class:`~affray.batch.report.Tally`'s report
     of the runs ``data`` gathered; ``name`` the scenario's."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     files.make_folder(folder, PLOTS)
     colours = data.colours(report)
     paths = [folder / file for file in PLOT_NAMES]
-    _save(_wins(report, colours, name), paths[0], force)
-    _save(_times(report, data, colours, name), paths[1], force)
-    _save(_damage(data, colours, name, report.runs), paths[2], force)
+    with plain_pyplot():
+        _save(_wins(report, colours, name), paths[0], force)
+        _save(_times(report, data, colours, name), paths[1], force)
+        _save(_damage(data, colours, name, report.runs), paths[2], force)
     return paths
 
 

@@ -19,6 +19,7 @@ import msgspec
 
 from affray.batch.report import Report
 from affray.colours import SIDE_COLOURS
+from affray.drawing import plain_pyplot
 from affray.errors import AffrayError
 
 Point = tuple[tuple[str, Any], ...]
@@ -112,11 +113,14 @@ def draw_sweep(points: Sequence[Point], reports: Sequence[Report], output: Binar
     """The win-rate curve of a sweep into ``output`` (an open binary file) as a PNG: each side's win rate
     with its 95 % interval against the first varied path's values (a line per value of the others, for
     the first side), an even share marked, and the point nearest to an even fight circled."""
-    import matplotlib
+    with plain_pyplot() as pyplot:
+        _draw_sweep(pyplot, points, reports, output, name)
 
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
 
+def _draw_sweep(
+    pyplot: Any, points: Sequence[Point], reports: Sequence[Report], output: BinaryIO, name: str
+) -> None:
+    """The curve drawn and saved (under ``plain_pyplot``)."""
     first = points[0][0][0]
     xs = list(dict.fromkeys(json.dumps(point[0][1]) for point in points))
     sides = list(dict.fromkeys(s.side for r in reports for s in r.sides))

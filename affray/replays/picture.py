@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from affray.colours import SIDE_COLOURS
+from affray.drawing import plain_pyplot
 from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.replays.telling import number
 from affray.replays.timeline import Lane, Timeline
@@ -66,12 +67,12 @@ def draw(
     """Draw ``timeline`` into ``output`` (an open binary file) as a ``picture`` (png, svg or pdf), between
     ``start`` and ``end`` seconds (by default the fight, up to the encounter's end: an aftermath of days is
     drawn with ``--to``)."""
-    import matplotlib
+    with plain_pyplot() as pyplot:
+        _draw(pyplot, timeline, output, picture, Window(timeline, start, end))
 
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
 
-    window = Window(timeline, start, end)
+def _draw(pyplot: Any, timeline: Timeline, output: BinaryIO, picture: str, window: Window) -> None:
+    """The figure drawn and saved (under ``plain_pyplot``)."""
     lanes = list(timeline.lanes.values())
     colours = {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(timeline.sides())}
     height = 2.2 + 0.42 * len(lanes) + 2.4

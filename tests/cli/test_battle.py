@@ -136,3 +136,15 @@ def test_keep_logs_needs_its_folder(affray: Affray) -> None:
 )
 def test_an_unusable_place_is_one_error_line(affray: Affray, arguments: tuple[str, ...], said: str) -> None:
     assert_user_error(affray("battle", DUEL, "--runs", "2", *arguments), said)
+
+
+@pytest.mark.parametrize("vary", [(), ("--vary", "combatants.gorm.skill=70,110")], ids=["batch", "sweep"])
+def test_a_name_with_dollar_signs_is_drawn_as_written(
+    affray: Affray, tmp_path: Path, vary: tuple[str, ...]
+) -> None:
+    # matplotlib took "$5^$" in the title for math text and stopped with a ValueError (exit 1)
+    scenario = tmp_path / "price.toml"
+    scenario.write_text(DUEL.read_text().replace('"Duel at the ford"', '"Price $5^$ deal"'))
+    result = affray("battle", scenario, "--runs", "10", *vary, "--plots", tmp_path / "plots")
+    assert result.code == 0, result
+    assert all(png.read_bytes().startswith(b"\x89PNG") for png in (tmp_path / "plots").iterdir())

@@ -71,3 +71,15 @@ def test_a_bad_request_is_one_error_line(
 
 def test_a_picture_that_cannot_be_written_is_one_error_line(affray: Affray, duel_log: Path) -> None:
     assert_user_error(affray("timeline", duel_log, "-o", "/proc/x.png"), "-o /proc/x.png: cannot write it")
+
+
+def test_names_with_dollar_signs_are_drawn_as_written(affray: Affray, tmp_path: Path) -> None:
+    # matplotlib took "$5^$" for math text and stopped with a ValueError (exit 1)
+    scenario = tmp_path / "price.toml"
+    duel = (Path(__file__).resolve().parents[2] / "examples" / "duel.toml").read_text()
+    scenario.write_text(duel.replace('"Gorm the Axeman"', '"Price $5^$ deal"'))
+    log, out = tmp_path / "price.jsonl", tmp_path / "price.svg"
+    assert affray("run", scenario, "-o", log).code == 0
+    result = affray("timeline", log, "-o", out)
+    assert result.code == 0, result
+    assert "Price $5^$ deal" in out.read_text()
