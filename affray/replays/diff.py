@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from affray.errors import excerpt
+from affray.errors import LogError, excerpt
 from affray.events.base import Event
 from affray.events.codec import ENCODER, LogHeader
 from affray.events.shared import CombatantOut
@@ -37,6 +37,9 @@ class FieldDifference(msgspec.Struct, frozen=True):
 _MISSING = object()
 _SCENARIO = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
 _NOT_COMPARED = ("affray_version", "scenario")
+NESTING_LIMIT = 64
+"""The deepest a header's scenario may nest for diff to compare it, leaf by leaf. No scenario affray reads
+nests more than a few levels; a forged header nested hundreds deep would exhaust Python's stack."""
 
 
 def differences(a: Any, b: Any, path: str = "") -> list[FieldDifference]:
@@ -71,16 +74,44 @@ def event_differences(a: Event, b: Event) -> list[FieldDifference]:
     return differences(plain(a), plain(b))
 
 
-def header_differences(a: LogHeader, b: LogHeader) -> list[FieldDifference]:
+def header_differences(
+    a: LogHeader, b: LogHeader, names: tuple[str, str] = ("A", "B")
+) -> list[FieldDifference]:
     """How two headers differ, the scenario's fields by their path under ``scenario``; the affray version
-    that wrote a log is not a difference."""
-    return differences(_comparable(a), _comparable(b))
+    that wrote a log is not a difference. A scenario nested deeper than ``NESTING_LIMIT`` is a LogError
+    naming its log (by ``names``)."""
+    return differences(_comparable(a, names[0]), _comparable(b, names[1]))
 
 
-def _comparable(header: LogHeader) -> dict[str, Any]:
+def _comparable(header: LogHeader, name: str) -> dict[str, Any]:
     fields = {f: plain_value(getattr(header, f)) for f in header.__struct_fields__ if f not in _NOT_COMPARED}
     fields = {f: value for f, value in fields.items() if value is not msgspec.UNSET}
-    return {**fields, "scenario": _SCENARIO.decode(header.scenario)}
+    try:
+        scenario = _SCENARIO.decode(header.scenario)
+    except RecursionError:
+        scenario = None
+    if scenario is None or _nests_deeper(scenario, NESTING_LIMIT):
+        raise LogError(
+            f"{name}: line 1 (header): its scenario nests more than {NESTING_LIMIT} deep, which no scenario "
+            "affray reads does; it cannot be compared"
+        )
+    return {**fields, "scenario": scenario}
+
+
+def _nests_deeper(value: Any, limit: int) -> bool:
+    """Whether dicts and lists in ``value`` nest more than ``limit`` deep (walked without recursion)."""
+    level = [value]
+    for _ in range(limit):
+        level = [
+            inner
+            for outer in level
+            for inner in (
+                outer.values() if isinstance(outer, dict) else outer if isinstance(outer, list) else ()
+            )
+        ]
+        if not level:
+            return False
+    return any(isinstance(inner, dict | list) for inner in level)
 
 
 class CombatantOutcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -199,7 +230,7 @@ def diff_logs(a: ReadLog, b: ReadLog, names: tuple[str, str] = ("A", "B")) -> Lo
         if parting is None and (x is None or y is None or ENCODER.encode(x) != ENCODER.encode(y)):
             parting = _parting(seq, x, y)
     return LogDiff(
-        header=header_differences(a.header, b.header),
+        header=header_differences(a.header, b.header, names),
         parting=parting,
         a=left.outcome(),
         b=right.outcome(),

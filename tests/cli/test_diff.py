@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error
+from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error, rechain
 
 
 @pytest.fixture
@@ -81,3 +81,18 @@ def test_logs_of_two_rulesets_are_refused(affray: Affray, duel_log: Path, tmp_pa
 
 def test_a_file_that_is_not_a_log_is_one_error_line(affray: Affray, duel_log: Path) -> None:
     assert_user_error(affray("diff", duel_log, DUEL), str(DUEL), "not an affray log")
+
+
+@pytest.mark.parametrize("depth", [600, 5000])
+def test_a_header_nested_hundreds_deep_is_one_error_line(
+    affray: Affray, duel_log: Path, tmp_path: Path, depth: int
+) -> None:
+    # a forger's re-chained header: comparing it leaf by leaf ran out of Python's stack (exit 1, "differ")
+    header, *events = duel_log.read_bytes().splitlines()[:-1]
+    logs = []
+    for leaf in (b"1", b"2"):
+        nested = b"[" * depth + leaf + b"]" * depth
+        deep = header.replace(b'"name":"Duel at the ford"', b'"name":' + nested)
+        logs.append(tmp_path / f"deep{leaf.decode()}.jsonl")
+        logs[-1].write_bytes(rechain([deep, *events]))
+    assert_user_error(affray("diff", *logs), "deep1.jsonl: line 1")
