@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import Affray, assert_user_error
+from tests.cli.conftest import Affray, assert_user_error, run_process
 
 distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed")
 
@@ -100,3 +100,18 @@ def test_a_scheduler_that_does_not_answer_is_one_error_line(affray: Affray) -> N
     result = affray("battle", DUEL, "--runs", "2", "--scheduler", f"tcp://127.0.0.1:{free_port()}")
     assert_user_error(result, "no Dask scheduler answers there")
     assert time.monotonic() - started < 120
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("tcp://[::1", "not an address (Invalid IPv6 URL)"),
+        ("tcp://127.0.0.1:99999", "not an address (Port out of range"),
+        ("tcp://127.0.0.1", "expected tcp://HOST:PORT"),
+        ("tls://127.0.0.1:8786", "by tcp:// only"),
+        ("ucx://127.0.0.1:8786", "by tcp:// only"),
+    ],
+)
+def test_an_address_dask_cannot_use_is_refused_before_a_client_is_made(address: str, said: str) -> None:
+    # a Client made for these printed its error, hung 20 s closing, then "Exception ignored in Client.__del__"
+    assert_user_error(run_process("battle", DUEL, "--runs", "2", "--scheduler", address), said)
