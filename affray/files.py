@@ -29,7 +29,7 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -143,6 +143,32 @@ def put_in_place(temporary: Path, target: Path, *, replace: bool) -> None:
         os.unlink(temporary)
 
 
+def partial_names(name: str) -> Iterator[str]:
+    """The names a failed write's lines are kept under, in the order tried: ``NAME.partial``, then
+    ``NAME.partial-2``, ... (999 in all)."""
+    yield f"{name}.partial"
+    for number in range(2, 1000):
+        yield f"{name}.partial-{number}"
+
+
+def keep_as_partial(path: Path, target: Path) -> Path | None:
+    """The file at ``path`` given the first free name of ``partial_names`` beside ``target`` (by link(2),
+    which takes no name that exists and follows no link) and its own name removed; None when it cannot
+    be (the folder full of partials, or a file system without hard links)."""
+    for partial in partial_names(target.name):
+        kept = target.with_name(partial)
+        try:
+            os.link(path, kept, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return kept
+    return None
+
+
 class NewFile:
     """A file being written for ``target``: ``file`` takes its bytes, ``finish`` puts it in place,
     ``abandon`` removes it. Errors name ``flag``."""
@@ -182,6 +208,20 @@ class NewFile:
         except BaseException:
             self.abandon()
             raise
+
+    def keep_partial(self) -> Path | None:
+        """Flush and keep what was written as ``TARGET.partial`` (``keep_as_partial``) rather than under
+        the target's name; None when nothing could be kept (the temporary file is then removed)."""
+        try:
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+            kept = keep_as_partial(self.temporary, self.target)
+        except OSError:
+            kept = None
+        if kept is None:
+            self.abandon()
+        return kept
 
     def abandon(self) -> None:
         """Close and remove the temporary file; the target is untouched."""

@@ -55,9 +55,10 @@ class CombatantReport(msgspec.Struct, frozen=True):
     out_median_s: float | None
 
 
-class Report(msgspec.Struct, frozen=True):
+class Report(msgspec.Struct, frozen=True, omit_defaults=True):
     """A whole batch: its runs and seed, each side's wins, draws and time-limit endings, time to
-    resolution (seconds: mean and percentiles), mean events, and each combatant."""
+    resolution (seconds: mean and percentiles), mean events, and each combatant; ``interrupted`` when the
+    batch was stopped before all its runs were fought (the report is then of those fought)."""
 
     runs: int
     seed: int
@@ -68,6 +69,7 @@ class Report(msgspec.Struct, frozen=True):
     time_percentiles_s: dict[str, float]
     events_mean: float
     combatants: list[CombatantReport]
+    interrupted: bool = False
 
 
 @dataclass
@@ -150,11 +152,15 @@ def _rate_line(label: str, rate: Rate) -> str:
     return f"  {label:<20} {rate.shown():<22} {rate.count}/{rate.runs}"
 
 
+INTERRUPTED = " (interrupted: the runs fought before the stop)"
+"""What a report's first line says of a batch that was stopped."""
+
+
 def tell_report(report: Report, name: str) -> list[str]:
     """The report as lines for people."""
     p = report.time_percentiles_s
     lines = [
-        f"{name}: {report.runs} runs from seed {report.seed}",
+        f"{name}: {report.runs} runs from seed {report.seed}" + (INTERRUPTED if report.interrupted else ""),
         "wins, each with its 95 % Wilson interval:",
         *(_rate_line(f"side {s.side}", s.wins) for s in report.sides),
         _rate_line("no winner", report.draws),

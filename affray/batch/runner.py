@@ -8,10 +8,11 @@ workers, so the same seeds give the same results byte for byte.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
+import signal
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -120,7 +121,7 @@ def run_batch(
     jobs: int = 1,
     done: Done | None = None,
     scheduler: str | None = None,
-) -> Iterator[RunOutcome]:
+) -> Generator[RunOutcome, None, None]:
     """Every run's outcome, in run order: fought on ``jobs`` processes (1: this one), or on the Dask
     cluster whose scheduler is at ``scheduler`` (``tcp://host:port``)."""
     tasks = chunks(runs)
@@ -137,10 +138,27 @@ def run_batch(
 
 
 def _on_pool(jobs: int, spec: BatchSpec, base: int, tasks: Sequence[range]) -> Iterator[list[RunOutcome]]:
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending = [pool.submit(fight, spec, base, task) for task in tasks]
-        for future in pending:
-            yield future.result()
+    """The tasks fought on ``jobs`` worker processes, their results in order. A batch stopped (Ctrl-C, a
+    kill, a closed terminal, or the caller closing this generator) stops its workers at once, whatever
+    they are fighting; the runs already yielded are the batch's."""
+    pool = multiprocessing.get_context().Pool(jobs, initializer=_worker_started)
+    try:
+        yield from pool.imap(partial(fight, spec, base), tasks)
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
+
+
+def _worker_started() -> None:
+    """A worker leaves Ctrl-C to the process that runs the batch, which stops the workers; SIGTERM and
+    SIGHUP end it at once, silently (not by the handlers it inherits from affray's command)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, signal.SIG_DFL)
 
 
 def check_scheduler(address: str) -> None:
@@ -153,9 +171,10 @@ def check_scheduler(address: str) -> None:
         port = parts.port
     except ValueError as exc:
         raise AffrayError(f"{shown}: not an address ({exc})") from None
-    if parts.scheme != "tcp":
+    if parts.scheme and parts.scheme != "tcp":
         raise AffrayError(f"{shown}: affray reaches a scheduler by tcp:// only, as in tcp://127.0.0.1:8786")
-    if not parts.hostname or port is None or parts.path or parts.query or parts.fragment or parts.username:
+    extra = parts.path or parts.query or parts.fragment or parts.username
+    if parts.scheme != "tcp" or not parts.hostname or port is None or extra:
         raise AffrayError(f"{shown}: expected tcp://HOST:PORT, as in tcp://127.0.0.1:8786")
 
 
@@ -174,5 +193,9 @@ def _on_dask(
         raise AffrayError(f"--scheduler {scheduler}: no Dask scheduler answers there ({exc})") from None
     with client:
         pending = [client.submit(fight, spec, base, list(task), pure=False) for task in tasks]
-        for future in pending:
-            yield future.result()
+        try:
+            for future in pending:
+                yield future.result()
+        except BaseException:  # stopped: the cluster need not fight on for nobody
+            client.cancel(pending)  # type: ignore[no-untyped-call]
+            raise

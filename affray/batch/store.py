@@ -177,6 +177,16 @@ class ResultsFile:
             raise
         self.made.finish()
 
+    def keep_partial(self) -> Path | None:
+        """Close and keep the rows written so far beside the file, as ``PATH.partial`` (a batch that was
+        stopped); None when nothing could be kept."""
+        try:
+            self.results.close()
+        except Exception:  # the stop is what to tell; nothing is kept then
+            self.made.abandon()
+            return None
+        return self.made.keep_partial()
+
     def abandon(self) -> None:
         """Close and remove what was written."""
         try:

@@ -79,10 +79,13 @@ def tell_sweep(points: Sequence[Point], reports: Sequence[Report], name: str) ->
     """The sweep as lines for people: each point's win rates with their intervals, then the nearest to
     an even fight."""
     sides = list(dict.fromkeys(side.side for report in reports for side in report.sides))
-    lines = [f"{name}: {len(points)} points of {reports[0].runs} runs each, the same seeds at every point"]
+    counted = f"{len(points)} point" + ("s" if len(points) != 1 else "")
+    lines = [f"{name}: {counted} of {reports[0].runs} runs each, the same seeds at every point"]
     for point, report in zip(points, reports, strict=True):
         rates = {s.side: s.wins.shown() for s in report.sides}
-        lines.append(f"  {shown(point)}")
+        lines.append(
+            f"  {shown(point)}" + (f" (interrupted after {report.runs} runs)" if report.interrupted else "")
+        )
         lines += [f"      side {side:<12} {rates.get(side, '-')}" for side in sides]
     best = nearest_even(reports)
     lines.append(f"nearest to an even fight: {shown(points[best])}")

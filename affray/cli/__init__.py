@@ -4,12 +4,16 @@ Each command is a module of this package; ``main`` is the console script's entry
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import sys
+from typing import NoReturn
 
 import click
 
+from affray import stops
 from affray.cli import (
     adjudicate,
     battle,
@@ -26,7 +30,7 @@ from affray.cli import (
     view,
     whatif,
 )
-from affray.cli.command import EXIT_INTERRUPTED, EXIT_USER_ERROR, cli
+from affray.cli.command import EXIT_USER_ERROR, cli
 from affray.cli.terminal import guard_streams
 from affray.errors import QUOTE_LIMIT, AffrayError, excerpt, printable
 
@@ -62,11 +66,33 @@ def _quoted_briefly(message: str) -> str:
     return _NUMBER.sub(lambda found: excerpt(found.group()), message)
 
 
+def _stopped(exc: KeyboardInterrupt) -> NoReturn:
+    """One line for a stopped command, then exit with 128 + the signal's number. A closed terminal
+    (SIGHUP) may take stderr with it: what cannot be written is not written."""
+    detail = f"; {exc}" if str(exc) else ""
+    with contextlib.suppress(OSError):
+        click.echo(f"{stops.said()}{detail}", err=True)
+    if stops.stopped_by() == signal.SIGHUP:  # nothing is left to flush to
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.dup2(devnull, sys.stderr.fileno())
+    sys.exit(stops.exit_status())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one ``error:`` line and exit 2 for any user error, never a traceback; what a file holds
-    reaches the terminal as text only (affray.cli.terminal)."""
+    reaches the terminal as text only (affray.cli.terminal); Ctrl-C, a kill and a closed terminal stop a
+    command cleanly (affray.stops), and the signals are handled as before once it returns."""
     guard_streams()
-    args = list(sys.argv[1:] if argv is None else argv)
+    restore = stops.catch_stops()
+    try:
+        _command(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        restore()
+
+
+def _command(args: list[str]) -> None:
     if not args:
         commands = ", ".join(sorted(cli.commands))
         click.echo(
@@ -92,9 +118,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("error: aborted", err=True)
         sys.exit(EXIT_USER_ERROR)
     except KeyboardInterrupt as exc:
-        detail = f"; {exc}" if str(exc) else ""
-        click.echo(f"interrupted{detail}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        _stopped(exc)
     except BrokenPipeError:
         # The reader went away (``affray replay LOG | head``): not an error. Point stdout at devnull so
         # the interpreter's final flush does not complain.

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -17,7 +18,7 @@ from affray.batch.report import Report, Tally, tell_report
 from affray.batch.runner import BatchSpec, load, run_batch
 from affray.batch.store import ResultsFile, check_results
 from affray.batch.sweep import Point, draw_sweep, grid, parse_vary, sweep_report, tell_sweep
-from affray.cli.command import cli, refuse_overwriting
+from affray.cli.command import Interrupted, cli, refuse_overwriting
 from affray.cli.progress import Progress
 from affray.cli.run import record
 from affray.cli.terminal import one_line
@@ -112,7 +113,11 @@ def battle(
     data = PlotData() if drawn and not points[0] else None
     varied_paths = [path for path, _ in points[0]]
     results = ResultsFile(output, force=force, varied=varied_paths) if output is not None else None
-    reports = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results, data, keeper)
+    fought = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results, data, keeper)
+    if fought.stopped is not None:
+        _tell(points[: len(fought.reports)], fought.reports, name, as_json)
+        raise fought.stopped
+    reports = fought.reports
     if plots is not None:
         _plot(plots, points, reports, data, name, force)
     if keeper is not None and logs is not None:
@@ -132,6 +137,15 @@ class Fighting:
     scheduler: str | None
 
 
+@dataclass
+class Fought:
+    """What a batch fought: a report per point (the last of a stopped batch for the runs it fought), and
+    the stop, raised once they are told."""
+
+    reports: list[Report] = field(default_factory=list)
+    stopped: Interrupted | None = None
+
+
 def _fight(
     spec: BatchSpec,
     points: Sequence[Point],
@@ -139,33 +153,53 @@ def _fight(
     results: ResultsFile | None,
     data: PlotData | None,
     keeper: Keeper | None = None,
-) -> list[Report]:
-    """Each point's batch fought and reported; the results written and the plots' data kept as they come."""
+) -> Fought:
+    """Each point's batch fought and reported; the results written and the plots' data kept as they come.
+    A stop (Ctrl-C, a kill, a closed terminal) ends the workers at once: the runs fought so far are
+    reported, marked interrupted, and their results kept beside OUTPUT as OUTPUT.partial."""
     progress = Progress(how.runs * len(points), sys.stderr)
-    reports = []
+    fought = Fought()
+    counted = Tally(how.base)
     try:
         for point in points:
             counted = Tally(how.base)
             values = [value for _, value in point]
             at = BatchSpec(spec.path, point)
-            for outcome in run_batch(at, how.runs, how.base, how.jobs, progress.advance, how.scheduler):
-                counted.add(outcome)
-                if results is not None:
-                    results.add(outcome, values)
-                if data is not None:
-                    data.add(outcome)
-                if keeper is not None:
-                    keeper.add(outcome)
-            reports.append(counted.report())
+            batch = run_batch(at, how.runs, how.base, how.jobs, progress.advance, how.scheduler)
+            with contextlib.closing(batch):
+                for outcome in batch:
+                    counted.add(outcome)
+                    if results is not None:
+                        results.add(outcome, values)
+                    if data is not None:
+                        data.add(outcome)
+                    if keeper is not None:
+                        keeper.add(outcome)
+            fought.reports.append(counted.report())
+    except KeyboardInterrupt:
+        fought.stopped = _stopped(fought, counted, results)
     except BaseException:
         if results is not None:
             results.abandon()
         raise
     finally:
         progress.close()
-    if results is not None:
+    if results is not None and fought.stopped is None:
         results.finish()
-    return reports
+    return fought
+
+
+def _stopped(fought: Fought, counted: Tally, results: ResultsFile | None) -> Interrupted:
+    """A batch stopped: the runs of the point it was at reported as interrupted (if any was fought), the
+    results so far kept; what to say of them."""
+    if counted.runs:
+        fought.reports.append(msgspec.structs.replace(counted.report(), interrupted=True))
+    runs = sum(report.runs for report in fought.reports)
+    said = f"{runs} runs fought; the report above is of them"
+    if results is not None:
+        kept = results.keep_partial()
+        said += f"; their results are kept in {kept}" if kept else "; no results were kept"
+    return Interrupted(said)
 
 
 def _logs_to_keep(folder: Path, force: bool) -> None:

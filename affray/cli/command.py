@@ -25,12 +25,11 @@ EXIT_CHANGED = 3
 was made under another ruleset version); 1 is a log damaged or edited."""
 EXIT_DIFFERENT = 1
 """``affray diff``: the logs differ (as diff(1) exits)."""
-EXIT_INTERRUPTED = 130
-"""128 + SIGINT, as shells report a command stopped by Ctrl-C."""
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C, with what became of the command's output."""
+    """A stop (Ctrl-C, a kill, a closed terminal: affray.cli.stops), with what became of the command's
+    output."""
 
 
 def _configure_logging(verbose: bool) -> None:

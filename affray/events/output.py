@@ -29,12 +29,12 @@ import fcntl
 import os
 import re
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Protocol
 
 from affray import files
 from affray.errors import LogError
+from affray.files import keep_as_partial, partial_names
 
 SYSTEM_FOLDERS = ("dev", "proc")
 """Folders whose names affray writes only in place (a device, a pipe), never replaces."""
@@ -43,14 +43,6 @@ LOCK_TRIES = 20
 OPEN_LOCK = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 """How a lock file is opened: read-only (an flock needs no more), never through a link, never waiting on
 a fifo."""
-
-
-def partial_names(name: str) -> Iterator[str]:
-    """The names a failed write's lines are kept under, in the order tried: ``NAME.partial``, then
-    ``NAME.partial-2``, ... (999 in all)."""
-    yield f"{name}.partial"
-    for number in range(2, 1000):
-        yield f"{name}.partial-{number}"
 
 
 class Output(Protocol):
@@ -131,24 +123,6 @@ def _refuse(target: Path, replace: bool) -> None:
     if found is not None and not replace:
         there = "already exists" if found == "a file" else f"{found} has that name"
         raise LogError(f"{target}: {there}; choose another name or pass --force")
-
-
-def keep_as_partial(path: Path, target: Path) -> Path | None:
-    """The file at ``path`` given the first free name of ``partial_names`` beside ``target`` (by link(2),
-    which takes no name that exists and follows no link) and its own name removed; None when it cannot
-    be (the folder full of partials, or a file system without hard links)."""
-    for partial in partial_names(target.name):
-        kept = target.with_name(partial)
-        try:
-            os.link(path, kept, follow_symlinks=False)
-        except FileExistsError:
-            continue
-        except OSError:
-            return None
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        return kept
-    return None
 
 
 def _keep_left_over(path: Path, target: Path) -> Path | None:

@@ -31,7 +31,7 @@ from types import TracebackType
 from typing import BinaryIO
 
 from affray.errors import LogError, excerpt, printable
-from affray.events.output import partial_names
+from affray.files import partial_names
 from affray.stores.chain import append as append_line
 from affray.stores.connection import (
     Beside,

@@ -129,7 +129,7 @@ def test_keep_logs_needs_its_folder(affray: Affray) -> None:
 @pytest.mark.parametrize(
     ("arguments", "said"),
     [
-        (("--scheduler", "foo"), "expected an address such as tcp://127.0.0.1:8786"),
+        (("--scheduler", "foo"), "expected tcp://HOST:PORT, as in tcp://127.0.0.1:8786"),
         (("-o", "/nonexistent/r.csv"), "-o /nonexistent/r.csv: there is no folder /nonexistent"),
         (("--plots", "/proc/no-such-folder"), "cannot make the folder"),
     ],

@@ -31,7 +31,7 @@ from pathlib import Path
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from affray.events.output import partial_names
+from affray.files import partial_names
 from tests.fuzz.harness import EXAMPLES, Mutant, Outcome, affray, assert_contract, report
 
 DUEL = EXAMPLES / "duel.toml"
