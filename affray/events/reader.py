@@ -188,6 +188,20 @@ class _Chain:
             drop_last=True,
         )
 
+    def _unchained(self, line: bytes, seq: int) -> _Broken:
+        """A line that does not end in ``"prev":"<the hash of the line before>"}``: when its ``prev`` member
+        holds that hash anyway, the line itself is not written as affray writes it (whitespace after its
+        closing brace, a member after ``prev``); else the line before was changed."""
+        try:
+            recorded = _RECORD_DECODER.decode(line).get("prev")
+        except (msgspec.DecodeError, RecursionError):
+            recorded = None
+        if recorded == self._prev:
+            return _at(
+                seq, "does not end with its prev as affray writes it (the prev member last, nothing after)"
+            )
+        return self._previous_changed()
+
     def event(self, line: bytes) -> Event:
         """Check and decode the next event line."""
         seq = self.count + 1
@@ -200,7 +214,7 @@ class _Chain:
         if event.seq != seq:
             raise _at(seq, f"holds seq {event.seq} (a line was inserted, removed, duplicated or moved here)")
         if not line.endswith(self._suffix):
-            raise self._previous_changed()
+            raise self._unchained(line, seq)
         if self._canonical and not self._written_as_affray_writes(line, event):
             raise _at(seq, NOT_CANONICAL)
         if event.t < self._t:

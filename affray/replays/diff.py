@@ -33,6 +33,18 @@ class FieldDifference(msgspec.Struct, frozen=True):
     a: Any
     b: Any
 
+    def shown(self, limit: int = 60) -> tuple[str, str]:
+        """Each side's value as a table shows it; a number written otherwise on each side (``3.0`` and
+        ``3.000``, which are equal) as each side writes it."""
+        if written_otherwise(self.a, self.b):
+            return str(self.a), str(self.b)
+        return shown(self.a, limit), shown(self.b, limit)
+
+
+def written_otherwise(a: Any, b: Any) -> bool:
+    """Two equal decimals written otherwise: ``3.0`` and ``3.000`` are one number and two lines."""
+    return isinstance(a, Decimal) and isinstance(b, Decimal) and a == b and a.as_tuple() != b.as_tuple()
+
 
 _MISSING = object()
 _SCENARIO = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
@@ -50,11 +62,11 @@ def differences(a: Any, b: Any, path: str = "") -> list[FieldDifference]:
         for key in [*a, *(k for k in b if k not in a)]:
             found += differences(a.get(key, _MISSING), b.get(key, _MISSING), f"{path}.{key}" if path else key)
         return found
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b):
         return [
             d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in differences(x, y, f"{path}[{i}]")
         ]
-    if a == b and type(a) is type(b):
+    if a == b and type(a) is type(b) and not written_otherwise(a, b):
         return []
     return [FieldDifference(path, None if a is _MISSING else a, None if b is _MISSING else b)]
 
@@ -260,7 +272,9 @@ def shown(value: Any, limit: int = _CELL) -> str:
 
 def field_table(fields: list[FieldDifference], a: str = "A", b: str = "B") -> list[str]:
     """Rows of path, A's value and B's value, aligned."""
-    cells = [(f.path, shown(f.a), shown(f.b)) for f in fields]
+    cells = [(f.path, *f.shown()) for f in fields]
+    if not cells:
+        return []
     width = max(len(path) for path, _, _ in cells)
     column = max(len(a), *(len(left) for _, left, _ in cells))
     rows = [f"  {'':<{width}}  {a:<{column}}  {b}"]

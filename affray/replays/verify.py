@@ -21,7 +21,7 @@ from affray.events.vocabulary import Vocabulary
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import apply_checked, digest
 from affray.kernel.ruleset import Recorded
-from affray.replays.diff import event_differences, shown
+from affray.replays.diff import FieldDifference, event_differences, shown, written_otherwise
 
 Finding = Literal["ok", "damaged", "changed", "other_version"]
 """What verification found of a log: it holds (``ok``); its chain, its lines or its fold are broken
@@ -302,15 +302,22 @@ def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
     return "the header disagrees with the re-simulation: " + "; ".join(differing) if differing else ""
 
 
+def _field_shown(field: FieldDifference) -> str:
+    """``hit.chance: recorded 80, simulated 82.5``; a number only written otherwise says so."""
+    recorded, simulated = field.shown(QUOTE_LIMIT)
+    if written_otherwise(field.a, field.b):
+        return (
+            f"{field.path}: recorded {recorded}, simulated {simulated} (the same number, written otherwise)"
+        )
+    return f"{field.path}: recorded {recorded}, simulated {simulated}"
+
+
 def _fields_differ(recorded: Event, simulated: Event) -> str:
     """The first fields by which a recorded event differs from the simulated one, as ``diff`` shows them."""
     fields = event_differences(recorded, simulated)
     kind = kind_of(type(recorded))
     if any(f.path == "kind" for f in fields):
         return f"recorded {kind}, simulated {kind_of(type(simulated))}"
-    shown_fields = "; ".join(
-        f"{f.path}: recorded {shown(f.a, QUOTE_LIMIT)}, simulated {shown(f.b, QUOTE_LIMIT)}"
-        for f in fields[:3]
-    )
+    shown_fields = "; ".join(_field_shown(f) for f in fields[:3])
     more = f" (and {len(fields) - 3} more)" if len(fields) > 3 else ""
     return f"{kind} {shown_fields}{more}"

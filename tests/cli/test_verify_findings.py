@@ -15,6 +15,7 @@ import pytest
 
 from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED
 from tests.cli.conftest import ROOT, Affray, Result
+from tests.cli.conftest import rechain as rechain_keeping_what_follows
 from tests.strategies import join_lines, log_lines, rechain
 
 DUEL = (ROOT / "tests" / "golden" / "duel.jsonl").read_bytes()
@@ -171,3 +172,30 @@ def test_an_old_corpus_log_is_of_another_version_not_damaged(affray: Affray, tmp
     line = one_line(result)
     assert line.startswith("OTHER VERSION: "), line
     assert "made under energion version 1" in line
+
+
+def test_a_number_written_otherwise_and_re_chained_is_changed_naming_the_field(
+    affray: Affray, tmp_path: Path
+) -> None:
+    # brenna's position [0.000,0.000] written [0.0,0.000]: one number, another line; the finding named no
+    # field ("combatant_joined ;") since the values compared equal
+    lines = log_lines(DUEL)
+    lines[1] = lines[1].replace(b'"position":[0.000,', b'"position":[0.0,', 1)
+    _, result = verified(affray, tmp_path, rechain(lines))
+    assert result.code == EXIT_CHANGED, result
+    assert (
+        "line 2 (seq 1): differs from the re-simulation: combatant_joined position[0]: recorded 0.0, "
+        "simulated 0.000 (the same number, written otherwise)"
+    ) in one_line(result)
+
+
+def test_whitespace_after_a_lines_closing_brace_is_named_at_that_line(affray: Affray, tmp_path: Path) -> None:
+    # seq 4's line ends "} " and the log is re-chained: the line blamed was seq 3's, whose hash still holds
+    *lines, _ = log_lines(DUEL)
+    lines[4] += b" "
+    log, result = verified(affray, tmp_path, rechain_keeping_what_follows(lines))
+    assert result.code == EXIT_VERIFY_FAILED, result
+    assert one_line(result) == (
+        f"FAILED: {log}: line 5 (seq 4): does not end with its prev as affray writes it "
+        "(the prev member last, nothing after)"
+    )
