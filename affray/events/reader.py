@@ -189,13 +189,14 @@ class _Chain:
         )
 
     def _unchained(self, line: bytes, seq: int) -> _Broken:
-        """A line that does not end in ``"prev":"<the hash of the line before>"}``: when its ``prev`` member
-        holds that hash anyway, the line itself is not written as affray writes it (whitespace after its
-        closing brace, a member after ``prev``); else the line before was changed."""
+        """A line that does not end in ``"prev":"<the hash of the line before>"}``: when it is no JSON after
+        all (its ``prev``, skipped as no member of the kind, is not valid UTF-8, say), or its ``prev`` member
+        holds that hash anyway (whitespace after its closing brace, a member after ``prev``), the line
+        itself is at fault; else the line before was changed."""
         try:
             recorded = _RECORD_DECODER.decode(line).get("prev")
-        except (msgspec.DecodeError, RecursionError):
-            recorded = None
+        except (msgspec.DecodeError, RecursionError) as exc:  # a member skipped as unknown was no JSON
+            return _at(seq, f"not a valid event ({briefly(str(exc))})")
         if recorded == self._prev:
             return _at(
                 seq, "does not end with its prev as affray writes it (the prev member last, nothing after)"
