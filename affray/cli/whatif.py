@@ -27,18 +27,15 @@ from affray.replays.diff import diff_logs, tell_diff
 from affray.replays.lineage import parent_link
 from affray.replays.verify import verify
 from affray.replays.whatif import (
+    Change,
     Following,
     IntentChange,
-    RollChange,
-    RulingChange,
-    changed_scenario,
     check_change,
     logged_rolls,
-    ordered_scenario,
     parse_change,
     parse_intent,
     parse_ruling,
-    ruled_scenario,
+    scenario_with,
 )
 from affray.rulesets.controllers import EXTERNAL, import_factories, played_from_outside
 
@@ -133,15 +130,13 @@ def whatif(
     rolls = logged_rolls(parent.events)
     for change in rolled:
         check_change(change, rolls, seq if ruling is None and order is None else None)
-    scenario = changed_scenario(msgspec.json.decode(parent.header.scenario), rolls, rolled)
-    changes: list[RollChange | RulingChange | IntentChange] = [*rolled]
-    if ruling is not None:
-        ruleset = rulesets.recorded(parent.header, str(log)).ruleset
-        scenario = ruled_scenario(scenario, parent.events, ruling, ruleset.rules_on)
-        changes.append(ruling)
-    if order is not None:
-        scenario = ordered_scenario(scenario, parent.events, order)
-        changes.append(order)
+    changes: list[Change] = [*rolled, *(c for c in (ruling, order) if c is not None)]
+    scenario = scenario_with(
+        msgspec.json.decode(parent.header.scenario),
+        parent.events,
+        changes,
+        lambda: rulesets.recorded(parent.header, str(log)).ruleset.rules_on,
+    )
     header = msgspec.structs.replace(parent.header, scenario=msgspec.Raw(ENCODER.encode(scenario)))
     what = rulesets.recorded(header, f"{log} with {', '.join(map(str, changes))}")
     made = msgspec.structs.replace(

@@ -26,15 +26,14 @@ from affray.events.reader import LogFile, LogReader, read_all
 from affray.kernel.ruleset import Recorded
 from affray.replays.diff import differences, shown
 from affray.replays.whatif import (
+    Change,
     IntentChange,
     RollChange,
     RulingChange,
-    changed_scenario,
     check_change,
     logged_rolls,
-    ordered_scenario,
     parse_change,
-    ruled_scenario,
+    scenario_with,
 )
 
 LinkState = Literal["holds", "false", "unchecked"]
@@ -55,7 +54,6 @@ _INTENT = re.compile(
 _PATH_LIMIT = 200
 """How much of a parent's path a line quotes (a stranger's header may name a path of any length)."""
 _SCENARIO = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
-Change = RollChange | RulingChange | IntentChange
 
 
 class Link(msgspec.Struct, frozen=True, kw_only=True):
@@ -168,17 +166,11 @@ def parse_declared(text: str) -> Change:
 def declared_scenario(
     parent: LogFile, changes: Sequence[Change], recorded: Callable[[LogHeader], Recorded]
 ) -> dict[str, Any]:
-    """The parent's scenario with ``changes`` made as ``affray whatif`` makes them: the rolls entered,
-    then each ruling, then each standing order; AffrayError when one cannot be made to this parent."""
+    """The parent's scenario with ``changes`` made as ``affray whatif`` makes them; AffrayError when one
+    cannot be made to this parent."""
     rolls = logged_rolls(parent.events)
-    rolled = [change for change in changes if isinstance(change, RollChange)]
-    for roll in rolled:
-        check_change(roll, rolls, None)
-    scenario = changed_scenario(msgspec.json.decode(parent.header.scenario), rolls, rolled)
-    for change in changes:
-        if isinstance(change, RulingChange):
-            rules_on = recorded(parent.header).ruleset.rules_on
-            scenario = ruled_scenario(scenario, parent.events, change, rules_on)
-        elif isinstance(change, IntentChange):
-            scenario = ordered_scenario(scenario, parent.events, change)
-    return scenario
+    for roll in changes:
+        if isinstance(roll, RollChange):
+            check_change(roll, rolls, None)
+    scenario = msgspec.json.decode(parent.header.scenario)
+    return scenario_with(scenario, parent.events, changes, lambda: recorded(parent.header).ruleset.rules_on)

@@ -13,7 +13,7 @@ parent did (:class:`Following`): its code is run only where the user names the f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -220,6 +220,31 @@ def ordered_scenario(
         order["reason"] = change.reason
     kept = [dict(o) for o in scenario.get("orders", []) if isinstance(o, dict)]
     return {**scenario, "orders": [*kept, order]}
+
+
+Change = RollChange | RulingChange | IntentChange
+"""One change a what-if makes to its parent."""
+
+
+def scenario_with(
+    scenario: dict[str, Any],
+    events: Iterable[Event],
+    changes: Iterable[Change],
+    rules_on: Callable[[], Mapping[Effect, str]],
+) -> dict[str, Any]:
+    """A parent's scenario (``scenario``, its fight ``events``) with ``changes`` made as every what-if
+    makes them: the rolls entered, then each ruling (``rules_on()``: what the parent's ruleset rules on),
+    then each standing order. The roll changes are checked against the log's rolls by the caller."""
+    events = list(events)
+    made = list(changes)
+    rolled = [change for change in made if isinstance(change, RollChange)]
+    scenario = changed_scenario(scenario, logged_rolls(events), rolled)
+    for change in made:
+        if isinstance(change, RulingChange):
+            scenario = ruled_scenario(scenario, events, change, rules_on())
+        elif isinstance(change, IntentChange):
+            scenario = ordered_scenario(scenario, events, change)
+    return scenario
 
 
 class Following:
