@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -231,3 +232,15 @@ def test_the_fixture_shows_a_name_from_the_logs_as_text(pytester: pytest.Pyteste
     report = result.stdout.str()
     assert "Gorm\\u001b]0;PWNED\\u0007\\u202e" in report
     assert not {"\x1b", "\x07", "\u202e"} & set(report)
+
+
+def test_a_golden_that_is_a_fifo_fails_unread(pytester: pytest.Pytester) -> None:
+    # it was read with read_bytes, which waits on a fifo for a writer that never comes
+    golden = pytester.path / "duel.jsonl"
+    os.mkfifo(golden)
+    made = pytester.path / "made.jsonl"
+    shutil.copy(GOLDEN / "duel.jsonl", made)
+    pytester.makepyfile(FIXTURE_TEST.format(made=made, golden=golden))
+    result = pytester.runpytest_subprocess(timeout=60)
+    result.assert_outcomes(failed=1)
+    assert "is a fifo, not a golden log; affray reads only regular files" in result.stdout.str()
