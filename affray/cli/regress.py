@@ -69,8 +69,8 @@ def logs_in(paths: Sequence[Place]) -> list[Place]:
             found.extend(inside)
         elif is_campaign_path(path) and path.is_file():
             found.extend(stores.whole_encounters(path))
-        elif path.is_file():
-            found.append(path)
+        elif path.exists():
+            found.append(path)  # a file, read as any log is (what is no regular file is refused unread)
         else:
             raise AffrayError(f"{path}: no such file or folder")
     seen: dict[object, Place] = {}

@@ -10,6 +10,7 @@ giving her one in the header's scenario (and re-chaining) hands the fight to sid
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -440,3 +441,12 @@ def test_no_path_is_a_user_error(affray: Affray) -> None:
 @pytest.mark.parametrize("jobs", ["0", "65", "two"])
 def test_a_bad_jobs_count_is_a_user_error(affray: Affray, goldens: Path, jobs: str) -> None:
     assert_user_error(affray("regress", goldens, "-j", jobs), "--jobs")
+
+
+def test_a_log_that_is_a_fifo_is_unreadable_not_missing(affray: Affray, tmp_path: Path) -> None:
+    # it was said to be "no such file or folder"; it is there, and refused unread
+    fifo = tmp_path / "f.jsonl"
+    os.mkfifo(fifo)
+    result = affray("regress", fifo)
+    assert result.code == 1, result
+    assert f"UNREADABLE {fifo}: is a fifo, not a log; affray reads only regular files" in result.out
