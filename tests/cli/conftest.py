@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import subprocess
@@ -143,3 +144,19 @@ def rechain(lines: list[bytes]) -> bytes:
         prev = line_hash(line)
     out.append(encode_end(len(events), prev))
     return b"\n".join(out) + b"\n"
+
+
+def duel_named(folder: Path, brenna: str, gorm: str, title: str) -> Path:
+    """The duel's scenario written in ``folder`` with its two fighters and itself named otherwise (any
+    text: markup, controls)."""
+    text = DUEL.read_text()
+    for old, new in [
+        ('"Brenna of the Ford"', brenna),
+        ('"Gorm the Axeman"', gorm),
+        ('"Duel at the ford"', title),
+    ]:
+        assert old in text
+        text = text.replace(old, json.dumps(new), 1)
+    scenario = folder / "duel.toml"
+    scenario.write_text(text)
+    return scenario

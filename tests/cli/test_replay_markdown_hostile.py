@@ -3,14 +3,13 @@ CommonMark with GitHub's tables), the export holds no link, image or HTML, and s
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
 
 from affray.errors import printable
-from tests.cli.conftest import DUEL, Affray
+from tests.cli.conftest import Affray, duel_named
 
 BRENNA = "<img src=x onerror=alert(1)> ![x](http://example.com/track.png)"
 GORM = "[click](javascript:alert(1)) <!-- *Gorm* | \u001b[2J\nthe Axeman"
@@ -21,16 +20,7 @@ MARKUP = {"html_inline", "html_block", "link_open", "image", "em_open", "strong_
 @pytest.fixture
 def exported(affray: Affray, tmp_path: Path) -> str:
     """The markdown export of the duel with Brenna, Gorm and the scenario named as markup."""
-    text = DUEL.read_text()
-    for old, new in [
-        ('"Brenna of the Ford"', BRENNA),
-        ('"Gorm the Axeman"', GORM),
-        ('"Duel at the ford"', TITLE),
-    ]:
-        assert old in text
-        text = text.replace(old, json.dumps(new), 1)
-    scenario, log = tmp_path / "duel.toml", tmp_path / "duel.jsonl"
-    scenario.write_text(text)
+    scenario, log = duel_named(tmp_path, BRENNA, GORM, TITLE), tmp_path / "duel.jsonl"
     assert affray("run", scenario, "-o", log).code == 0
     result = affray("replay", log, "--format", "markdown")
     assert result.code == 0, result

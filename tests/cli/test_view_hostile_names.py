@@ -3,7 +3,6 @@ tests/cli/test_view_in_chromium.py drives it): each name shows as its text and t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,14 +10,10 @@ from typing import Any
 import pytest
 
 from affray.errors import printable
-from tests.cli.conftest import DUEL, Affray
-from tests.cli.test_view_in_chromium import CHROMIUM, FLAGS
+from tests.cli import chromium
+from tests.cli.conftest import Affray, duel_named
 
-playwright = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium: install Debian's chromium (.ci/run does)"
-)
+pytestmark = chromium.NEEDED
 
 BRENNA = "</script><script>window.PWNED = 1</script><!--"
 GORM = "<!-- <script>window.PWNED = 2</script> & \u202egorm\u2028"
@@ -28,28 +23,15 @@ TITLE = "Duel <!-- </script><img src=x onerror=window.PWNED=3>"
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the module, closed at its end."""
-    with playwright.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, timeout=60_000)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium.launched() as launched:
+        yield launched
 
 
 @pytest.fixture
 def hostile_page(browser: Any, affray: Affray, tmp_path: Path) -> Iterator[tuple[Any, list[str]]]:
     """The duel's page with Brenna, Gorm and the scenario named as markup, open in the browser; and the
     errors the page raised."""
-    scenario = tmp_path / "duel.toml"
-    text = DUEL.read_text()
-    for old, new in [
-        ('"Brenna of the Ford"', BRENNA),
-        ('"Gorm the Axeman"', GORM),
-        ('"Duel at the ford"', TITLE),
-    ]:
-        assert old in text
-        text = text.replace(old, json.dumps(new), 1)
-    scenario.write_text(text)
+    scenario = duel_named(tmp_path, BRENNA, GORM, TITLE)
     log, html = tmp_path / "duel.jsonl", tmp_path / "duel.html"
     assert affray("run", scenario, "-o", log).code == 0
     assert affray("view", log, "-o", html).code == 0

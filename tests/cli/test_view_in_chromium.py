@@ -9,7 +9,6 @@ saved beside the page. Skipped, saying why, only where no Chromium is installed.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -17,36 +16,19 @@ from typing import Any
 
 import pytest
 
+from tests.cli import chromium
 from tests.cli.conftest import Affray
-
-playwright = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ["duel", "skirmish", "archers", "mage-duel", "brawl", "robots", "bar-brawl", "firefight"]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium: install Debian's chromium (.ci/run does)"
-)
+pytestmark = chromium.NEEDED
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the module, closed at its end."""
-    with playwright.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS, timeout=60_000)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium.launched() as launched:
+        yield launched
 
 
 class Page:

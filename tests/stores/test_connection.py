@@ -18,32 +18,15 @@ from affray.errors import LogError
 from affray.stores import connection
 from affray.stores.connection import VALUE_LIMIT
 from affray.stores.sqlite import Campaign
+from tests.stores.campaigns import DUEL, GOLDEN, write
 from tests.stores.processes import HEADER_OF, ROOT, WRITER, holding
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-DUEL = (GOLDEN / "duel.jsonl").read_bytes()
 BRAWL = (GOLDEN / "brawl.jsonl").read_bytes()
-
-
-def write(campaign: Campaign, name: str, data: bytes) -> None:
-    output = campaign.writer(name)
-    for line in data.splitlines(keepends=True):
-        output.write(line)
-    output.commit()
 
 
 def read(campaign: Campaign, name: str) -> bytes:
     with campaign.read(name) as stream:
         return stream.read()
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    """``c.sqlite`` holding the golden duel as encounter ``duel``, closed."""
-    made = tmp_path / "c.sqlite"
-    with Campaign.open(made, create=True) as campaign:
-        write(campaign, "duel", DUEL)
-    return made
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:

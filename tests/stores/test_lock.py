@@ -15,22 +15,8 @@ from affray.errors import LogError
 from affray.stores import lock
 from affray.stores.lock import lock_holders
 from affray.stores.sqlite import Campaign
+from tests.stores.campaigns import DUEL
 from tests.stores.processes import HEADER_OF, READER, SQLITE_WRITER, WRITER, end, holding
-
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-DUEL = (GOLDEN / "duel.jsonl").read_bytes()
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    """``c.sqlite`` holding the golden duel as encounter ``duel``, closed."""
-    made = tmp_path / "c.sqlite"
-    with Campaign.open(made, create=True) as campaign:
-        output = campaign.writer("duel")
-        for line in DUEL.splitlines(keepends=True):
-            output.write(line)
-        output.commit()
-    return made
 
 
 def identity(path: Path) -> tuple[int, int]:

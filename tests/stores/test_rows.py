@@ -10,10 +10,9 @@ import pytest
 
 from affray.errors import LogError
 from affray.stores.sqlite import Campaign
+from tests.stores.campaigns import DUEL, GOLDEN, write
 from tests.stores.hostile import loosened
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-DUEL = (GOLDEN / "duel.jsonl").read_bytes()
 SKIRMISH = (GOLDEN / "skirmish.jsonl").read_bytes()
 NOT_WRITTEN = "; affray did not write it so"
 
@@ -25,10 +24,7 @@ def path(tmp_path: Path) -> Path:
     made = tmp_path / "c.sqlite"
     with Campaign.open(made, create=True) as campaign:
         for name, data in (("duel", DUEL), ("skirmish", SKIRMISH)):
-            output = campaign.writer(name)
-            for line in data.splitlines(keepends=True):
-                output.write(line)
-            output.commit()
+            write(campaign, name, data)
     return made
 
 

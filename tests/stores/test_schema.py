@@ -18,21 +18,6 @@ from affray.stores.sqlite import Campaign
 from tests.stores.hostile import CHANGED_TABLES, FOREIGN_OBJECTS, change, redefine
 from tests.stores.processes import ROOT
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-DUEL = (GOLDEN / "duel.jsonl").read_bytes()
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    """``c.sqlite`` holding the golden duel as encounter ``duel``, closed."""
-    made = tmp_path / "c.sqlite"
-    with Campaign.open(made, create=True) as campaign:
-        output = campaign.writer("duel")
-        for line in DUEL.splitlines(keepends=True):
-            output.write(line)
-        output.commit()
-    return made
-
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
