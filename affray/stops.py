@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import NoReturn
 
@@ -27,6 +28,8 @@ class Stopped(KeyboardInterrupt):
 
 
 _received = signal.SIGINT
+_holding = False
+_held = False
 
 
 def catch_stops() -> Callable[[], None]:
@@ -48,12 +51,30 @@ def catch_stops() -> Callable[[], None]:
 
 
 def _stop(number: int, frame: FrameType | None) -> None:
-    global _received
+    global _received, _held
     _received = signal.Signals(number)
     for stop in STOPS:
         if signal.getsignal(stop) == _stop:
             signal.signal(stop, signal.SIG_DFL)
+    if _holding:
+        _held = True
+        return
     raise Stopped
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """A step no stop may cut in two (an outcome counted and written, never one without the other): a stop
+    that comes inside it is raised as it ends."""
+    global _holding, _held
+    _holding, _held = True, False
+    try:
+        yield
+    finally:
+        _holding = False
+    if _held:
+        _held = False
+        raise Stopped
 
 
 def stopped_by() -> signal.Signals:

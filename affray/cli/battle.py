@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 import msgspec
 
-from affray import files, rulesets
+from affray import files, rulesets, stops
 from affray.batch.keep import Keeper, Kept
 from affray.batch.plots import PLOT_NAMES, PlotData, draw_plots
 from affray.batch.report import Report, Tally, tell_report
@@ -168,13 +168,14 @@ def _fight(
             batch = run_batch(at, how.runs, how.base, how.jobs, progress.advance, how.scheduler)
             with contextlib.closing(batch):
                 for outcome in batch:
-                    counted.add(outcome)
-                    if results is not None:
-                        results.add(outcome, values)
-                    if data is not None:
-                        data.add(outcome)
-                    if keeper is not None:
-                        keeper.add(outcome)
+                    with stops.held():
+                        counted.add(outcome)
+                        if results is not None:
+                            results.add(outcome, values)
+                        if data is not None:
+                            data.add(outcome)
+                        if keeper is not None:
+                            keeper.add(outcome)
             fought.reports.append(counted.report())
     except KeyboardInterrupt:
         fought.stopped = _stopped(fought, counted, results)
