@@ -1,0 +1,96 @@
+"""The big-battle fixture: two lines of Energion fighters, written as a scenario file.
+
+Each side stands in a line, 2 m between neighbours, the lines 4 m apart; every fighter has 400 damage points,
+a chart weapon and an armor from a rotation, some a shield, rolled perception and reaction; the fight is cut
+at 4000 game seconds. Thirty a side (60 combatants) is the figure the README's performance table quotes; a
+few hundred is the scale figure. Not a test: a scenario for the benchmarks and for looking at pictures.
+
+    python benchmarks/lines.py [--per-side N] [--seed S] -o lines.toml
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+DAMAGE_POINTS = 400
+MAX_SECONDS = 4000
+_WEAPONS = (
+    "Sword, Long",
+    "Rapier",
+    "Axe, 1 hand",
+    "Mace, Small",
+    "Spear, stabbing",
+    "Dagger, Parrying",
+    "Scimitar",
+    "Sword, Short",
+    "Axe, 2 hand",
+    "Hammer, 1 Handed",
+)
+_TWO_HANDED = frozenset({"Axe, 2 hand"})
+_ARMOR = ("Chain Suit", "Leather Suit", "Studded Leather", "Plate", "Field Plate")
+_SHIELDS = (None, "Small", None, "Buckler", None, "Medium")
+_READINESS = ("in_hand", "at_hand", "unready")
+
+
+def _fighter(index: int, side: str, y: int) -> dict[str, Any]:
+    weapon = _WEAPONS[(index * 3 + len(side)) % len(_WEAPONS)]
+    spec: dict[str, Any] = {
+        "id": f"{side}{index:03d}",
+        "name": f"{side.title()} {index}",
+        "side": side,
+        "position": [2 * index, y],
+        "damage_points": DAMAGE_POINTS,
+        "skill": 55 + (index * 7) % 35,
+        "parry": (index * 5) % 20,
+        "stats": {"ST": 95 + (index * 13) % 45, "AG": 95 + (index * 11) % 45, "CO": 100 + (index * 17) % 30},
+        "weapons": [{"name": weapon, "readiness": _READINESS[index % len(_READINESS)]}],
+        "armor": _ARMOR[(index + len(side)) % len(_ARMOR)],
+        "perception": "1d10",
+        "reaction": "1d4",
+    }
+    shield = _SHIELDS[index % len(_SHIELDS)]
+    if shield is not None and weapon not in _TWO_HANDED:
+        spec["shield"] = shield
+    return spec
+
+
+def lines_scenario(per_side: int, seed: int = 60) -> dict[str, Any]:
+    """The scenario as TOML's data: ``per_side`` of the Watch against as many Raiders."""
+    return {
+        "ruleset": "energion",
+        "seed": seed,
+        "name": f"Two lines: {per_side} of the Watch against {per_side} Raiders",
+        "max_seconds": MAX_SECONDS,
+        "combatants": [_fighter(i, "watch", 0) for i in range(per_side)]
+        + [_fighter(i, "raiders", 4) for i in range(per_side)],
+    }
+
+
+def write_lines(path: Path, per_side: int, seed: int = 60) -> Path:
+    """The scenario written to ``path`` (a new file)."""
+    with path.open("xb") as file:
+        tomli_w.dump(lines_scenario(per_side, seed), file)
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the options, write the scenario."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-side", type=int, default=30, help="fighters on each side (default 30)")
+    parser.add_argument("--seed", type=int, default=60)
+    parser.add_argument("-o", "--output", type=Path, required=True, help="the scenario file to write (new)")
+    args = parser.parse_args(argv)
+    if args.per_side < 1:
+        parser.error("--per-side must be at least 1")
+    write_lines(args.output, args.per_side, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
