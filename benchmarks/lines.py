@@ -33,7 +33,7 @@ _WEAPONS = (
     "Hammer, 1 Handed",
 )
 _TWO_HANDED = frozenset({"Axe, 2 hand"})
-_ARMOR = ("Chain Suit", "Leather Suit", "Studded Leather", "Plate", "Field Plate")
+_ARMOR = ("Chain Suit", "Leather Suit", "Studded Leather", "Cloth", "Plate")
 _SHIELDS = (None, "Small", None, "Buckler", None, "Medium")
 _READINESS = ("in_hand", "at_hand", "unready")
 
