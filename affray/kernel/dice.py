@@ -9,6 +9,7 @@ the next draw is taken (rejection sampling). docs/log-format.md specifies this b
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -112,7 +113,7 @@ class GeneratedDice(DiceSource):
             prefix = self._prefixes[stream] = hashlib.blake2b(
                 _stream_prefix(self.seed, stream), digest_size=8
             )
-        limit = _SPAN - _SPAN % sides
+        limit = _limit(sides)
         counter = self._counters.get(stream, 0)
         while True:
             state = prefix.copy()
@@ -130,6 +131,12 @@ class GeneratedDice(DiceSource):
         if count == 1:
             return (self.face(stream, sides),), "generated"
         return tuple(self.face(stream, sides) for _ in range(count)), "generated"
+
+
+@functools.cache
+def _limit(sides: int) -> int:
+    """The largest multiple of ``sides`` a word may fall below and be kept (rejection sampling)."""
+    return _SPAN - _SPAN % sides
 
 
 def _wanted(stream: str, count: int, sides: int) -> str:

@@ -40,6 +40,7 @@ from affray.npc.energion.intents import (
     Cast,
     ChangeWeapon,
     Charge,
+    Controller,
     Flee,
     Grapple,
     Intent,
@@ -78,6 +79,7 @@ class Acting:
         self._field = FieldWatch(encounter.state)
         self._look = partial(_look, encounter.state.combatants)
         self._menu: tuple[Intent, ...] | None = None
+        self._decided: tuple[object, Intent | None] | None = None
 
     @property
     def controller(self) -> Player:
@@ -125,6 +127,31 @@ class Acting:
             parries=self._parries,
             priority=self.battle.orders.priority(self.me.id, int(self.encounter.now), self._priority),
         )
+
+    def decide(self, controller: Controller) -> Intent | None:
+        """The controller's intent now. One that decides by the field alone (``steady``: the roster, its
+        own hold, readiness and weapons, and its orders' targets) is asked again only when one of those has
+        changed, or a timed condition has run out."""
+        if not getattr(controller, "steady", False):
+            return controller.decide(self.view())
+        mine, now = self.mine, int(self.encounter.now)
+        roster = self._field.roster()
+        key = (
+            controller,
+            roster.version if roster.steady(now) else None,
+            mine.held_by,
+            mine.readied,
+            mine.weapon_ready,
+            mine.weapon_index,
+            tuple(mine.used.items()) if self._counted else (),
+            self.battle.orders.priority(self.me.id, now, self._priority),
+        )
+        decided = self._decided
+        if decided is not None and decided[0] == key and key[1] is not None:
+            return decided[1]
+        intent = controller.decide(self.view())
+        self._decided = (key, intent)
+        return intent
 
     def refuse(self, action: str, reason: str) -> int:
         """Record the refusal; the ms the combatant then waits before it decides again."""

@@ -86,7 +86,7 @@ def _act(acting: Acting) -> Process:
         if isinstance(controller, Outside):
             intent = yield from acting.ask_outside(controller)
         else:
-            intent = controller.decide(acting.view())
+            intent = acting.decide(controller)
         if intent is None:
             return
         yield from carry_out(acting, intent)

@@ -7,6 +7,7 @@ extra aiming bonus; its damage is scaled by the range band too.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -100,7 +101,7 @@ def resolve_attack(
         armored = location not in defender.spec.unarmored
         bare = defender.unarmored.value_against(arm.weapon_type)
         armor_value = location_armor_value(armor_value, bare, armored)
-    quality = formulas.tidy(formulas.hit_quality(chance, armor_value + shield_bonus, roll.total))
+    quality = _quality(chance, armor_value + shield_bonus, roll.total)
     hit = HitDerivation(
         skill=Decimal(attacker.spec.skill),
         bonus=arm.bonus,
@@ -145,6 +146,45 @@ def resolve_attack(
         outcome=outcome,
         damage=damage,
     )
+
+
+BLOWS_KEPT = 1 << 16
+"""How many blows' figures are kept, worked out once (a battle, and a batch's battles, strike the same
+blows over and over): quality by chance, armor and roll; damage by weapon figures and quality."""
+
+
+@functools.lru_cache(maxsize=BLOWS_KEPT)
+def _quality(chance: Decimal, armor: int, roll: int) -> Decimal:
+    """Rule E6, tidied: the hit quality of ``roll`` at ``chance`` against ``armor`` (cached by value)."""
+    return formulas.tidy(formulas.hit_quality(chance, armor, roll))
+
+
+_PLAIN: dict[tuple[int, int, Decimal], tuple[Arm, DamageDerivation]] = {}
+
+
+def _plain_damage(attacker: Loadout, arm: Arm, quality: Decimal) -> DamageDerivation:
+    """Rule E7 for a plain blow (no range band, charge or subdual), kept by weapon and quality. The weapon
+    is kept with it, so its id cannot be another's while the entry lives (figures equal in value may be
+    written differently: 16 and 16.00 are kept apart)."""
+    skill = attacker.spec.skill_damage_bonus
+    key = (id(arm), skill, quality)
+    kept = _PLAIN.get(key)
+    if kept is not None and kept[0] is arm:
+        return kept[1]
+    potential = arm.damage_potential
+    derivation = DamageDerivation(
+        base=arm.weapon.damage,
+        strength_bonus=arm.strength_damage_bonus,
+        weapon_bonus=Decimal(arm.carried.damage_bonus),
+        skill_bonus=Decimal(skill),
+        potential=potential,
+        multiplier=formulas.tidy(formulas.damage_multiplier(quality)),
+        damage=formulas.damage(quality, potential),
+    )
+    if len(_PLAIN) >= BLOWS_KEPT:
+        _PLAIN.clear()
+    _PLAIN[key] = (arm, derivation)
+    return derivation
 
 
 def _hit_need(attacker: Loadout, arm: Arm, defender: Loadout, chance: Decimal, armor: int | None) -> str:
@@ -240,6 +280,8 @@ def _damage(
 ) -> DamageDerivation:
     """Rule E7: the weapon's potential times the quality's multiplier (E8: times the range factor; E14:
     a blow struck to subdue knocks out, or deals half)."""
+    if shot is None and subdued is None and charge_speed is None:
+        return _plain_damage(attacker, arm, quality)
     potential = arm.damage_potential
     if shot is not None:
         potential = formulas.tidy(ranged.ranged_damage(potential, shot.band))

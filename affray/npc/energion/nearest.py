@@ -14,6 +14,9 @@ class NearestEnemy:
     """
 
     name = "nearest"
+    steady = True
+    """It decides by the field alone (its own hold, readiness and weapon, the roster, its priority
+    targets), so its answer holds until one of them changes."""
 
     def __init__(self) -> None:
         self.memory = TargetMemory()
