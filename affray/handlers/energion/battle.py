@@ -14,7 +14,7 @@ from affray.events.energion.kinds import AttackResolved, CombatantJoined, Intent
 from affray.events.energion.state import vocabulary
 from affray.handlers.energion.fighter import fighter
 from affray.handlers.energion.host import Arena, Player
-from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts
+from affray.handlers.energion.loadout import Arm, Loadout, loadouts_for
 from affray.handlers.energion.scenario import Combatant, EnergionScenario, Seconds
 from affray.handlers.energion.special import energion_hit
 from affray.handlers.orders import StandingOrders, given
@@ -79,7 +79,7 @@ class EnergionBattle(Ending):
 
     def __init__(self, scenario: EnergionScenario, tables: EnergionTables | None = None) -> None:
         self.scenario = scenario
-        self.loadouts: dict[str, Loadout] = build_loadouts(scenario, tables or load_tables())
+        self.loadouts: dict[str, Loadout] = loadouts_for(scenario, tables or load_tables())
         self.locations = load_hit_locations() if scenario.options.hit_locations else None
         self.grappling = load_grappling()
         self.special = (

@@ -236,6 +236,32 @@ def _look_up(path: str, function: Callable[..., T], *args: Any) -> T:
         raise ScenarioError(f"{path}: {exc}") from None
 
 
+_KEPT: dict[int, tuple[tuple[Combatant, ...], EnergionOptions, EnergionTables, dict[str, Loadout]]] = {}
+LOADOUTS_KEPT = 16
+"""How many scenarios' loadouts are kept (a batch fights one scenario under many seeds)."""
+
+
+def loadouts_for(scenario: EnergionScenario, tables: EnergionTables) -> dict[str, Loadout]:
+    """``build_loadouts``, worked out once for the same combatants, options and tables (the very objects:
+    every run of a batch is its scenario with another seed) and shared: a loadout never changes."""
+    combatants = tuple(scenario.combatants)
+    key = id(scenario.combatants)
+    kept = _KEPT.get(key)
+    if (
+        kept is not None
+        and len(kept[0]) == len(combatants)
+        and all(a is b for a, b in zip(kept[0], combatants, strict=True))
+        and kept[1] is scenario.options
+        and kept[2] is tables
+    ):
+        return dict(kept[3])
+    built = build_loadouts(scenario, tables)
+    if len(_KEPT) >= LOADOUTS_KEPT:
+        _KEPT.clear()
+    _KEPT[key] = (combatants, scenario.options, tables, built)
+    return dict(built)
+
+
 def build_loadouts(scenario: EnergionScenario, tables: EnergionTables) -> dict[str, Loadout]:
     """Loadouts for every combatant, in file order."""
     grappling = load_grappling()

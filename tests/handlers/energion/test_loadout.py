@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from affray.errors import ScenarioError
-from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts
+from affray.handlers.energion.loadout import Arm, Loadout, build_loadouts, loadouts_for
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.rules.energion.tables import EnergionTables, load_tables
 from tests.handlers.energion import TomlValue, fighter, scenario
@@ -282,3 +282,20 @@ def test_a_weapon_name_padded_with_spaces_is_quoted_in_a_few_dozen_characters() 
     with pytest.raises(ScenarioError, match="is a mechanical missile weapon") as caught:
         build_loadouts(built, load_tables())
     assert " " * 41 not in str(caught.value)
+
+
+def test_the_runs_of_a_batch_share_their_scenarios_loadouts() -> None:
+    built = scenario(fighter("ann", "a"), fighter("bob", "b"))
+    first = loadouts_for(built, load_tables())
+    again = loadouts_for(msgspec.structs.replace(built, seed=99), load_tables())
+    assert again == first
+    assert all(again[key] is first[key] for key in first)
+
+
+def test_a_scenario_with_other_combatants_gets_its_own_loadouts() -> None:
+    built = scenario(fighter("ann", "a"), fighter("bob", "b"))
+    first = loadouts_for(built, load_tables())
+    built.combatants[1] = msgspec.structs.replace(built.combatants[1], skill=90)
+    changed = loadouts_for(built, load_tables())
+    assert changed["bob"].arms[0].hit_chance != first["bob"].arms[0].hit_chance
+    assert changed == build_loadouts(built, load_tables())
