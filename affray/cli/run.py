@@ -37,8 +37,8 @@ def record(
     keeping no log in memory. A run that fails or is interrupted keeps what it wrote beside ``output`` and
     says where (errors name ``what``)."""
     writer = stores.log_writer(output, header, replace=force)
-    tell_notes(writer.notices())
-    try:
+    try:  # from the first call on: a stop while the notices are told still keeps the log so far
+        tell_notes(writer.notices())
         encounter = battle.run(sinks=[writer.write], trace=trace, keep_log=False)
     except AffrayError as exc:
         kept = _kept(writer)
@@ -165,8 +165,8 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
     start = len(encounter.log)
     aftermath.run(encounter, battle, days)
     writer = LogWriter.create(output, loaded.header, replace=force)
-    tell_notes(writer.notices())
-    try:
+    try:  # from the first call on: a stop while the notices are told still cleans up
+        tell_notes(writer.notices())
         for event in encounter.log:
             writer.write(event)
     except BaseException:

@@ -168,6 +168,9 @@ def _take_lock(path: Path, target: Path) -> tuple[int, bool]:
             os.close(fd)
             raise LogError(f"{target}: another affray is writing it; wait for it to finish") from None
         except BaseException:
+            if made:  # a stop as it was taken: the lock made is not left behind
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
             os.close(fd)
             raise
         os.close(fd)  # the lock locked was removed by the writer before: take the one there now
