@@ -116,11 +116,13 @@ def long_run(tmp_path_factory: pytest.TempPathFactory) -> LongRun:
     return LongRun(log, run)
 
 
+@pytest.mark.thorough
 def test_a_run_of_a_long_fight_holds_none_of_its_log(long_run: LongRun, tmp_path: Path) -> None:
     short = measure("run", EXAMPLES / "duel.toml", "-o", tmp_path / "duel.jsonl")
     assert long_run.run.peak_mb < short.peak_mb + 20  # 20 MB for the siege's state, against 100 of log
 
 
+@pytest.mark.thorough
 @pytest.mark.parametrize("command", ["replay", "state"])
 def test_a_command_on_a_100_mb_log_stays_under_200_mb(long_run: LongRun, command: str) -> None:
     measured = measure(command, long_run.log)
@@ -128,6 +130,7 @@ def test_a_command_on_a_100_mb_log_stays_under_200_mb(long_run: LongRun, command
     assert measured.peak_mb < LIMIT_MB
 
 
+@pytest.mark.thorough
 def test_verify_checks_every_event_of_a_100_mb_log_under_200_mb(long_run: LongRun) -> None:
     measured = measure("verify", long_run.log)
     events = long_run.log.read_bytes().count(b"\n") - 2

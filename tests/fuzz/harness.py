@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from types import FrameType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import tomli_w
 
@@ -226,6 +226,14 @@ def assert_contract(mutant: Mutant, outcome: Outcome, statuses: Sequence[int] = 
     """Fail with a report if ``outcome`` breaks the contract (see ``breach``)."""
     found = judge(mutant, outcome, statuses)
     assert not found, found
+
+
+T = TypeVar("T")
+
+
+def sampled(mutations: Sequence[T], share: int) -> list[T]:
+    """One mutation in ``share`` of a field's, its first among them (the whole sweep when ``share`` is 1)."""
+    return list(mutations[::share])
 
 
 def fail_all(reports: Sequence[str], tried: int) -> None:
