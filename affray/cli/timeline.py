@@ -12,7 +12,7 @@ from affray.errors import AffrayError
 from affray.kernel.clock import game_time
 from affray.kernel.fold import FoldError
 from affray.replays.picture import FORMATS
-from affray.replays.timeline import Timeline, build
+from affray.replays.timeline import Timeline, build, choose_lanes
 from affray.stores import Place
 
 
@@ -36,17 +36,26 @@ def whole_timeline(log: Place) -> Timeline:
 )
 @click.option("--from", "start", type=click.FloatRange(min=0), help="Draw from this second.")
 @click.option("--to", "end", type=click.FloatRange(min=0), help="Draw to this second.")
+@click.option("--only", default="", help="Lanes for these combatants, by id, comma-separated (ID,ID,...).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
-def timeline(log: Place, output: Path, start: float | None, end: float | None, force: bool) -> None:
+def timeline(
+    log: Place, output: Path, start: float | None, end: float | None, only: str, force: bool
+) -> None:
     """Draw the fight in LOG on its clock into OUTPUT: a lane per combatant (perception, reaction,
     initiative, attacks and their outcome, aiming, casting, holds, conditions, going out) and each
-    combatant's damage points over time."""
+    combatant's damage points over time. A fight of more than 12 has lanes for the 8 most involved (or
+    those of --only) and panels of each side's combatants standing and damage points left."""
     new_output(output, force, {stores.file_of(log): "the log"}, FORMATS, "a picture")
     if start is not None and end is not None and end <= start:
         raise AffrayError(f"--to {end:g} is not after --from {start:g}")
     drawn = whole_timeline(log)
     from affray.replays.picture import draw
 
+    wanted = [who.strip() for who in only.split(",") if who.strip()]
+    choice = choose_lanes(drawn, wanted)  # an unknown id is refused before anything is written
     picture = output.suffix.lower().removeprefix(".")
-    files.write_new(output, lambda file: draw(drawn, file, picture, start, end), force=force, flag="-o")
-    click.echo(f"{output}: {len(drawn.lanes)} lanes, {game_time(drawn.fight_end())}")
+    files.write_new(
+        output, lambda file: draw(drawn, file, picture, start, end, wanted), force=force, flag="-o"
+    )
+    shown = f"{len(choice.lanes)} of {len(drawn.lanes)} lanes" if choice.why else f"{len(drawn.lanes)} lanes"
+    click.echo(f"{output}: {shown}, {game_time(drawn.fight_end())}")

@@ -8,19 +8,21 @@ out ends the combatant's open spans.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 import msgspec
 
+from affray.errors import AffrayError, excerpt
 from affray.events.base import Event
 from affray.events.shared import ActionRefused, CombatantJoined, CombatantOut, EncounterEnded, RulingApplied
 from affray.kernel.fold import apply_checked
 from affray.kernel.ruleset import Reading
 from affray.kernel.timeline import Close, Instant, Mark, Marker, Span, instant
 
+_ZERO = Decimal(0)
 SHARED_MARKERS: Mapping[type[Event], Marker] = {
     ActionRefused: instant("refused", "combatant"),
     RulingApplied: lambda e, s: [Instant(combatant=e.combatant, kind="ruling", at=e.t, label=e.effect)],
@@ -51,6 +53,8 @@ class Timeline:
     lanes: dict[str, Lane] = field(default_factory=dict)
     rounds: list[Span] = field(default_factory=list)
     health: dict[str, list[tuple[int, Decimal]]] = field(default_factory=dict)
+    side_health: dict[str, list[tuple[int, Decimal]]] = field(default_factory=dict)
+    """Each side's damage points left (what its combatants have above 0, summed) at each change."""
     damage_points: dict[str, Decimal] = field(default_factory=dict)
     end: int = 0
     """The last event's time (an aftermath of healing may run on for days after the fight)."""
@@ -66,6 +70,67 @@ class Timeline:
     def sides(self) -> list[str]:
         """The sides, in the order their first combatant joined."""
         return list(dict.fromkeys(lane.side for lane in self.lanes.values()))
+
+    def standing(self, side: str) -> list[tuple[int, int]]:
+        """How many of ``side`` are in the fight, at each change: joining adds one, going out takes one."""
+        changes: dict[int, int] = {}
+        for lane in self.lanes.values():
+            if lane.side == side:
+                changes[lane.joined_at] = changes.get(lane.joined_at, 0) + 1
+                if lane.out_at is not None:
+                    changes[lane.out_at] = changes.get(lane.out_at, 0) - 1
+        counted, total = [], 0
+        for at in sorted(changes):
+            total += changes[at]
+            counted.append((at, total))
+        if counted and counted[-1][0] < self.fight_end():
+            counted.append((self.fight_end(), total))
+        return counted
+
+
+ALL_LANES_UP_TO = 12
+"""A fight of up to this many combatants is drawn with a lane for each."""
+MOST_INVOLVED = 8
+"""A bigger fight is drawn with lanes for this many, the most involved, unless others are asked for."""
+
+
+@dataclass(frozen=True)
+class LaneChoice:
+    """The lanes drawn and why (``why`` is "" when every combatant has one)."""
+
+    lanes: list[Lane]
+    why: str
+
+
+def choose_lanes(timeline: Timeline, only: Sequence[str] = ()) -> LaneChoice:
+    """The combatants in ``only`` (ids, in that order), else every combatant of a small fight, else the
+    ``MOST_INVOLVED`` with the most attacks made and taken, in the order they joined."""
+    lanes = list(timeline.lanes.values())
+    if only:
+        unknown = [who for who in only if who not in timeline.lanes]
+        if unknown:
+            known = ", ".join(list(timeline.lanes)[:6]) + (", ..." if len(lanes) > 6 else "")
+            raise AffrayError(f"--only: no combatant {excerpt(unknown[0])!r} in the log (it holds {known})")
+        asked = [timeline.lanes[who] for who in dict.fromkeys(only)]
+        return LaneChoice(asked, f"lanes: {len(asked)} of {len(lanes)} combatants, as asked (--only)")
+    if len(lanes) <= ALL_LANES_UP_TO:
+        return LaneChoice(lanes, "")
+    taken: dict[str, int] = {}
+    for lane in lanes:
+        for mark in lane.instants:
+            if mark.target is not None:
+                taken[mark.target] = taken.get(mark.target, 0) + 1
+
+    def involvement(lane: Lane) -> int:
+        return sum(mark.target is not None for mark in lane.instants) + taken.get(lane.combatant, 0)
+
+    most = set(map(id, sorted(lanes, key=involvement, reverse=True)[:MOST_INVOLVED]))
+    chosen = [lane for lane in lanes if id(lane) in most]
+    why = (
+        f"lanes: the {len(chosen)} most involved of {len(lanes)} combatants (attacks made and taken); "
+        "--only ID,... draws others"
+    )
+    return LaneChoice(chosen, why)
 
 
 class _Builder:
@@ -147,7 +212,7 @@ def build(events: Iterable[Event], reading: Reading, title: str = "") -> Timelin
     state = vocabulary.new_state()
     timeline = Timeline(title=title)
     builder = _Builder(timeline)
-    left: dict[str, Decimal] = {}
+    health = _Health(timeline, state)
     for event in events:
         apply_checked(vocabulary, state, event)
         if isinstance(event, CombatantJoined):
@@ -157,20 +222,49 @@ def build(events: Iterable[Event], reading: Reading, title: str = "") -> Timelin
         if marker is not None:
             for mark in marker(event, state):
                 builder.mark(mark)
-        _note_health(timeline, state, event.t, left)
+        health.note(event.t)
         timeline.end = event.t
         if isinstance(event, EncounterEnded):
             timeline.winner, timeline.end_reason, timeline.ended_at = event.winner, event.reason, event.t
     builder.finish(timeline.end)
-    for who, points in left.items():
-        timeline.health[who].append((timeline.end, points))
+    health.finish(timeline.end)
     return timeline
 
 
-def _note_health(timeline: Timeline, state: Any, t: int, left: dict[str, Decimal]) -> None:
-    """Each combatant's damage points left, noted when they change."""
-    for who, combatant in state.combatants.items():
-        now = combatant.damage_left
-        if left.get(who) != now:
-            timeline.health.setdefault(who, []).append((t, now))
-            left[who] = now
+class _Health:
+    """Each combatant's and each side's damage points left, noted when they change."""
+
+    def __init__(self, timeline: Timeline, state: Any) -> None:
+        self.timeline = timeline
+        self.combatants: dict[str, Any] = state.combatants
+        self.seen: dict[str, tuple[object, object]] = {}
+        self.left: dict[str, Decimal] = {}
+        self.sides: dict[str, Decimal] = {}
+
+    def note(self, t: int) -> None:
+        """What changed at ``t`` (a combatant's figures are new objects once they change)."""
+        for who, combatant in self.combatants.items():
+            figures = (combatant.damage_points, combatant.damage_taken)
+            before = self.seen.get(who)
+            if before is not None and before[0] is figures[0] and before[1] is figures[1]:
+                continue
+            self.seen[who] = figures
+            now = combatant.damage_left
+            if self.left.get(who) == now:
+                continue
+            self.timeline.health.setdefault(who, []).append((t, now))
+            was = max(self.left.get(who, _ZERO), _ZERO)
+            self.left[who] = now
+            side = combatant.side
+            self.sides[side] = self.sides.get(side, _ZERO) + max(now, _ZERO) - was
+            points = self.timeline.side_health.setdefault(side, [])
+            if points and points[-1][0] == t:
+                points.pop()  # one point a side per instant: those joining together count together
+            points.append((t, self.sides[side]))
+
+    def finish(self, end: int) -> None:
+        """Every line drawn on to the end."""
+        for who, points in self.left.items():
+            self.timeline.health[who].append((end, points))
+        for side, points in self.sides.items():
+            self.timeline.side_health[side].append((end, points))

@@ -83,3 +83,23 @@ def test_names_with_dollar_signs_are_drawn_as_written(affray: Affray, tmp_path: 
     result = affray("timeline", log, "-o", out)
     assert result.code == 0, result
     assert "Price $5^$ deal" in out.read_text()
+
+
+def test_only_draws_the_lanes_asked_for(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "gorm.svg"
+    result = affray("timeline", duel_log, "-o", out, "--only", "gorm")
+    assert result.code == 0, result
+    assert result.out.strip() == f"{out}: 1 of 2 lanes, 46.330 s"
+    text = out.read_text()
+    assert ("Gorm the Axeman (raiders)" in text, "Brenna of the Ford (ford)" in text) == (True, False)
+
+
+def test_a_lane_asked_for_that_is_not_in_the_log_is_one_error_line(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "nobody.png"
+    assert_user_error(
+        affray("timeline", duel_log, "-o", out, "--only", "gorm,nobody"),
+        "--only: no combatant 'nobody' in the log (it holds brenna, gorm)",
+    )
+    assert not out.exists()

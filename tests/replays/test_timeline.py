@@ -14,10 +14,12 @@ from decimal import Decimal
 import pytest
 
 from affray import rulesets
+from affray.errors import AffrayError
 from affray.events.shared import CombatantOut
+from affray.handlers.energion.scenario import decode_scenario
 from affray.kernel.timeline import Close, Instant, Span
-from affray.replays.timeline import Lane, Timeline, _Builder, build
-from tests.strategies import example, example_log, healed_events, read
+from affray.replays.timeline import MOST_INVOLVED, Lane, Timeline, _Builder, build, choose_lanes
+from tests.strategies import example, example_log, healed_events, log_bytes, read
 
 
 def timeline_of(name: str) -> Timeline:
@@ -144,3 +146,71 @@ def test_a_healed_logs_fight_ends_where_the_encounter_did() -> None:
     log = read(example_log("robots"))
     healed = build(healed_events(example("robots"), 30), rulesets.reading(log.header, "robots-healed"))
     assert (healed.fight_end(), healed.end > 86_400_000) == (64_000, True)
+
+
+def lines_of(per_side: int, damage_points: int = 20) -> Timeline:
+    """Two lines of ``per_side`` fighters a side, 2 m between neighbours and 1 m between the lines."""
+    fighters = [
+        f'[[combatants]]\nid = "{side}{i}"\nname = "{side} {i}"\nside = "{side}"\nposition = [{2 * i}, {y}]\n'
+        f'damage_points = {damage_points}\nskill = {60 + 5 * i}\nweapons = [{{ name = "Sword, Short" }}]\n'
+        for side, y in (("north", 0), ("south", 1))
+        for i in range(per_side)
+    ]
+    text = 'ruleset = "energion"\nseed = 3\nmax_seconds = 3600\n\n' + "\n".join(fighters)
+    scenario = decode_scenario(text, "lines.toml")
+    log = read(log_bytes(scenario))
+    return build(log.events, rulesets.reading(log.header, "lines"), title="lines")
+
+
+@pytest.fixture(scope="module")
+def lines() -> Timeline:
+    return lines_of(7)
+
+
+def test_each_side_stands_as_many_as_it_has_in_the_fight(duel: Timeline) -> None:
+    # gorm, alone for the raiders, is out at 46.330 s; brenna stands to the end
+    assert duel.standing("raiders") == [(0, 1), (46330, 0)]
+    assert duel.standing("ford") == [(0, 1), (46330, 1)]
+
+
+def test_a_sides_damage_points_left_are_what_its_combatants_have_above_zero(duel: Timeline) -> None:
+    # raiders: gorm alone, 36 at the start, then 24.75 after brenna's first blow; 0 once he is below 0
+    raiders = duel.side_health["raiders"]
+    assert raiders[:2] == [(0, Decimal(36)), (7333, Decimal("24.75"))]
+    assert raiders[-1] == (46330, Decimal(0))
+    assert duel.side_health["ford"][-1] == (46330, duel.health["brenna"][-1][1])
+
+
+def test_a_side_has_one_point_an_instant_however_many_join_or_are_hit_then(lines: Timeline) -> None:
+    # seven of 20 damage points a side join at 0 ms, and the first blows land then too: one point
+    for points in lines.side_health.values():
+        times = [t for t, _ in points[:-1]]  # the last point repeats the end
+        assert times == sorted(set(times))
+        assert times[0] == 0
+        assert points[0][1] <= 140
+
+
+def test_a_small_fight_has_a_lane_for_everyone(duel: Timeline) -> None:
+    choice = choose_lanes(duel)
+    assert ([lane.combatant for lane in choice.lanes], choice.why) == (["brenna", "gorm"], "")
+
+
+def test_a_big_fight_has_lanes_for_the_most_involved_in_the_order_they_joined(lines: Timeline) -> None:
+    choice = choose_lanes(lines)
+    assert len(choice.lanes) == MOST_INVOLVED < len(lines.lanes)
+    order = list(lines.lanes)
+    assert [lane.combatant for lane in choice.lanes] == sorted(
+        (lane.combatant for lane in choice.lanes), key=order.index
+    )
+    assert "the 8 most involved of 14 combatants" in choice.why
+
+
+def test_the_lanes_asked_for_are_drawn_in_the_order_asked(lines: Timeline) -> None:
+    choice = choose_lanes(lines, ["south3", "north0", "south3"])
+    assert [lane.combatant for lane in choice.lanes] == ["south3", "north0"]
+    assert choice.why == "lanes: 2 of 14 combatants, as asked (--only)"
+
+
+def test_a_lane_asked_for_that_is_not_in_the_log_is_refused(lines: Timeline) -> None:
+    with pytest.raises(AffrayError, match="--only: no combatant 'nobody' in the log"):
+        choose_lanes(lines, ["north0", "nobody"])
