@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -9,7 +10,9 @@ import click
 from affray import files, rulesets, stores
 from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken
 from affray.errors import AffrayError
+from affray.events.base import Event
 from affray.events.reader import read_all
+from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.kernel.fold import FoldError
 from affray.replays.page import fight, page
 from affray.stores import Place
@@ -20,20 +23,36 @@ from affray.stores import Place
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path), required=True, help="The page: an .html file."
 )
+@click.option("--from", "start", type=click.FloatRange(min=0), help="Show from this second.")
+@click.option("--to", "end", type=click.FloatRange(min=0), help="Show to this second.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
-def view(log: Place, output: Path, force: bool) -> None:
+def view(log: Place, output: Path, start: float | None, end: float | None, force: bool) -> None:
     """Write the fight in LOG as one HTML page to OUTPUT: a scrubber and play/pause over the events, a map
     of where everyone stands, each combatant's state, the events told, and each one's derivation on a
-    click. The page needs no network; the log's data is in it."""
+    click; --from/--to show a stretch of a long fight. The page needs no network; the log's data is in
+    it."""
     new_output(output, force, {stores.file_of(log): "the log"}, (".html", ".htm"), "a page")
+    if start is not None and end is not None and end <= start:
+        raise AffrayError(f"--to {end:g} is not after --from {start:g}")
     with open_log_arg(log) as reader:
         whole = read_all(reader)
     refuse_broken(log, whole.problem, "shown")
     recorded = rulesets.recorded(whole.header, str(log))
     try:
-        data = fight(whole.header, whole.events, recorded, str(recorded.scenario.name) or log.stem)
+        title = str(recorded.scenario.name) or log.stem
+        data = fight(whole.header, whole.events, recorded, title, _ms(start), _ms(end))
     except FoldError as exc:
         raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+    if not data.frames:
+        raise AffrayError(f"{log}: no event between --from and --to (the log runs to {_last(whole.events)})")
     text = page(data)
     files.write_new(output, text.encode(), force=force, flag="-o")
     click.echo(f"{output}: {len(data.frames)} events, {len(text.encode()) / 1024:.0f} KiB")
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else round(seconds * MS_PER_SECOND)
+
+
+def _last(events: Sequence[Event]) -> str:
+    return game_time(events[-1].t) if events else "0.000 s"

@@ -31,6 +31,8 @@ class Index:
     def __init__(self) -> None:
         self._latest: dict[tuple[str, str], tuple[Event, str]] = {}
         self._as: dict[tuple[str, str, str], Event] = {}
+        self._told: dict[int, tuple[str, int]] = {}
+        """The line of each event still kept, by seq, and under how many keys it is kept."""
 
     def add(self, event: Event, told: str) -> None:
         """Note ``event``, told as ``told``; one that names no combatant is kept under ""."""
@@ -39,11 +41,25 @@ class Index:
         for field in NAMED:
             who = getattr(event, field, None)
             if isinstance(who, str):
-                self._latest[(kind, who)] = (event, told)
+                self._keep((kind, who), event, told)
                 self._as[(kind, field, who)] = event
                 named = True
         if not named:
-            self._latest[(kind, "")] = (event, told)
+            self._keep((kind, ""), event, told)
+
+    def _keep(self, key: tuple[str, str], event: Event, told: str) -> None:
+        before = self._latest.get(key)
+        if before is not None and before[0] is event:
+            return
+        if before is not None:
+            line, keys = self._told[before[0].seq]
+            if keys > 1:
+                self._told[before[0].seq] = (line, keys - 1)
+            else:
+                del self._told[before[0].seq]
+        self._latest[key] = (event, told)
+        _, keys = self._told.get(event.seq, (told, 0))
+        self._told[event.seq] = (told, keys + 1)
 
     def latest(self, kind: str, combatant: str) -> Event | None:
         """The last event of ``kind`` so far that names ``combatant`` (in any role; "" for one that names
@@ -55,9 +71,10 @@ class Index:
         """The last event of ``kind`` so far whose field ``role`` is ``combatant``."""
         return self._as.get((kind, role, combatant))
 
-    def told(self) -> dict[int, str]:
-        """The line of each event noted, by seq."""
-        return {event.seq: line for event, line in self._latest.values()}
+    def told(self, seq: int) -> str:
+        """The line of the event ``seq``, if it is still kept ("" if not)."""
+        found = self._told.get(seq)
+        return "" if found is None else found[0]
 
 
 class Earlier(msgspec.Struct, frozen=True):
@@ -116,14 +133,14 @@ class _Explaining:
         """``event``, just read, explained (its rulings left for the caller)."""
         explainer: Explainer = self.explainers.get(type(event), generic)
         found = explainer(event, self.state, self.index)
-        lines = self.index.told()
+        told_of = self.index.told
         return Explained(
             seq=event.seq,
             t=event.t,
             kind=kind_of(type(event)),
             told=told,
             steps=found.steps,
-            depends_on=[Earlier(b.seq, b.why, lines.get(b.seq, "")) for b in found.depends_on],
+            depends_on=[Earlier(b.seq, b.why, told_of(b.seq)) for b in found.depends_on],
         )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 
 from affray.events.base import Position, Roll
@@ -10,8 +11,10 @@ _HUGE = Decimal(10) ** 15
 """Beyond this no fight's figure goes; a log that holds one is told in scientific notation."""
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def number(value: Decimal | int) -> str:
-    """A decimal for people: at most three places, no trailing zeros (``1.000000e+400`` if absurdly big)."""
+    """A decimal for people: at most three places, no trailing zeros (``1.000000e+400`` if absurdly big).
+    Kept by value: equal numbers, however written (``1.50``, ``1.5``), read the same."""
     exact = Decimal(value)
     if not exact.is_finite() or abs(exact) >= _HUGE:
         return f"{exact:.6e}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,3 +34,10 @@ def launched() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+def show(page: Any, html: Path) -> None:
+    """Open the page ``html`` in ``page`` and wait until it has read its fight (it unpacks its data after
+    loading, and marks the body ``data-ready`` then)."""
+    page.goto(html.as_uri())
+    page.wait_for_function("document.body.dataset.ready === 'yes'", timeout=30_000)

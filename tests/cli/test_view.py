@@ -61,3 +61,21 @@ def test_a_page_ends_in_html(affray: Affray, duel_log: Path, tmp_path: Path, nam
 
 def test_a_page_that_cannot_be_written_is_one_error_line(affray: Affray, duel_log: Path) -> None:
     assert_user_error(affray("view", duel_log, "-o", "/proc/x.html"), "-o /proc/x.html: cannot write it")
+
+
+def test_a_stretch_with_no_event_is_one_error_line(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "empty.html"
+    assert_user_error(
+        affray("view", duel_log, "-o", out, "--from", "100", "--to", "200"),
+        "no event between --from and --to (the log runs to 46.330 s)",
+    )
+    assert not out.exists()
+
+
+def test_a_stretch_that_ends_before_it_begins_is_one_error_line(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    assert_user_error(
+        affray("view", duel_log, "-o", tmp_path / "x.html", "--from", "30", "--to", "20"),
+        "--to 20 is not after --from 30",
+    )

@@ -41,7 +41,7 @@ def hostile_page(browser: Any, affray: Affray, tmp_path: Path) -> Iterator[tuple
         "**/*", lambda route: route.continue_() if route.request.url.startswith("file:") else route.abort()
     )
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(html.as_uri())
+    chromium.show(page, html)
     yield page, errors
     page.close()
 

@@ -34,17 +34,17 @@ def browser() -> Iterator[Any]:
 class Page:
     """An example's page open in the browser: its log, and the requests and errors it made."""
 
-    def __init__(self, browser: Any, affray: Affray, tmp: Path, name: str) -> None:
+    def __init__(self, browser: Any, affray: Affray, tmp: Path, name: str, *shown: str) -> None:
         self.log = tmp / f"{name}.jsonl"
         assert affray("run", ROOT / "examples" / f"{name}.toml", "-o", self.log).code == 0
         self.html = tmp / f"{name}.html"
-        assert affray("view", self.log, "-o", self.html).code == 0
+        assert affray("view", self.log, "-o", self.html, *shown).code == 0
         self.requests: list[str] = []
         self.errors: list[str] = []
         self.page = browser.new_page(viewport={"width": 1280, "height": 900})
         self.page.route("**/*", self._only_the_file)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.goto(self.html.as_uri())
+        chromium.show(self.page, self.html)
         self.affray = affray
 
     def _only_the_file(self, route: Any) -> None:
@@ -73,7 +73,11 @@ class Page:
 
     def state_at(self, t: int) -> dict[str, Decimal]:
         """The damage points left at ``t`` ms, as ``affray state --at`` gives them."""
-        result = self.affray("state", self.log, "--at", f"{t / 1000}", "--json")
+        return self.state("--at", f"{t / 1000}")
+
+    def state(self, *moment: str) -> dict[str, Decimal]:
+        """The damage points left at a moment (``--at T`` or ``--seq N``), as ``affray state`` gives them."""
+        result = self.affray("state", self.log, *moment, "--json")
         assert result.code == 0, result
         combatants = json.loads(result.out)["combatants"]
         return {
@@ -133,3 +137,26 @@ def test_the_keyboard_steps_and_plays(opened: Page) -> None:
     assert opened.page.locator("#play").inner_text() == "pause"
     opened.page.wait_for_function(f"document.getElementById('scrubber').value === '{last}'", timeout=5000)
     assert opened.page.locator("#play").inner_text() == "play"
+
+
+@pytest.mark.parametrize("opened", ["skirmish"], indirect=True)
+def test_the_moments_each_side_of_a_whole_one_kept_are_the_states_then(opened: Page) -> None:
+    # the page keeps everyone's figures whole every 64 frames and applies each frame's changes after
+    frames = opened.frames()
+    assert len(frames) > 120
+    for index in (63, 64, 65, 120):
+        opened.scrub(index)
+        assert opened.shown_points() == opened.state("--seq", str(frames[index][0])), f"frame {index}"
+
+
+def test_a_stretch_of_the_fight_starts_with_everyone_as_they_are_then(
+    browser: Any, affray: Affray, tmp_path: Path
+) -> None:
+    stretch = Page(browser, affray, tmp_path, "skirmish", "--from", "20", "--to", "30")
+    frames = stretch.frames()
+    assert (frames[0][1] >= 20_000, frames[-1][1] <= 30_000) == (True, True)
+    for index in (0, len(frames) - 1):
+        stretch.scrub(index)
+        assert stretch.shown_points() == stretch.state("--seq", str(frames[index][0])), f"frame {index}"
+    assert stretch.errors == []
+    stretch.page.close()

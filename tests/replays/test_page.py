@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 from decimal import Decimal
@@ -11,33 +13,40 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from affray.errors import printable
-from affray.replays.page import Combatant, Fight, Frame, Seen, page, visible
+from affray.replays.page import Combatant, Fight, Frame, Seen, data_json, page, visible
 
 HOSTILE = "</script><!-- <script> & \u2028\u2029 > \u001b[2J \u202e \\u001b \\\u001b\U000e0001"
 
 
 def _fight(text: str) -> Fight:
     seen = Seen(Decimal(0), Decimal("1.5"), Decimal(3), text, False, text, Decimal(4))
-    frame = Frame(1, 0, "0.000 s", "joined", text, [seen])
+    frame = Frame(1, 0, "0.000 s", "joined", text, [(0, seen)])
     return Fight(text, text, text, ["#000"], [Combatant("a", text, "s")], [frame], [])
 
 
 def _embedded(html: str) -> str:
-    found = re.search(r'<script id="fight" type="application/json">(.*?)</script>', html, re.S)
+    found = re.search(r'<script id="fight" type="application/octet-stream">(.*?)</script>', html, re.S)
     assert found is not None
     return found[1]
 
 
-def test_the_embedded_data_holds_nothing_html_reads_in_a_script() -> None:
-    embedded = _embedded(page(_fight(HOSTILE)))
-    assert not set("<>&\u2028\u2029") & set(embedded)
+def test_the_page_holds_its_data_gzip_compressed_in_base64() -> None:
+    data = _fight(HOSTILE)
+    embedded = _embedded(page(data))
+    assert re.fullmatch(r"[A-Za-z0-9+/]+=*", embedded)
+    assert gzip.decompress(base64.b64decode(embedded)).decode() == data_json(data)
 
 
-def test_the_embedded_data_reads_back_with_each_string_made_printable() -> None:
-    data = json.loads(_embedded(page(_fight(HOSTILE))))
+def test_the_data_holds_nothing_html_reads_in_a_script() -> None:
+    assert not set("<>&\u2028\u2029") & set(data_json(_fight(HOSTILE)))
+
+
+def test_the_data_reads_back_with_each_string_made_printable() -> None:
+    data = json.loads(data_json(_fight(HOSTILE)))
     shown = printable(HOSTILE)
     assert data["title"] == data["combatants"][0][1] == data["frames"][0][4] == shown
-    assert data["frames"][0][5][0][:3] == [0, 1.5, 3]
+    assert data["frames"][0][5][0][0] == 0
+    assert data["frames"][0][5][0][1][:3] == [0, 1.5, 3]
 
 
 def test_the_title_is_escaped_for_html() -> None:
