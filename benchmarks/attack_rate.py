@@ -6,7 +6,8 @@ the fold). Bare side: as many attacks in a plain loop of ``random.randint``, res
 melee blow with floats: a d100 against the chance less the armor (E6), a parry roll when it would land
 (E5), the damage multiplier of the quality (E7), the result appended to a list. This stands in for the
 PyPI peer's attack loop with its dice library swapped for ``randint`` (the issue's measure); the peer
-itself is not vendored here. The goal: affray at least the bare loop's rate.
+itself is not vendored here. The goal (issue 23): affray at least a quarter of the bare loop's rate, every
+roll still recorded.
 
     python benchmarks/attack_rate.py [--events N] [--repeat R] [--json]
 """
@@ -22,6 +23,8 @@ from melee import ENERGION, best_of, melee_scenario, seconds_for_events
 
 from affray import __version__
 from affray.events.energion.kinds import AttackResolved
+
+GOAL = 0.25
 
 
 def affray_attacks(events: int) -> int:
@@ -65,16 +68,16 @@ def main() -> None:
         "affray_attacks_per_s": attacks / ours_s,
         "bare_attacks_per_s": attacks / bare_s,
         "ratio": bare_s / ours_s,
-        "goal": 1.0,
+        "goal": GOAL,
         "affray": __version__,
     }
     if args.json:
         print(json.dumps(figures))
         return
-    met = "met" if figures["ratio"] >= 1 else "not met"
+    met = "met" if figures["ratio"] >= GOAL else "not met"
     ours, bare = figures["affray_attacks_per_s"], figures["bare_attacks_per_s"]
     print(f"attacks: affray {ours:,.0f}/s, bare loop {bare:,.0f}/s")
-    print(f"ratio affray / bare: {figures['ratio']:.3f} (goal 1: {met})")
+    print(f"ratio affray / bare: {figures['ratio']:.3f} (goal {GOAL}: {met})")
 
 
 if __name__ == "__main__":
