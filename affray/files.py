@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -107,7 +106,7 @@ def make_folder(folder: Path, flag: str) -> None:
 
 def temporary_name(target: Path) -> Path:
     """A fresh random name beside ``target`` for its temporary file: ``.NAME.<16 hex>.tmp``."""
-    return target.with_name(f".{target.name}.{secrets.token_hex(8)}.tmp")
+    return target.with_name(f".{target.name}.{os.urandom(8).hex()}.tmp")  # as secrets.token_hex(8)
 
 
 def create_temporary(target: Path) -> tuple[int, Path]:

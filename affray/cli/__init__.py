@@ -14,44 +14,11 @@ from typing import NoReturn
 import click
 
 from affray import stops
-from affray.cli import (
-    adjudicate,
-    battle,
-    campaign,
-    diff,
-    explain,
-    regress,
-    rules,
-    run,
-    seed,
-    tell,
-    timeline,
-    verify,
-    view,
-    whatif,
-)
-from affray.cli.command import EXIT_USER_ERROR, cli
+from affray.cli.group import COMMANDS, EXIT_USER_ERROR, cli
 from affray.cli.terminal import guard_streams
 from affray.errors import QUOTE_LIMIT, AffrayError, excerpt, printable
 
-__all__ = [
-    "adjudicate",
-    "battle",
-    "campaign",
-    "cli",
-    "diff",
-    "explain",
-    "main",
-    "regress",
-    "rules",
-    "run",
-    "seed",
-    "tell",
-    "timeline",
-    "verify",
-    "view",
-    "whatif",
-]
+__all__ = ["cli", "main"]
 
 
 _QUOTED = re.compile(rf"(?<!\w)'([^']{{{QUOTE_LIMIT + 1},}})'(?!\w)")
@@ -94,7 +61,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def _command(args: list[str]) -> None:
     if not args:
-        commands = ", ".join(sorted(cli.commands))
+        commands = ", ".join(sorted(COMMANDS))
         click.echo(
             f"error: no command given; the commands are {commands} (affray --help tells more)", err=True
         )

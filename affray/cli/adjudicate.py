@@ -20,7 +20,8 @@ import click
 import msgspec
 
 from affray import files, rulesets
-from affray.cli.command import Interrupted, a_log_file, cli, refuse_overwriting, tell_notes
+from affray.cli.command import Interrupted, a_log_file, refuse_overwriting, tell_notes
+from affray.cli.group import cli, short_help_of
 from affray.cli.run import record, summarize
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, DiceExhausted, ScenarioError, WantedRoll, read_user_file
@@ -209,7 +210,7 @@ def _manual_streams(spec: Any, scenario: Path) -> None:
         )
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("adjudicate"))
 @click.argument("scenario", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Log file to write.")
 @click.option(

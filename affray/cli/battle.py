@@ -18,7 +18,8 @@ from affray.batch.report import Report, Tally, tell_report
 from affray.batch.runner import BatchSpec, load, run_batch
 from affray.batch.store import ResultsFile, check_results
 from affray.batch.sweep import Point, draw_sweep, grid, parse_vary, sweep_report, tell_sweep
-from affray.cli.command import Interrupted, cli, refuse_overwriting
+from affray.cli.command import Interrupted, refuse_overwriting
+from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
 from affray.cli.run import record
 from affray.cli.terminal import one_line
@@ -30,7 +31,7 @@ KEPT = "kept.txt"
 """The file in ``--logs DIR`` that says why each log was kept."""
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("battle"))
 @click.argument("scenario", type=click.Path(path_type=Path))
 @click.option(
     "--runs", type=click.IntRange(min=1, max=MAX_RUNS), required=True, help="Fights (at each point)."

@@ -11,11 +11,13 @@ from typing import NamedTuple
 import click
 
 from affray import files, rulesets, stores
-from affray.cli.command import LOG, cli, encounter_place, refuse_broken, refuse_overwriting, tell_notes
+from affray.cli.command import LOG, encounter_place, refuse_broken, refuse_overwriting, tell_notes
+from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, excerpt, printable
 from affray.stores import Place, StoredLog
-from affray.stores.sqlite import SUFFIXES, Campaign, Stored, is_campaign_path
+from affray.stores.kinds import SUFFIXES, is_campaign_path
+from affray.stores.sqlite import Campaign, Stored
 
 
 def _whole(log: Place) -> int:
@@ -124,7 +126,7 @@ def _file_name(log: StoredLog, folder: Path, room: int) -> str:
     return file_name
 
 
-@cli.command(name="export")
+@cli.command(name="export", short_help=short_help_of("export"))
 @click.argument("source", type=LOG)
 @click.option(
     "-o",
@@ -156,7 +158,7 @@ def export_command(source: Place, output: Path, force: bool) -> None:
     click.echo(f"{source}: {_counted(len(logs))} exported to {output}")
 
 
-@cli.command(name="import")
+@cli.command(name="import", short_help=short_help_of("import"))
 @click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=LOG, required=True, help="The campaign (campaign.sqlite) to write to.")
 @click.option(
@@ -175,7 +177,7 @@ def import_command(logs: tuple[Path, ...], output: Place, encounter: str | None,
     copy_logs([(log, encounter_place(output, encounter, log.stem)) for log in logs], force=force)
 
 
-@cli.command(name="encounters")
+@cli.command(name="encounters", short_help=short_help_of("encounters"))
 @click.argument("campaign", type=click.Path(path_type=Path))
 @click.option(
     "--remove",

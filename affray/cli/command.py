@@ -1,67 +1,25 @@
-"""The ``affray`` command group, and what its commands share: exit statuses, opening a log named on the
-command line, warnings about a broken log, checking an output before any work (``new_output``; every
+"""What the ``affray`` commands share: the group (affray.cli.group), exit statuses, opening a log named on
+the command line, warnings about a broken log, checking an output before any work (``new_output``; every
 file is then written by ``affray.files``) and refusing to write over an input."""
 
 from __future__ import annotations
 
-import logging
 import os
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import click
 
-from affray import __version__, files, rulesets, stores
+from affray import files, rulesets, stores
 from affray.errors import AffrayError, LogError, printable
 from affray.events.reader import LogProblem, LogReader
 from affray.stores import Place, StoredLog
-from affray.stores.sqlite import SUFFIXES, is_campaign_path
-
-EXIT_USER_ERROR = 2
-EXIT_VERIFY_FAILED = 1
-EXIT_CHANGED = 3
-"""``affray verify``: the log is whole, but this affray's rules and tables simulate it otherwise (or it
-was made under another ruleset version); 1 is a log damaged or edited."""
-EXIT_DIFFERENT = 1
-"""``affray diff``: the logs differ (as diff(1) exits)."""
+from affray.stores.kinds import SUFFIXES, is_campaign_path
 
 
 class Interrupted(KeyboardInterrupt):
     """A stop (Ctrl-C, a kill, a closed terminal: affray.cli.stops), with what became of the command's
     output."""
-
-
-def _configure_logging(verbose: bool) -> None:
-    """structlog to stderr: the kernel's steps at debug level with ``--verbose``, else warnings only.
-    Only ``--verbose`` runs log anything, so only they import structlog (a tenth of a second to start)."""
-    import structlog
-
-    structlog.configure(
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.dev.ConsoleRenderer(colors=False),
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG if verbose else logging.WARNING),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=False,
-    )
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="affray")
-@click.option(
-    "-v",
-    "--verbose",
-    is_flag=True,
-    help="Log the kernel's steps (seq, game time, kind) to stderr while simulating: run, heal, verify.",
-)
-@click.pass_context
-def cli(ctx: click.Context, verbose: bool) -> None:
-    """affray: simulate, record, replay and verify tabletop combat."""
-    if verbose:
-        _configure_logging(verbose)
-    ctx.obj = {"verbose": verbose}
 
 
 class LogArgument(click.ParamType[Place]):

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from affray.cli.command import EXIT_DIFFERENT, LOG, cli, open_log_arg, warn_if_broken
+from affray.cli.command import LOG, open_log_arg, warn_if_broken
+from affray.cli.group import EXIT_DIFFERENT, cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER, LogHeader
@@ -19,7 +20,7 @@ def named(header: LogHeader, which: str, path: Place) -> str:
     return f"{which}: {path} (ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed})"
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("diff"))
 @click.argument("a", type=LOG)
 @click.argument("b", type=LOG)
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")

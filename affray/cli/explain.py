@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from affray import rulesets
-from affray.cli.command import LOG, cli, open_log_arg, warn_if_broken
+from affray.cli.command import LOG, open_log_arg, warn_if_broken
+from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER
@@ -15,7 +16,7 @@ from affray.replays.explain import tell_explained
 from affray.stores import Place
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("explain"))
 @click.argument("log", type=LOG)
 @click.argument("seq", type=click.IntRange(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print the derivation as JSON.")

@@ -12,14 +12,15 @@ import click
 import msgspec
 
 from affray import files, rulesets, stores
-from affray.cli.command import LOG, cli, new_output
+from affray.cli.command import LOG, new_output
+from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, printable
 from affray.replays.diff import shown
 from affray.replays.regress import Regression, regress
 from affray.stores import Place, StoredLog
-from affray.stores.sqlite import is_campaign_path
+from affray.stores.kinds import is_campaign_path
 
 SAID = {
     "changed": "CHANGED",
@@ -217,7 +218,7 @@ def junit(results: Sequence[Regression]) -> bytes:
     return written
 
 
-@cli.command(name="regress")
+@cli.command(name="regress", short_help=short_help_of("regress"))
 @click.argument("paths", nargs=-1, required=True, type=LOG)
 @click.option("-j", "--jobs", type=click.IntRange(min=1, max=64), default=1, help="Logs checked at once.")
 @click.option("--update", is_flag=True, help="Rewrite the changed logs under today's rules.")

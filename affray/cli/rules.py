@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import click
 
 from affray import rulesets
-from affray.cli.command import cli
+from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, excerpt
 from affray.kernel.ruleset import Module, Ruleset
@@ -76,7 +76,7 @@ def _entries(query: str, tables: Sequence[RulesTable]) -> list[RulesTable]:
     return [table for table in found if table.rows]
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("rules"))
 @click.argument("name", required=False)
 @click.argument("table", required=False)
 @click.argument("entry", required=False)

@@ -9,15 +9,8 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import (
-    LOG,
-    Interrupted,
-    a_log_file,
-    cli,
-    encounter_place,
-    refuse_overwriting,
-    tell_notes,
-)
+from affray.cli.command import LOG, Interrupted, a_log_file, encounter_place, refuse_overwriting, tell_notes
+from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import LogHeader, LogWriter
@@ -26,7 +19,6 @@ from affray.kernel import fairseed
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Ruleset
 from affray.replays.export import outcome, tallies
-from affray.replays.verify import Comparison, Mismatch
 from affray.stores import Place
 
 
@@ -59,7 +51,7 @@ def _kept(writer: LogWriter) -> str:
     return f"the log so far is kept in {kept}" if kept is not None else ""
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("run"))
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=True))
 @click.option(
     "-o", "--output", type=LOG, required=True, help="Log file to write, or a campaign (campaign.sqlite)."
@@ -119,7 +111,7 @@ def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Pl
         click.echo(one_line(tally.line()))
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("heal"))
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option(
     "--days", type=click.IntRange(min=1, max=3650), required=True, help="Days of healing and repair."
@@ -151,6 +143,8 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
         raise AffrayError(f"{log}: nothing heals: the scenario does not use {wanted}")
     if any(aftermath.started_by(event) is not None for event in loaded.events):
         raise AffrayError(f"{log}: the log already holds an aftermath")
+    from affray.replays.verify import Comparison, Mismatch
+
     battle = recorded.battle()
     comparison = Comparison(loaded.header_line, loaded.events)
     battle.replay_decisions(comparison.peek)  # the fight's own decisions: no controller's code is run

@@ -11,7 +11,7 @@ from typing import Any
 import click
 import msgspec
 
-from affray.cli.command import cli
+from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError, ScenarioError, printable, read_user_file
 from affray.kernel.fairseed import PARTY_PATTERN, PARTY_RULE, FairSeed, commitment, new_secret, tag, weakness
 from affray.kernel.scenario import parse_toml, path_first
@@ -20,7 +20,7 @@ SECRET_FILE_LIMIT = 1024
 """The most bytes of a secret file ``seed reveal`` reads (a secret is at most 128 hex digits)."""
 
 
-@cli.group()
+@cli.group(short_help=short_help_of("seed"))
 def seed() -> None:
     """Fair seeds: each party commits to a secret; the seed comes from every revealed secret."""
 

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import click
 
 from affray import rulesets
-from affray.cli.command import LOG, cli, open_log_arg, warn_if_broken
+from affray.cli.command import LOG, open_log_arg, warn_if_broken
+from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, excerpt
 from affray.events.reader import LogReader
@@ -26,7 +27,7 @@ FORMATS = ("text", "markdown", "json")
 tools (affray.replays.export)."""
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("replay"))
 @click.argument("log", type=LOG)
 @click.option(
     "--format",
@@ -62,7 +63,7 @@ def _told(form: str, log: Place, reader: LogReader, reading: Reading) -> Iterato
     return itertools.chain([text_heading], narrate(reader, vocabulary, tellers))
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("state"))
 @click.argument("log", type=LOG)
 @click.option("--at", "at_time", type=str, help="Game time: seconds (12.5) or with units (30d, 2h 15min).")
 @click.option("--seq", type=click.IntRange(min=0), help="Event number.")

@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from affray import files, rulesets, stores
-from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken
+from affray.cli.command import LOG, new_output, open_log_arg, refuse_broken
+from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
 from affray.kernel.clock import game_time
 from affray.kernel.fold import FoldError
@@ -29,7 +30,7 @@ def whole_timeline(log: Place) -> Timeline:
     return timeline
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("timeline"))
 @click.argument("log", type=LOG)
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path), required=True, help="The picture: .png, .svg or .pdf."

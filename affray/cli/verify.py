@@ -9,7 +9,8 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED, LOG, cli, open_log_arg
+from affray.cli.command import LOG, open_log_arg
+from affray.cli.group import EXIT_CHANGED, EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, LogError
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
@@ -46,7 +47,7 @@ def _other_version(header: LogHeader) -> bool:
         return False
 
 
-@cli.command(name="verify")
+@cli.command(name="verify", short_help=short_help_of("verify"))
 @click.argument("log", type=LOG)
 @click.pass_context
 def verify_command(ctx: click.Context, log: Place) -> None:

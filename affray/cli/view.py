@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from affray import files, rulesets, stores
-from affray.cli.command import LOG, cli, new_output, open_log_arg, refuse_broken
+from affray.cli.command import LOG, new_output, open_log_arg, refuse_broken
+from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
 from affray.events.base import Event
 from affray.events.reader import read_all
@@ -18,7 +19,7 @@ from affray.replays.page import fight, page
 from affray.stores import Place
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("view"))
 @click.argument("log", type=LOG)
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path), required=True, help="The page: an .html file."

@@ -14,8 +14,9 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import EXIT_VERIFY_FAILED, a_log_file, cli, open_log_arg, refuse_overwriting
+from affray.cli.command import a_log_file, open_log_arg, refuse_overwriting
 from affray.cli.diff import named
+from affray.cli.group import EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.run import record
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, UnrecordedDecision, printable
@@ -57,7 +58,7 @@ def _whole(log: Path) -> tuple[LogFile, str]:
     return parent, end
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("whatif"))
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option(
     "--set",
@@ -229,7 +230,7 @@ def _made(header: LogHeader) -> str:
     return printable("; ".join(header.changes or []))
 
 
-@cli.command()
+@cli.command(short_help=short_help_of("lineage"))
 @click.argument("log", type=click.Path(path_type=Path))
 def lineage(log: Path) -> None:
     """Show the chain of what-ifs from LOG back to the fight it started from: each log, the hash of its

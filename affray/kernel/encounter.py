@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from logging import DEBUG
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -17,6 +16,8 @@ from affray.events.vocabulary import Folded, Vocabulary
 from affray.kernel.clock import game_time
 from affray.kernel.dice import Dice
 
+_DEBUG = 10
+"""logging.DEBUG, named here so that a run not traced never imports logging."""
 EventSink = Callable[[Event], None]
 E = TypeVar("E", bound=Event)
 S = TypeVar("S", bound=Folded)
@@ -73,7 +74,7 @@ class Encounter(simpy.Environment, Generic[S]):
         self._sink_failed: BaseException | None = None
         self.finished = self.event()
         self._log: Any = _kernel_log() if trace else None
-        self._trace = self._log is not None and bool(self._log.is_enabled_for(DEBUG))
+        self._trace = self._log is not None and bool(self._log.is_enabled_for(_DEBUG))
 
     def run(self, until: simpy.core.SimTime | simpy.Event | None = None) -> object:
         """SimPy's run; a manual roll missing or not fitting its die says when it was wanted, after what.

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +57,9 @@ def unregister(name: str) -> None:
 
 
 def _installed(group: str) -> dict[str, Any]:
+    """The entry points of ``group`` (importlib.metadata, a tenth of affray's start-up, loads only here)."""
+    from importlib.metadata import entry_points
+
     return {ep.name: ep for ep in entry_points(group=group)}
 
 

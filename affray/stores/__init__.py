@@ -12,13 +12,16 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from affray.errors import LogError, open_user_file, printable
 from affray.events.codec import LogHeader, LogWriter
 from affray.events.output import Output, OutputFile, take_notices
 from affray.events.reader import LogFile, LogReader, Resolver, open_log, read_all
-from affray.stores.sqlite import Campaign, CampaignOutput, check_new_name, is_campaign_path
+from affray.stores.kinds import is_campaign_path
+
+if TYPE_CHECKING:
+    from affray.stores.sqlite import Campaign, CampaignOutput
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,13 @@ def file_of(where: Place) -> Path:
     return where if isinstance(where, Path) else where.campaign
 
 
+def _campaign(path: Path, *, read_only: bool = False, create: bool = False) -> Campaign:
+    """The campaign at ``path``, opened (SQLite and the campaign code load when a campaign is first used)."""
+    from affray.stores.sqlite import Campaign
+
+    return Campaign.open(path, read_only=read_only, create=create)
+
+
 def check_there(where: Place) -> None:
     """LogError when there is no log at ``where``: no such file, campaign or encounter."""
     with open_bytes(where):
@@ -72,7 +82,7 @@ def exists(where: Place) -> bool:
         return os.path.lexists(where)
     if not where.campaign.exists():
         return False
-    with Campaign.open(where.campaign, read_only=True) as campaign:
+    with _campaign(where.campaign, read_only=True) as campaign:
         return campaign.exists(where.name)
 
 
@@ -94,7 +104,7 @@ def open_place(where: Place, resolve: Resolver, *, canonical: bool = False) -> L
     if isinstance(where, Path):
         _refuse_bare_campaign(where)
         return open_log(where, resolve, canonical=canonical)
-    with Campaign.open(where.campaign, read_only=True) as campaign:
+    with _campaign(where.campaign, read_only=True) as campaign:
         stream = campaign.read(where.name)
     try:
         return LogReader(stream, resolve, str(where), canonical=canonical)
@@ -113,7 +123,7 @@ def open_bytes(where: Place) -> BinaryIO:
     """A stream of the log's bytes as its file holds them (for a campaign's encounter, as its file would)."""
     if isinstance(where, Path):
         return open_user_file(where, LogError, "a log")
-    with Campaign.open(where.campaign, read_only=True) as campaign:
+    with _campaign(where.campaign, read_only=True) as campaign:
         return campaign.read(where.name)
 
 
@@ -161,8 +171,10 @@ class _CampaignLog:
 
 
 def _campaign_output(where: StoredLog, replace: bool) -> Output:
+    from affray.stores.sqlite import check_new_name
+
     check_new_name(where.campaign, where.name)  # before a campaign is made for it
-    campaign = Campaign.open(where.campaign, create=True)
+    campaign = _campaign(where.campaign, create=True)
     try:
         return _CampaignLog(campaign, campaign.writer(where.name, replace=replace))
     except BaseException:
@@ -201,6 +213,6 @@ def write_whole(where: Place, lines: Iterable[bytes], *, replace: bool = False) 
 
 def whole_encounters(campaign: Path) -> list[StoredLog]:
     """Every whole encounter of a campaign (none that is partial or being written), by name."""
-    with Campaign.open(campaign, read_only=True) as opened:
+    with _campaign(campaign, read_only=True) as opened:
         stored = opened.stored()
     return [StoredLog(campaign, s.name) for s in stored if s.whole and not s.name.startswith(".")]

@@ -13,13 +13,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import sqlite3
-from pathlib import Path
 from typing import NamedTuple
 
 from affray.errors import LogError, excerpt, printable
 
-SUFFIXES = (".sqlite", ".sqlite3", ".db")
-"""A path ending in one of these names a campaign (compared without regard to case)."""
 APPLICATION_ID = int.from_bytes(b"afry", "big")
 """SQLite's ``application_id`` of a campaign: the ASCII of ``afry``."""
 SCHEMA_VERSION = 1
@@ -57,11 +54,6 @@ COMMIT;
 _SHOWN = 2000
 """The most of one ``sqlite_schema`` value that is fetched: far more than affray's longest statement, so a
 longer one is foreign whatever it holds."""
-
-
-def is_campaign_path(path: Path) -> bool:
-    """Whether ``path`` names a campaign rather than a JSON Lines log, by its suffix."""
-    return Path(path).suffix.lower() in SUFFIXES
 
 
 def not_campaign(where: str, why: str) -> LogError:

@@ -43,6 +43,7 @@ from affray.stores.connection import (
     read_mode,
     sqlite_error,
 )
+from affray.stores.kinds import SUFFIXES, is_campaign_path
 from affray.stores.lock import CampaignFile
 from affray.stores.output import CampaignOutput, Taken
 from affray.stores.rows import NAME_LIMIT, STORED_NAME_LIMIT, Stored, check_lines, fetching, held, listing
@@ -50,10 +51,8 @@ from affray.stores.schema import (
     APPLICATION_ID,
     HEADER_BYTES,
     SCHEMA,
-    SUFFIXES,
     check_header,
     check_schema,
-    is_campaign_path,
 )
 from affray.stores.stream import LogStream
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from affray.cli.command import EXIT_CHANGED, EXIT_VERIFY_FAILED
+from affray.cli.group import EXIT_CHANGED, EXIT_VERIFY_FAILED
 from tests.cli.conftest import ROOT, Affray, Result
 from tests.cli.conftest import rechain as rechain_keeping_what_follows
 from tests.strategies import join_lines, log_lines, rechain
