@@ -48,6 +48,12 @@ def sweep_share(request: pytest.FixtureRequest) -> int:
 
 
 @pytest.fixture(autouse=True)
+def _cache_of_the_tests(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """affray's cache (snapshots of long logs) in the tests' own folder, never the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture(autouse=True)
 def _user_code_forgotten(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The folders put on ``sys.path`` for controllers from outside affray, and their modules, go after
     each test."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 
 import click
 
@@ -16,9 +17,9 @@ from affray.events.reader import LogReader
 from affray.kernel.clock import game_time, parse_game_time
 from affray.kernel.fold import FoldError, encode_state
 from affray.kernel.ruleset import Reading
-from affray.replays import export
+from affray.replays import export, snapshots
 from affray.replays.narrate import narrate, tell
-from affray.replays.rebuild import fold_until
+from affray.replays.rebuild import Rebuilt, fold_until
 from affray.replays.show import show_state
 from affray.stores import Place
 
@@ -71,14 +72,16 @@ def _told(form: str, log: Place, reader: LogReader, reading: Reading) -> Iterato
 def state(log: Place, at_time: str | None, seq: int | None, as_json: bool) -> None:
     """Show every combatant's state in LOG at a moment (--at TIME or --seq N; default: the end).
 
-    The log is read up to that moment only.
+    The log is read up to that moment only, from the last snapshot before it when there is one: the
+    first time a long log (8,192 events or more) is read far, its snapshots are kept in the user's cache,
+    and every later moment is shown in milliseconds (docs/log-format.md, "Snapshots").
     """
     if at_time is not None and seq is not None:
         raise AffrayError("--at and --seq: give one of them, not both")
     moment = None if at_time is None else _moment(at_time)
     with open_log_arg(log) as reader:
         try:
-            rebuilt = fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
+            rebuilt = _rebuilt(log, reader, seq, moment)
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         warn_if_broken(reader, log, "folded")
@@ -93,6 +96,24 @@ def state(log: Place, at_time: str | None, seq: int | None, as_json: bool) -> No
         return
     for line in show_state(current, moment, reading):
         click.echo(one_line(line))
+
+
+def _rebuilt(log: Place, reader: LogReader, seq: int | None, moment: int | None) -> Rebuilt:
+    """The state at the moment: from the last snapshot before it, if the log's are kept; else from the
+    start, and a long log read far has its snapshots kept for the next time."""
+    if not isinstance(log, Path):
+        return fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
+    found = snapshots.nearest(log, reader.header_line, seq=seq, t_ms=moment)
+    if found is not None:
+        snapshot, path = found
+        state = snapshots.state_of(snapshot, path, reader.vocabulary)
+        if state is not None and reader.resume_after(snapshot.at):
+            start = Rebuilt(state=state, reached=False, count=snapshot.at.seq, last_t=snapshot.at.t)
+            return fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment, start=start)
+    rebuilt = fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
+    if rebuilt.count >= snapshots.WORTH_IT:
+        snapshots.keep(log, rulesets.vocabulary_for)
+    return rebuilt
 
 
 def _moment(text: str) -> int:

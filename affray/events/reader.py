@@ -52,6 +52,16 @@ Resolver = Callable[[LogHeader, str], Vocabulary[Any]]
 ``source`` (an unknown ruleset, say). ``affray.rulesets.vocabulary_for`` resolves with the registry."""
 
 
+class Position(msgspec.Struct, frozen=True, kw_only=True):
+    """Where an event's line is in its log file: its seq, the byte offset the line starts at, the hash of
+    the line (which the next line records as its ``prev``) and the event's time."""
+
+    seq: int
+    offset: int
+    hash: str
+    t: int
+
+
 class LogProblem(msgspec.Struct, frozen=True, kw_only=True):
     """The first thing wrong in a log: the line (1-based), the seq there (0 for the header), and what."""
 
@@ -165,6 +175,11 @@ class _Chain:
         self._t = 0
         self.end_hash: str | None = None
 
+    @property
+    def prev(self) -> str:
+        """The hash of the last line checked."""
+        return self._prev
+
     def _invalid(self, message: str) -> str:
         unknown = _UNKNOWN_KIND.fullmatch(message)
         if unknown:
@@ -226,6 +241,14 @@ class _Chain:
         self.count = seq
         return event
 
+    def resume(self, line: bytes, at: Position) -> None:
+        """Go on from ``line``, the line of the event ``at`` names, already checked: the next line must be
+        seq ``at.seq + 1`` and chain to it."""
+        self._t = at.t
+        self._prev = line_hash(line)
+        self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
+        self.count = at.seq
+
     def _written_as_affray_writes(self, line: bytes, event: Event) -> bool:
         if type(event).__struct_config__.tag in self._otherwise:
             return True
@@ -270,6 +293,7 @@ class LogReader:
     ) -> None:
         self._stream = stream
         self.source = source
+        self._offset = 0
         first = self._readline()
         if not first:
             raise LogError(f"{source}: the file is empty, not an affray log")
@@ -283,15 +307,44 @@ class LogReader:
         self.count = 0
         self._chain = _Chain(self.header_line, self.header, self.vocabulary, canonical)
         self._started = False
+        self._at: tuple[int, str, int] | None = None
         # every member of the header has been in it since format 1: none may be missing, even at its default
         if canonical and self.header_line != encode_header(self.header):
             self.problem = LogProblem(line=1, seq=0, message=f"the header {NOT_CANONICAL}")
 
     def _readline(self) -> bytes:
         try:
-            return self._stream.readline(MAX_LINE_BYTES + 1)
+            line = self._stream.readline(MAX_LINE_BYTES + 1)
         except OSError as exc:
             raise LogError(f"{self.source}: cannot read: {exc.strerror or exc}") from None
+        self._offset += len(line)
+        return line
+
+    def resume_after(self, at: Position) -> bool:
+        """Read on from the event ``at`` names, not from the start (a seekable file, before any event is
+        read): its line must be at ``at.offset``, hold that seq and hash to ``at.hash``, and the lines
+        after must chain to it. False, and the reader as it was, when the line is not so."""
+        if self._started or self.problem is not None:
+            return False
+        self._stream.seek(at.offset)
+        self._offset = at.offset
+        line = self._readline()
+        if not (line.endswith(b"\n") and line_hash(line[:-1]) == at.hash and _seq_of(line) == at.seq):
+            self._stream.seek(len(self.header_line) + 1)
+            self._offset = len(self.header_line) + 1
+            return False
+        self._chain.resume(line[:-1], at)
+        self.count = at.seq
+        self._at = (at.offset, at.hash, at.t)
+        return True
+
+    @property
+    def position(self) -> Position | None:
+        """Where the line of the last event yielded is (None before any): affray.replays.snapshots."""
+        if self._at is None:
+            return None
+        offset, hashed, t = self._at
+        return Position(seq=self.count, offset=offset, hash=hashed, t=t)
 
     def __iter__(self) -> Iterator[Event]:
         if self._started:
@@ -302,8 +355,10 @@ class LogReader:
     def _events(self) -> Iterator[Event]:
         chain = self._chain
         pending: Event | None = None
+        pending_at = 0
         try:
             while True:
+                start = self._offset
                 raw = self._readline()
                 if not raw.endswith(b"\n"):
                     if len(raw) > MAX_LINE_BYTES:
@@ -314,18 +369,23 @@ class LogReader:
                     chain.end(line, more=bool(self._stream.read(1)))
                     self.ended = True
                     break
+                before = chain.prev
                 event = chain.event(line)
                 if pending is not None:
-                    self.count += 1
+                    self._yielded(pending, pending_at, before)
                     yield pending
-                pending = event
+                pending, pending_at = event, start
         except _Broken as broken:
             self.problem = broken.problem
             if broken.drop_last:
                 pending = None
         if pending is not None:
-            self.count += 1
+            self._yielded(pending, pending_at, chain.prev)
             yield pending
+
+    def _yielded(self, event: Event, offset: int, hashed: str) -> None:
+        self.count += 1
+        self._at = (offset, hashed, event.t)
 
     @property
     def end_hash(self) -> str | None:
@@ -343,6 +403,15 @@ class LogReader:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+_SEQ = re.compile(rb'"seq":(\d{1,12}),')
+
+
+def _seq_of(line: bytes) -> int | None:
+    """The seq an event line holds, read without decoding it (None if it holds none)."""
+    found = _SEQ.search(line, 0, 200)
+    return int(found.group(1)) if found else None
 
 
 def open_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogReader:

@@ -23,13 +23,19 @@ class Rebuilt(msgspec.Struct, kw_only=True):
 
 
 def fold_until(
-    events: Iterable[Event], vocabulary: Vocabulary[Any], *, seq: int | None = None, t_ms: int | None = None
+    events: Iterable[Event],
+    vocabulary: Vocabulary[Any],
+    *,
+    seq: int | None = None,
+    t_ms: int | None = None,
+    start: Rebuilt | None = None,
 ) -> Rebuilt:
     """The state after the event numbered ``seq``, or once every event at or before game time ``t_ms``
-    has happened (neither: after every event). Stops at the first event past the point, unfolded and
-    unread beyond; an event that does not fit raises FoldError."""
-    state = vocabulary.new_state()
-    count = last_t = 0
+    has happened (neither: after every event), folding ``events`` on from ``start`` (a snapshot's state,
+    its count and time; else from nothing). Stops at the first event past the point, unfolded and unread
+    beyond; an event that does not fit raises FoldError."""
+    state = vocabulary.new_state() if start is None else start.state
+    count, last_t = (0, 0) if start is None else (start.count, start.last_t)
     for event in events:
         if (seq is not None and event.seq > seq) or (t_ms is not None and event.t > t_ms):
             return Rebuilt(state=state, reached=True, count=count, last_t=last_t)

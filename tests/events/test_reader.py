@@ -358,3 +358,38 @@ def test_a_cut_log_has_no_end_hash() -> None:
     reader = stream(DUEL[:-1])
     list(reader)
     assert reader.end_hash is None
+
+
+def test_each_event_read_says_where_its_line_is() -> None:
+    data = example_log("duel")
+    lines = data.splitlines(keepends=True)
+    reader = LogReader(io.BytesIO(data), vocabulary_for)
+    for event in reader:
+        at = reader.position
+        assert at is not None
+        start = sum(map(len, lines[: event.seq]))
+        assert (at.seq, at.offset, at.t) == (event.seq, start, event.t)
+        assert at.hash == line_hash(lines[event.seq][:-1])
+
+
+def test_a_reader_goes_on_from_a_line_it_is_shown() -> None:
+    data = example_log("duel")
+    whole = LogReader(io.BytesIO(data), vocabulary_for)
+    positions = {event.seq: whole.position for event in whole}
+    reader = LogReader(io.BytesIO(data), vocabulary_for)
+    at = positions[10]
+    assert at is not None
+    assert reader.resume_after(at)
+    assert [event.seq for event in reader][:2] == [11, 12]
+    assert reader.ended
+
+
+def test_a_reader_shown_a_line_that_is_not_there_reads_from_the_start() -> None:
+    data = example_log("duel")
+    whole = LogReader(io.BytesIO(data), vocabulary_for)
+    positions = {event.seq: whole.position for event in whole}
+    reader = LogReader(io.BytesIO(data), vocabulary_for)
+    at = positions[10]
+    assert at is not None
+    assert not reader.resume_after(msgspec.structs.replace(at, hash="0" * 32))
+    assert [event.seq for event in reader][:2] == [1, 2]

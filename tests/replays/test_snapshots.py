@@ -1,0 +1,142 @@
+"""Snapshots of a long log's state in the user's cache (replays/snapshots.py), and ``state`` answering
+from them exactly as from the start. The skirmish's log stands in for a long one: a snapshot every 16
+events, kept for logs of 32 or more."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from affray import rulesets
+from affray.cli.tell import _rebuilt
+from affray.events.reader import LogReader, Position, open_log
+from affray.kernel.fold import digest
+from affray.replays import snapshots
+from affray.replays.rebuild import state_at_seq
+from tests.strategies import example_log, read
+
+
+@pytest.fixture
+def often(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshots, "EVERY", 16)
+    monkeypatch.setattr(snapshots, "WORTH_IT", 32)
+
+
+@pytest.fixture
+def skirmish(tmp_path: Path, often: None) -> Path:
+    log = tmp_path / "skirmish.jsonl"
+    log.write_bytes(example_log("skirmish"))
+    return log
+
+
+def state_digest(log: Path, seq: int) -> str:
+    """``affray state --seq`` as it rebuilds it, from a snapshot if one is kept."""
+    with open_log(log, rulesets.vocabulary_for) as reader:
+        return digest(_rebuilt(log, reader, seq, None).state)
+
+
+def from_the_start(seq: int) -> str:
+    events = read(example_log("skirmish"))
+    return digest(state_at_seq(events.events, seq, events.vocabulary))
+
+
+def kept(log: Path) -> list[snapshots.Snapshot]:
+    found = snapshots.nearest(log, example_log("skirmish").split(b"\n", 1)[0], seq=None, t_ms=None)
+    if found is None:
+        return []
+    index = msgspec.json.decode(found[1].read_bytes().split(b"\n", 1)[0], type=snapshots.Index)
+    return index.snapshots
+
+
+def test_a_long_log_read_far_has_its_snapshots_kept(skirmish: Path) -> None:
+    assert kept(skirmish) == []
+    state_digest(skirmish, 100)
+    assert [s.at.seq for s in kept(skirmish)] == list(range(16, 123, 16))  # of 123 events
+
+
+@pytest.mark.parametrize("seq", [0, 15, 16, 17, 63, 64, 100, 123])
+def test_the_state_from_a_snapshot_is_the_state_from_the_start(skirmish: Path, seq: int) -> None:
+    snapshots.keep(skirmish, rulesets.vocabulary_for)
+    assert state_digest(skirmish, seq) == from_the_start(seq)
+
+
+def test_a_snapshot_whose_line_is_not_where_it_says_is_passed_by(skirmish: Path) -> None:
+    snapshots.keep(skirmish, rulesets.vocabulary_for)
+    found = snapshots.nearest(skirmish, example_log("skirmish").split(b"\n", 1)[0], seq=100, t_ms=None)
+    assert found is not None
+    moved = msgspec.structs.replace(found[0].at, offset=found[0].at.offset + 1)
+    with open_log(skirmish, rulesets.vocabulary_for) as reader:
+        assert not reader.resume_after(moved)
+        assert digest(_rebuilt(skirmish, reader, 100, None).state) == from_the_start(100)
+
+
+def test_a_log_changed_since_is_read_from_the_start(skirmish: Path) -> None:
+    snapshots.keep(skirmish, rulesets.vocabulary_for)
+    before = os.stat(skirmish)
+    os.utime(skirmish, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    assert kept(skirmish) == []
+
+
+def test_a_short_log_keeps_none(tmp_path: Path) -> None:
+    log = tmp_path / "skirmish.jsonl"
+    log.write_bytes(example_log("skirmish"))
+    snapshots.keep(log, rulesets.vocabulary_for)  # 123 events: fewer than the 8,192 worth it
+    assert kept(log) == []
+
+
+def test_a_log_cut_short_keeps_none(tmp_path: Path, often: None) -> None:
+    log = tmp_path / "cut.jsonl"
+    log.write_bytes(b"".join(example_log("skirmish").splitlines(keepends=True)[:-2]))
+    snapshots.keep(log, rulesets.vocabulary_for)
+    assert kept(log) == []
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    base = tmp_path / "elsewhere"
+    base.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base))
+    return base / "affray" / "snapshots"
+
+
+def test_the_cache_is_a_folder_only_its_user_may_enter(cache: Path) -> None:
+    assert snapshots.cache_folder() == cache
+    assert cache.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_cache_others_may_write_in_is_not_used(cache: Path) -> None:
+    cache.mkdir(parents=True)
+    cache.chmod(0o777)
+    assert snapshots.cache_folder() is None
+
+
+def test_a_link_where_the_cache_should_be_is_not_followed(cache: Path, tmp_path: Path) -> None:
+    cache.parent.mkdir(parents=True)
+    (tmp_path / "victim").mkdir(mode=0o700)
+    cache.symlink_to(tmp_path / "victim")
+    assert snapshots.cache_folder() is None
+
+
+def test_no_absolute_cache_folder_means_no_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/folder")
+    assert snapshots.cache_folder() is None
+
+
+def test_state_reads_on_from_the_last_snapshot_before_the_moment(
+    skirmish: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshots.keep(skirmish, rulesets.vocabulary_for)
+    resumed: list[int] = []
+    resume = LogReader.resume_after
+
+    def spied(reader: LogReader, at: Position) -> bool:
+        done = resume(reader, at)
+        resumed.append(at.seq if done else -1)
+        return done
+
+    monkeypatch.setattr(LogReader, "resume_after", spied)
+    assert state_digest(skirmish, 100) == from_the_start(100)
+    assert resumed == [96]
