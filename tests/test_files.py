@@ -207,8 +207,8 @@ def test_links_at_every_name_a_stranger_could_guess_are_left_alone(out: Path, vi
 def test_a_random_name_that_is_taken_is_never_written_through(
     out: Path, victim: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drawn = iter(["0123456789abcdef", "fedcba9876543210"])
-    monkeypatch.setattr(files.secrets, "token_hex", lambda size: next(drawn))
+    drawn = iter([bytes.fromhex("0123456789abcdef"), bytes.fromhex("fedcba9876543210")])
+    monkeypatch.setattr(files.os, "urandom", lambda size: next(drawn))
     (out / ".page.html.0123456789abcdef.tmp").symlink_to(victim)
     files.write_new(out / "page.html", b"page", force=False, flag="-o")
     assert victim.read_bytes() == b"precious\n"

@@ -19,6 +19,8 @@ few examples of each (a few seconds); ``--hypothesis-profile=long`` a fortieth o
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import shutil
 import tempfile
@@ -229,13 +231,18 @@ def elements(page: str) -> list[str]:
     return parser.tags
 
 
-DATA_START = '<script id="fight" type="application/json">'
+DATA_START = '<script id="fight" type="application/octet-stream">'
 
 
 def page_problem(page: str, clean: str) -> str:
-    """What is wrong with the view page ("" if nothing): its data holds ``<``, ``>``, ``&``, U+2028 or
-    U+2029, or is not JSON, or it has other elements than the clean fight's page."""
-    data = page.partition(DATA_START)[2].partition("</script>")[0]
+    """What is wrong with the view page ("" if nothing): its data is not base64 of gzip-compressed JSON,
+    or that JSON holds ``<``, ``>``, ``&``, U+2028 or U+2029, or it has other elements than the clean
+    fight's page."""
+    packed = page.partition(DATA_START)[2].partition("</script>")[0]
+    try:
+        data = gzip.decompress(base64.b64decode(packed, validate=True)).decode()
+    except (ValueError, OSError, EOFError) as exc:
+        return f"the page's data is not base64 of gzip ({exc})"
     raw = sorted(set(data) & set("<>&\u2028\u2029"))
     if raw:
         return f"the page's data holds {raw!r}"
