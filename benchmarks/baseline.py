@@ -43,14 +43,18 @@ def checkout(rev: str) -> Iterator[Path]:
 
 
 def measured(code: str, args: Sequence[str], copy: Path) -> dict[str, Any]:
-    """Run ``code`` (a script printing one JSON object) with ``copy`` first on the import path."""
+    """Run ``code`` (a script printing one JSON object) with ``copy`` first on the import path; the
+    copy's affray is the one imported (checked)."""
     env = dict(os.environ, PYTHONPATH=str(copy))
+    # run in the copy's own folder: ``python -c`` puts the current folder first on the import path
     done = subprocess.run(
-        [sys.executable, "-c", code, *args], env=env, cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-c", code, *args], env=env, cwd=copy, capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
         raise SystemExit(f"error: measuring under {copy} failed:\n{done.stderr.strip()}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    if not Path(result.get("from", "")).is_relative_to(copy):
+        raise SystemExit(f"error: measuring {copy} imported affray from {result.get('from')}")
     return result
 
 

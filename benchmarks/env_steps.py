@@ -41,7 +41,8 @@ def play(steps):
 play(wanted // 10)
 started = time.perf_counter()
 play(wanted)
-print(json.dumps({"per_s": wanted / (time.perf_counter() - started)}))
+import affray
+print(json.dumps({"from": affray.__file__, "per_s": wanted / (time.perf_counter() - started)}))
 """
 
 

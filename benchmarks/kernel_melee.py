@@ -36,11 +36,28 @@ TARGET_RATIO = 1 / 3
 PROCESSES = 20
 
 
+class InMemory(io.BytesIO):
+    """A log's output held in memory (affray.events.output.Output): the lines written, nothing put in
+    place."""
+
+    target = writing = "<memory>"
+
+    def commit(self) -> None:
+        """Nothing to put in place."""
+
+    def discard(self) -> None:
+        """Nothing to remove."""
+
+    def keep_partial(self) -> str:
+        """Nothing kept."""
+        return self.target
+
+
 def run_affray(battle: Battle, write_log: bool) -> Encounter[Any]:
     """One whole run of the melee; with ``write_log`` the log is also written, into memory."""
     if not write_log:
         return battle.run()
-    writer = LogWriter(io.BytesIO(), ENERGION.header(battle.scenario))
+    writer = LogWriter(InMemory(), ENERGION.header(battle.scenario))
     return battle.run(sinks=[writer.write])
 
 
