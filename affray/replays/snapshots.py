@@ -4,8 +4,9 @@ moment of a log of any length in milliseconds rather than folding it from the st
 Every ``EVERY`` events the folded state is kept with where its event's line is in the file (its offset,
 its hash, its seq and time). To answer at a moment, the state of the last snapshot before it is taken and
 the log is read on from that line, which must still be at that offset with that hash and that seq, and
-every later line must chain to it, as a reading from the start would require. The snapshots of a log are
-made the first time a command reads a long log through (docs/log-format.md, "Snapshots").
+every later line must chain to it, as a reading from the start would require. A log's snapshots are made
+the first time ``affray state`` reads far into it, by one more reading of the whole log
+(docs/log-format.md, "Snapshots of a long log's state").
 
 They are never taken from beside a log, where anyone may put a file: only from the cache of the user
 running affray (``$XDG_CACHE_HOME/affray/snapshots``, else ``~/.cache/affray/snapshots``), a folder only
@@ -40,6 +41,8 @@ FORMAT = "affray-snapshots"
 VERSION = 1
 INDEX_LIMIT = 1 << 20
 """The most bytes a snapshot file's first line (its index) may take."""
+STATE_LIMIT = 1 << 28
+"""The most bytes of one snapshot's state that are read (a state of 256 MB is no fight's)."""
 KEPT_LOGS = 64
 """Snapshots of at most this many logs are kept; the least recently made go first."""
 
@@ -124,6 +127,8 @@ def nearest(
 
 def state_of(snapshot: Snapshot, path: Path, vocabulary: Vocabulary[Any]) -> Any:
     """The state a snapshot kept, or None when its file no longer holds it."""
+    if snapshot.length > STATE_LIMIT:
+        return None
     kind = type(vocabulary.new_state())
     unusable = (AffrayError, OSError, msgspec.DecodeError, msgspec.ValidationError)
     with contextlib.suppress(*unusable), open_user_file(path, AffrayError, "a snapshot file") as file:
