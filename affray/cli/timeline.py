@@ -10,7 +10,7 @@ from affray import files, rulesets, stores
 from affray.cli.command import LOG, new_output, open_log_arg, refuse_broken
 from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
-from affray.kernel.clock import game_time
+from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.kernel.fold import FoldError
 from affray.replays.picture import FORMATS
 from affray.replays.timeline import Timeline, build, choose_lanes
@@ -59,4 +59,14 @@ def timeline(
         output, lambda file: draw(drawn, file, picture, start, end, wanted), force=force, flag="-o"
     )
     shown = f"{len(choice.lanes)} of {len(drawn.lanes)} lanes" if choice.why else f"{len(drawn.lanes)} lanes"
-    click.echo(f"{output}: {shown}, {game_time(drawn.fight_end())}")
+    click.echo(f"{output}: {shown}, {_drawn_stretch(drawn, start, end)}")
+
+
+def _drawn_stretch(drawn: Timeline, start: float | None, end: float | None) -> str:
+    """The stretch of the fight drawn: the fight's length, or ``from S to S of`` it."""
+    length = game_time(drawn.fight_end())
+    if start is None and end is None:
+        return length
+    first = game_time(round((start or 0) * MS_PER_SECOND))
+    last = game_time(round(end * MS_PER_SECOND)) if end is not None else length
+    return f"from {first} to {last} of {length}"

@@ -42,6 +42,9 @@ INSTANT_LOOKS: dict[str, dict[str, Any]] = {
     "out": {"marker": "X", "filled": True, "size": 150, "label": "out of the fight"},
     "subturn": {"marker": "|", "filled": True, "size": 40, "label": "a sub-turn begins"},
 }
+CONDITION_COLOURS = ("#fcae91", "#c994c7", "#fdbf6f", "#b2df8a", "#a6cee3", "#cab2d6", "#ffff99", "#fb9a99")
+"""Each condition (its label: stunned, unconscious, an arm disabled...) in its own colour, in the order
+they first appear; the legend names each."""
 ON_TOP = {"ruling": 5, "out": 6}
 """Instants drawn over any other at the same moment: going out above all."""
 LOW_SPANS = ("condition", "hold")
@@ -78,7 +81,7 @@ def draw_lanes(axes: Axes, lanes: Sequence[Lane], colours: dict[str, str], windo
     """``lanes`` top to bottom: each combatant's line while in the fight, its spans, instants and labels."""
     rows = {lane.combatant: row for row, lane in enumerate(reversed(lanes))}
     _lifelines(axes, lanes, rows, colours, window)
-    _spans(axes, [span for lane in lanes for span in lane.spans], rows)
+    _spans(axes, [span for lane in lanes for span in lane.spans], rows, condition_colours(lanes))
     tints = {lane.combatant: colours[lane.side] for lane in lanes}
     _instants(axes, [mark for lane in lanes for mark in lane.instants if window.holds(mark.at)], rows, tints)
     for lane in lanes:
@@ -110,25 +113,33 @@ def _lifelines(
         axes.hlines(ys, starts, ends, colors="#bbbbbb", linewidth=0.8, linestyles="dotted", zorder=1)
 
 
-def _spans(axes: Axes, spans: Sequence[Span], rows: dict[str, int]) -> None:
-    """Each kind of span as one collection of bars."""
+def condition_colours(lanes: Sequence[Lane]) -> dict[str, str]:
+    """The colour of each condition the lanes show, by its label, in the order they first appear."""
+    labels = dict.fromkeys(span.label for lane in lanes for span in lane.spans if span.kind == "condition")
+    return {label: CONDITION_COLOURS[i % len(CONDITION_COLOURS)] for i, label in enumerate(labels)}
+
+
+def _spans(axes: Axes, spans: Sequence[Span], rows: dict[str, int], conditions: dict[str, str]) -> None:
+    """Each kind of span (each condition apart) as one collection of bars."""
     from matplotlib.collections import PolyCollection
 
-    by_kind: dict[str, list[list[tuple[float, float]]]] = {}
+    by_look: dict[tuple[str, str], list[list[tuple[float, float]]]] = {}
     for span in spans:
         assert span.end is not None
         row = rows[span.combatant]
         low, high = (row - 0.46, row - 0.30) if span.kind in LOW_SPANS else (row - 0.18, row + 0.18)
         start = span.start / MS_PER_SECOND
         end = start + max((span.end - span.start) / MS_PER_SECOND, 0.05)
-        by_kind.setdefault(span.kind, []).append([(start, low), (end, low), (end, high), (start, high)])
-    for kind, bars in by_kind.items():
-        look = SPAN_LOOKS[kind]
-        hatched = look.get("hatch")
+        colour = conditions[span.label] if span.kind == "condition" else SPAN_LOOKS[span.kind]["color"]
+        by_look.setdefault((span.kind, colour), []).append(
+            [(start, low), (end, low), (end, high), (start, high)]
+        )
+    for (kind, colour), bars in by_look.items():
+        hatched = SPAN_LOOKS[kind].get("hatch")
         axes.add_collection(
             PolyCollection(
                 bars,
-                facecolors=look["color"],
+                facecolors=colour,
                 edgecolors="#777777" if hatched else "none",
                 hatch=hatched,
                 linewidths=0.3,
@@ -175,8 +186,8 @@ def _labels(axes: Axes, lane: Lane, row: int, colour: str, window: Window) -> No
     character = window.character()
     ends = {ABOVE: float("-inf"), BELOW: float("-inf")}
     for mark in lane.instants:
-        if mark.kind != "hit" or mark.damage is None or not window.holds(mark.at):
-            continue
+        if mark.kind != "hit" or not mark.damage or not window.holds(mark.at):
+            continue  # a hit of no damage says so by its mark alone
         text = number(mark.damage)
         x = mark.at / MS_PER_SECOND
         half = (len(text) + 1) * character / 2

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from affray.colours import SIDE_COLOURS
 from affray.drawing import plain_pyplot
 from affray.kernel.clock import MS_PER_SECOND, game_time
-from affray.replays.lanes_drawn import INSTANT_LOOKS, SPAN_LOOKS, Window, draw_lanes, draw_rounds
+from affray.replays.lanes_drawn import (
+    INSTANT_LOOKS,
+    SPAN_LOOKS,
+    Window,
+    condition_colours,
+    draw_lanes,
+    draw_rounds,
+)
 from affray.replays.timeline import LaneChoice, Timeline, choose_lanes
 
 if TYPE_CHECKING:
@@ -27,6 +34,8 @@ FORMATS = (".png", ".svg", ".pdf")
 LANE_INCHES = 0.42
 PANEL_INCHES = 2.4
 LEGEND_COLUMNS = 6
+LIFTS_POINTS = (0.0, 1.5, -1.5, 3.0, -3.0)
+"""How far each combatant's damage line is drawn off its values, in points, by its lane's order."""
 
 
 def draw(
@@ -98,21 +107,39 @@ def _title(timeline: Timeline, choice: LaneChoice) -> str:
     return title + (f"\n{choice.why}" if choice.why else "")
 
 
-def _steps(axes: Axes, points: Sequence[tuple[int, Any]], **look: Any) -> None:
-    """One step line through ``points`` (ms, value)."""
-    if points:
-        xs = [t / MS_PER_SECOND for t, _ in points]
-        axes.step(xs, [float(value) for _, value in points], where="post", **look)
+def _steps(axes: Axes, points: Sequence[tuple[int, Any]], **look: Any) -> list[Any]:
+    """One step line through ``points`` (ms, value): its artists."""
+    if not points:
+        return []
+    xs = [t / MS_PER_SECOND for t, _ in points]
+    drawn: list[Any] = axes.step(xs, [float(value) for _, value in points], where="post", **look)
+    return drawn
+
+
+def _until_out(points: Sequence[tuple[int, Any]], out_at: int | None) -> list[tuple[int, Any]]:
+    """A combatant's damage points left up to when it went out (none drawn after: it was not fine)."""
+    if out_at is None:
+        return list(points)
+    kept = [(t, value) for t, value in points if t <= out_at]
+    return [*kept, (out_at, kept[-1][1])] if kept else []
 
 
 def _combatants_health(axes: Axes, timeline: Timeline, choice: LaneChoice, colours: dict[str, str]) -> None:
-    """Each drawn combatant's damage points left over time, a line each in its side's colour."""
+    """Each drawn combatant's damage points left over time until it went out, a line each in its side's
+    colour; each line lifted or lowered by up to two points (``LIFTS_POINTS``), so that lines at equal
+    values lie side by side rather than one hiding the other."""
+    from matplotlib.transforms import offset_copy
+
     styles = ("-", "--", ":", "-.")
+    figure = axes.get_figure(root=True)
     seen: dict[str, int] = {}
-    for lane in choice.lanes:
+    for index, lane in enumerate(choice.lanes):
         order = seen[lane.side] = seen.get(lane.side, -1) + 1
         look = {"color": colours[lane.side], "linestyle": styles[order % len(styles)], "linewidth": 1.4}
-        _steps(axes, timeline.health.get(lane.combatant, []), label=lane.name, **look)
+        points = _until_out(timeline.health.get(lane.combatant, []), lane.out_at)
+        for line in _steps(axes, points, label=lane.name, **look):  # scaled to the data, then lifted
+            lift = LIFTS_POINTS[index % len(LIFTS_POINTS)]
+            line.set_transform(offset_copy(axes.transData, fig=figure, y=lift, units="points"))
     axes.axhline(0, color="#999999", linewidth=0.6)
     axes.set_ylabel("damage points left")
     axes.grid(color="#eeeeee", linewidth=0.6)
@@ -151,7 +178,15 @@ def _legend(timeline: Timeline, choice: LaneChoice, colours: dict[str, str], win
     handles += [
         Patch(facecolor=look["color"], hatch=look.get("hatch"), edgecolor="#777777", label=look["label"])
         for kind, look in SPAN_LOOKS.items()
-        if kind in spans
+        if kind in spans and kind != "condition"
+    ]
+    shown = {
+        s.label for lane in choice.lanes for s in lane.spans if s.kind == "condition" and window.shows(s)
+    }
+    handles += [
+        Patch(facecolor=colour, edgecolor="#777777", label=label)
+        for label, colour in condition_colours(choice.lanes).items()
+        if label in shown
     ]
     handles += [
         Line2D(

@@ -103,3 +103,11 @@ def test_a_lane_asked_for_that_is_not_in_the_log_is_one_error_line(
         "--only: no combatant 'nobody' in the log (it holds brenna, gorm)",
     )
     assert not out.exists()
+
+
+def test_a_stretch_drawn_is_said_with_the_fights_length(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "middle.png"
+    result = affray("timeline", duel_log, "-o", out, "--from", "20", "--to", "30")
+    assert result.out.strip() == f"{out}: 2 lanes, from 20.000 s to 30.000 s of 46.330 s"

@@ -4,9 +4,11 @@ damage labels that never lie on one another."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from itertools import combinations
 from typing import Any
 
+import msgspec
 import pytest
 
 from affray.drawing import plain_pyplot
@@ -74,3 +76,32 @@ def test_damage_labels_never_touch(
     )
     assert 0 < len(boxes) <= hits
     assert not [(a, b) for a, b in combinations(boxes, 2) if a.overlaps(b)]
+
+
+def test_a_combatants_damage_line_ends_when_it_goes_out(pyplot: Any) -> None:
+    # the skirmish: Vell goes out at 21 s, and nothing of hers is drawn after
+    skirmish = timeline_of("skirmish")
+    vell = next(lane for lane in skirmish.lanes.values() if lane.name == "Vell")
+    assert vell.out_at is not None
+    health = figure(pyplot, skirmish).axes[1]
+    line = next(line for line in health.get_lines() if line.get_label() == "Vell")
+    assert max(line.get_xdata()) == vell.out_at / 1000
+
+
+def test_a_hit_of_no_damage_has_no_label(pyplot: Any) -> None:
+    skirmish = timeline_of("skirmish")
+    lane = next(iter(skirmish.lanes.values()))
+    hit = next(mark for mark in lane.instants if mark.kind == "hit")
+    lane.instants[lane.instants.index(hit)] = msgspec.structs.replace(hit, damage=Decimal(0))
+    drawn = figure(pyplot, skirmish)
+    labels = [text.get_text() for text in damage_labels(drawn)]
+    assert "0" not in labels
+
+
+def test_each_condition_shown_is_named_in_the_legend(pyplot: Any) -> None:
+    robots = timeline_of("robots")
+    conditions = {s.label for lane in robots.lanes.values() for s in lane.spans if s.kind == "condition"}
+    assert conditions
+    legend = {text.get_text() for text in figure(pyplot, robots).legends[0].get_texts()}
+    assert conditions <= legend
+    assert "a condition" not in legend
