@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,12 +19,12 @@ from affray.batch.report import Report, Tally, tell_report
 from affray.batch.runner import BatchSpec, load, run_batch
 from affray.batch.store import ResultsFile, check_results
 from affray.batch.sweep import Point, draw_sweep, grid, parse_vary, sweep_report, tell_sweep
-from affray.cli.command import Interrupted, refuse_overwriting
+from affray.cli.command import SEED, Interrupted, refuse_overwriting
 from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
 from affray.cli.run import record
 from affray.cli.terminal import one_line
-from affray.errors import AffrayError
+from affray.errors import AffrayError, ScenarioError, excerpt
 
 MAX_RUNS = 10_000_000
 MAX_POINTS = 1000
@@ -36,9 +37,7 @@ KEPT = "kept.txt"
 @click.option(
     "--runs", type=click.IntRange(min=1, max=MAX_RUNS), required=True, help="Fights (at each point)."
 )
-@click.option(
-    "--seed", type=click.IntRange(min=0, max=2**63 - 1), help="The batch's seed (the scenario's by default)."
-)
+@click.option("--seed", type=SEED, help="The batch's seed (the scenario's by default).")
 @click.option(
     "--jobs", type=click.IntRange(min=1, max=256), default=1, show_default=True, help="Worker processes."
 )
@@ -96,10 +95,8 @@ def battle(
     points: list[Point] = grid([parse_vary(text) for text in varied]) if varied else [()]
     if len(points) > MAX_POINTS:
         raise AffrayError(f"--vary: {len(points)} points; a sweep has at most {MAX_POINTS}")
-    for point in points:
-        load(
-            BatchSpec(spec.path, point)
-        )  # every point's scenario loads, or the error names it, before a fight
+    for point in points:  # every point's scenario loads, or the error names it, before a fight
+        _load_point(spec.path, point)
     if output is not None:
         refuse_overwriting(output, {scenario: "the scenario"})
         check_results(output, force)
@@ -189,6 +186,15 @@ def _fight(
     if results is not None and fought.stopped is None:
         results.finish()
     return fought
+
+
+def _load_point(path: Path, point: Point) -> None:
+    """The scenario with ``point``'s values loads; a ScenarioError names the --vary values it has."""
+    try:
+        load(BatchSpec(path, point))
+    except ScenarioError as exc:
+        varied = ", ".join(f"{dotted}={json.dumps(value)}" for dotted, value in point)
+        raise ScenarioError(f"--vary {excerpt(varied, 200)}: {exc}") from None
 
 
 def _stopped(fought: Fought, counted: Tally, results: ResultsFile | None) -> Interrupted:

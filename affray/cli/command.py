@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from affray import files, rulesets, stores
-from affray.errors import AffrayError, LogError, printable
+from affray.errors import AffrayError, LogError, excerpt, printable
 from affray.events.reader import LogProblem, LogReader
 from affray.stores import Place, StoredLog
 from affray.stores.kinds import SUFFIXES, is_campaign_path
@@ -39,6 +39,27 @@ class LogArgument(click.ParamType[Place]):
 
 LOG = LogArgument()
 """The type of a command's LOG argument."""
+
+MAX_SEED = 2**63 - 1
+
+
+class SeedArgument(click.ParamType[int]):
+    """A seed given on the command line: a whole number from 0 to 2**63 - 1."""
+
+    name = "seed"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """The seed the text spells."""
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if not text.isdigit() or int(text) > MAX_SEED:
+            self.fail(f"{excerpt(text)!r}: a seed is a whole number from 0 to {MAX_SEED:,}", param, ctx)
+        return int(text)
+
+
+SEED = SeedArgument()
+"""The type of a command's --seed option."""
 
 
 def encounter_place(output: Place, encounter: str | None, default: str) -> Place:

@@ -9,7 +9,15 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import LOG, Interrupted, a_log_file, encounter_place, refuse_overwriting, tell_notes
+from affray.cli.command import (
+    LOG,
+    SEED,
+    Interrupted,
+    a_log_file,
+    encounter_place,
+    refuse_overwriting,
+    tell_notes,
+)
 from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError
@@ -63,7 +71,7 @@ def _kept(writer: LogWriter) -> str:
 @click.option("--force", is_flag=True, help="Replace OUTPUT (or the campaign's encounter) if it exists.")
 @click.option(
     "--seed",
-    type=click.IntRange(min=0, max=2**63 - 1),
+    type=SEED,
     help="Fight with this seed instead of the scenario's (a run of `affray battle`, say).",
 )
 @click.pass_context

@@ -82,7 +82,7 @@ def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Voc
     of every ruleset).
     """
     if not line.startswith(b"{"):
-        raise UnreadableHeader(f"{source}: line 1 is not an affray log header")
+        raise UnreadableHeader(f"{source}: line 1 is not an affray log header{_scenario_hint(line)}")
     try:
         header = _HEADER_DECODER.decode(line)
     except (msgspec.DecodeError, RecursionError) as exc:
@@ -403,6 +403,17 @@ class LogReader:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+_TOML_START = re.compile(rb"\s*(#|\[|[A-Za-z0-9_\"'-][A-Za-z0-9_.\"' -]*=)")
+"""How a scenario's first line begins: a comment, a table, or a key and ``=`` (TOML)."""
+
+
+def _scenario_hint(line: bytes) -> str:
+    """What to say of a file whose first line reads as TOML: it is a scenario, and what runs it."""
+    if _TOML_START.match(line) is None:
+        return ""
+    return "; it reads as a scenario (TOML): `affray run SCENARIO -o LOG` simulates it into a log"
 
 
 _SEQ = re.compile(rb'"seq":(\d{1,12}),')

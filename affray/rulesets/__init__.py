@@ -16,7 +16,15 @@ from typing import Any
 
 import msgspec
 
-from affray.errors import AffrayError, LogError, ScenarioError, excerpt, read_user_file
+from affray.errors import (
+    AffrayError,
+    LogError,
+    ScenarioError,
+    excerpt,
+    open_user_file,
+    printable,
+    read_user_file,
+)
 from affray.events.codec import LogHeader
 from affray.events.vocabulary import Vocabulary
 from affray.kernel.fairseed import FairSeed, seed_of
@@ -148,8 +156,19 @@ def with_fair_seed(raw: Any, source: str) -> Any:
     return {**raw, "seed": seed}
 
 
+LOG_START = b'{"format":"affray-log"'
+"""How every affray log begins."""
+
+
 def load_scenario(path: Path) -> tuple[Ruleset, Any]:
-    """Read the scenario file at ``path`` under its ruleset (files it names are read from its folder)."""
+    """Read the scenario file at ``path`` under its ruleset (files it names are read from its folder); a
+    log given for a scenario is refused as one, however large."""
+    with open_user_file(path, ScenarioError, "a scenario file") as file:
+        if file.read(len(LOG_START)) == LOG_START:
+            raise ScenarioError(
+                f"{printable(str(path))}: is an affray log, not a scenario: `affray replay` tells it, "
+                "`affray verify` checks it"
+            )
     raw = parse_toml(read_user_file(path, ScenarioError, "a scenario file"), str(path))
     return load_mapping(raw, str(path), path.parent)
 
