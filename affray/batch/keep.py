@@ -1,9 +1,10 @@
 """Which runs of a batch keep their logs (``affray battle --keep-logs K``): the most extreme and a sample.
 
 Half of K (rounded up) are the runs that ended soonest and the rest those that ended latest; then K more
-are a uniform sample of all the runs (reservoir sampling, its random numbers drawn from the batch's seed,
-so the same batch keeps the same runs). A run kept for two reasons is kept once. Only seeds and numbers
-are kept while the batch runs: the logs are fought again from their seeds afterwards.
+are a uniform sample of the other runs: 2K in all when the batch has that many runs. The sample is drawn
+by reservoir sampling of 2K runs as they come, then K of those that are no extreme, its random numbers
+drawn from the batch's seed, so the same batch keeps the same runs. Only seeds and numbers are kept while
+the batch runs: the logs are fought again from their seeds afterwards.
 """
 
 from __future__ import annotations
@@ -41,11 +42,12 @@ class Keeper:
         _keep_largest(self._soonest, (-outcome.end_ms, -outcome.index, outcome.seed), soonest)
         _keep_largest(self._latest, (outcome.end_ms, -outcome.index, outcome.seed), latest)
         self._seen += 1
-        if len(self._sample) < self.count:
+        room = 2 * self.count  # enough to leave K once the (at most K) extremes are set aside
+        if len(self._sample) < room:
             self._sample.append((outcome.index, outcome.seed))
         else:
             slot = self._random.randrange(self._seen)
-            if slot < self.count:
+            if slot < room:
                 self._sample[slot] = (outcome.index, outcome.seed)
 
     def kept(self) -> list[Kept]:
@@ -55,8 +57,10 @@ class Keeper:
             found.setdefault(-negative, Kept(-negative, seed, "soonest"))
         for _, negative, seed in self._latest:
             found.setdefault(-negative, Kept(-negative, seed, "latest"))
-        for index, seed in self._sample:
-            found.setdefault(index, Kept(index, seed, "sample"))
+        others = [(index, seed) for index, seed in self._sample if index not in found]
+        chosen = self._random.sample(others, min(self.count, len(others)))
+        for index, seed in chosen:
+            found[index] = Kept(index, seed, "sample")
         return sorted(found.values())
 
 

@@ -62,7 +62,7 @@ KEPT = "kept.txt"
 @click.option(
     "--keep-logs",
     type=click.IntRange(min=1, max=1000),
-    help="Keep the logs of the K soonest- and latest-ending runs and of K more sampled (fought again).",
+    help="Keep the logs of 2K runs: the K soonest- and latest-ending, and K more sampled (fought again).",
 )
 @click.option("--logs", type=click.Path(path_type=Path, file_okay=False), help="Folder for --keep-logs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")

@@ -27,7 +27,7 @@ def test_a_sample_of_k_more_runs_is_kept_the_same_every_time() -> None:
             keeper.add(outcome(i, 50_000))
         return [k.index for k in keeper.kept() if k.why == "sample"]
 
-    assert len(kept()) <= 4
+    assert len(kept()) == 4
     assert kept() == kept()
 
 
@@ -36,3 +36,21 @@ def test_a_run_kept_for_two_reasons_is_kept_once() -> None:
     for i in range(2):
         keeper.add(outcome(i, i * 1000))
     assert [k.index for k in keeper.kept()] == [0, 1]
+
+
+def test_k_keeps_2k_runs_however_the_sample_falls() -> None:
+    # K = 4 of 6 runs: the extremes are 4 of them; the sample takes the other 2, never an extreme twice
+    for runs, k in [(6, 4), (40, 10), (1000, 4), (8, 4)]:
+        keeper = Keeper(k, 7)
+        for i in range(runs):
+            keeper.add(outcome(i, (i * 7919) % 1000 * 100))
+        assert len(keeper.kept()) == min(2 * k, runs), (runs, k)
+
+
+def test_the_sample_is_drawn_from_the_runs_that_are_no_extreme() -> None:
+    keeper = Keeper(2, 7)
+    for i in range(100):
+        keeper.add(outcome(i, i * 1000))
+    sampled = {k.index for k in keeper.kept() if k.why == "sample"}
+    assert len(sampled) == 2
+    assert not sampled & {0, 99}
