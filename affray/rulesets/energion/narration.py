@@ -29,7 +29,7 @@ from affray.events.energion.kinds import (
     WeaponReadied,
 )
 from affray.events.energion.state import EnergionState
-from affray.kernel.clock import seconds, to_ms
+from affray.kernel.clock import game_time, seconds, to_ms
 from affray.kernel.ruleset import Teller
 from affray.npc.energion.intents import describe
 from affray.replays.telling import at, face, number, rolled, signed
@@ -45,9 +45,16 @@ def _joined(e: CombatantJoined, s: EnergionState) -> str:
 
 
 def _perceived(e: Perceived, s: EnergionState) -> str:
+    """Rule E1: the clock starts when the first combatant perceives; the others perceive their perception
+    time less the first's later."""
     how = f" (perception {rolled(e.perception_roll, ' s')})" if e.perception_roll else ""
     reaction = f"; its reaction time: {rolled(e.reaction_roll, ' s')}" if e.reaction_roll else ""
-    return f"{e.combatant} perceives the other party{how}{reaction}"
+    when = (
+        ", the first: the clock starts here"
+        if e.after_ms == 0
+        else f", {game_time(e.after_ms)} after the first (the clock starts at the first perception)"
+    )
+    return f"{e.combatant} perceives the other party{how}{when}{reaction}"
 
 
 def _reacted(e: Reacted, s: EnergionState) -> str:

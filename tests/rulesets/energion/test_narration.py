@@ -207,7 +207,7 @@ def test_every_attack_line_in_a_real_fight_carries_its_numbers(events: list[Even
 
 def test_a_perception_line_shows_the_roll_read_as_seconds() -> None:
     event = Perceived(seq=2, t=0, combatant="a", after_ms=0, perception_roll=roll(8, expr="1d10"))
-    assert told([joined("a", 1), event])[2] == "a perceives the other party (perception 1d10=8 s)"
+    assert told([joined("a", 1), event])[2].startswith("a perceives the other party (perception 1d10=8 s)")
 
 
 def test_a_readied_line_shows_the_speed_arithmetic() -> None:
@@ -581,8 +581,24 @@ def test_a_perception_roll_is_told_when_the_combatant_joins() -> None:
     assert text.endswith("; its perception time: 1d10=8 s")
 
 
+def test_the_first_to_perceive_is_told_as_the_clocks_start() -> None:
+    # rule E1: the clock starts when the first combatant perceives (it perceives 0 s into the fight)
+    event = Perceived(seq=2, t=0, combatant="a", after_ms=0)
+    assert told([joined("a", 1), event])[2] == "a perceives the other party, the first: the clock starts here"
+
+
+def test_a_later_perception_is_told_from_the_first() -> None:
+    # gorm of the duel: perception 8 s, brenna's 1 s: he perceives 7 s after her, at 7 s on the clock
+    event = Perceived(seq=2, t=7000, combatant="a", after_ms=7000)
+    assert told([joined("a", 1), event])[2] == (
+        "a perceives the other party, 7.000 s after the first (the clock starts at the first perception)"
+    )
+
+
 def test_a_reaction_roll_is_told_when_the_combatant_perceives() -> None:
     # rule E1: the reaction time is rolled on perceiving and logged there
     event = Perceived(seq=2, t=0, combatant="a", after_ms=0, reaction_roll=roll(3, expr="1d4"))
     told = list(tell([joined("a", 1), event]))[-1]
-    assert told.endswith("a perceives the other party; its reaction time: 1d4=3 s")
+    assert told.endswith(
+        "a perceives the other party, the first: the clock starts here; its reaction time: 1d4=3 s"
+    )
