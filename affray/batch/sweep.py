@@ -88,8 +88,23 @@ def tell_sweep(points: Sequence[Point], reports: Sequence[Report], name: str) ->
         )
         lines += [f"      side {side:<12} {rates.get(side, '-')}" for side in sides]
     best = nearest_even(reports)
-    lines.append(f"nearest to an even fight: {shown(points[best])}")
+    edges = at_the_edge(points, best)
+    beyond = (
+        f" (at the edge of the {', '.join(edges)} swept: the even point may lie beyond it)" if edges else ""
+    )
+    lines.append(f"nearest to an even fight: {shown(points[best])}{beyond}")
     return lines
+
+
+def at_the_edge(points: Sequence[Point], index: int) -> list[str]:
+    """The varied paths at whose first or last value the point ``index`` lies (of a path swept over more
+    than one value): the fight may be more even beyond them."""
+    found = []
+    for k, (path, value) in enumerate(points[index]):
+        values = list(dict.fromkeys(json.dumps(point[k][1]) for point in points))
+        if len(values) > 1 and json.dumps(value) in (values[0], values[-1]):
+            found.append(path)
+    return found
 
 
 class SweepPoint(msgspec.Struct, frozen=True):
@@ -112,6 +127,10 @@ def sweep_report(points: Sequence[Point], reports: Sequence[Report]) -> SweepRep
     return SweepReport(listed, nearest_even(reports))
 
 
+MARKERS = ("o", "s", "^", "D", "v", "P")
+LINESTYLES = ("-", "--", ":", "-.")
+
+
 def draw_sweep(points: Sequence[Point], reports: Sequence[Report], output: BinaryIO, name: str) -> None:
     """The win-rate curve of a sweep into ``output`` (an open binary file) as a PNG: each side's win rate
     with its 95 % interval against the first varied path's values (a line per value of the others, for
@@ -129,7 +148,7 @@ def _draw_sweep(
     sides = list(dict.fromkeys(s.side for r in reports for s in r.sides))
     figure, axes = pyplot.subplots(figsize=(9, 5))
     try:
-        for series, (label, members) in enumerate(_series(points, reports, sides).items()):
+        for series, (label, (side, members)) in enumerate(_series(points, reports, sides).items()):
             x = [xs.index(json.dumps(point[0][1])) + 0.04 * series for point, _, _ in members]
             y = [100 * rate.rate for _, _, rate in members]
             low = [100 * (rate.rate - rate.low) for _, _, rate in members]
@@ -138,10 +157,11 @@ def _draw_sweep(
                 x,
                 y,
                 yerr=[low, high],
-                marker="o",
+                marker=MARKERS[series % len(MARKERS)],
+                linestyle=LINESTYLES[series % len(LINESTYLES)] if len(points[0]) > 1 else "-",
                 capsize=3,
                 label=label,
-                color=SIDE_COLOURS[series % len(SIDE_COLOURS)],
+                color=SIDE_COLOURS[sides.index(side) % len(SIDE_COLOURS)],
             )
         if sides:
             axes.axhline(
@@ -164,16 +184,20 @@ def _draw_sweep(
         pyplot.close(figure)
 
 
-def _series(points: Sequence[Point], reports: Sequence[Report], sides: list[str]) -> dict[str, list[Any]]:
-    """The lines to draw: one per side when one path varies; else one per value of the other paths, for
-    the first side."""
-    lines: dict[str, list[Any]] = {}
+def _series(
+    points: Sequence[Point], reports: Sequence[Report], sides: list[str]
+) -> dict[str, tuple[str, list[Any]]]:
+    """The lines to draw, each with the side whose win rate it is: one per side when one path varies;
+    else one per value of the other paths, all of the first side (drawn in its colour, told apart by
+    their marks and dashes)."""
+    lines: dict[str, tuple[str, list[Any]]] = {}
     for point, report in zip(points, reports, strict=True):
         wins = {s.side: s.wins for s in report.sides}
         if len(point) == 1:
             for side in sides:
-                lines.setdefault(f"side {side}", []).append((point, report, wins[side]))
+                lines.setdefault(f"side {side}", (side, []))[1].append((point, report, wins[side]))
         else:
             rest = ", ".join(f"{path}={json.dumps(value)}" for path, value in point[1:])
-            lines.setdefault(f"side {sides[0]} at {rest}", []).append((point, report, wins[sides[0]]))
+            label = f"side {sides[0]} at {rest}"
+            lines.setdefault(label, (sides[0], []))[1].append((point, report, wins[sides[0]]))
     return lines
