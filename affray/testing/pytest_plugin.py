@@ -93,6 +93,7 @@ class GoldenLog(pytest.Item):
         from affray.cli.regress import failing, told
         from affray.errors import printable
 
+        self.config.stash.setdefault(USED, set()).add(self.path.resolve())  # checked: not unused
         found = _check(self.place, bool(self.config.getoption(UPDATE)))
         if found.sort == "other_version":
             pytest.skip(printable(found.message))
@@ -135,7 +136,9 @@ class Golden:
         if held is None:
             pytest.fail(f"{golden} is missing ({UPDATE} writes it)", pytrace=False)
         if held != log:
-            pytest.fail(f"{golden}: {_parting(held, log)} ({UPDATE} rewrites it)", pytrace=False)
+            pytest.fail(
+                f"{golden}: the log made differs ({UPDATE} rewrites it)\n{_parting(held, log)}", pytrace=False
+            )
 
 
 def _held(golden: Path) -> bytes | None:
@@ -165,7 +168,8 @@ def _rewrite(golden: Path, log: bytes) -> None:
 
 
 def _parting(golden: bytes, made: bytes) -> str:
-    """Where the golden log and the one made part, and the outcome change, on a few lines."""
+    """Where the golden log and the one made part, and the outcome change, on a few lines (as they are
+    told: a table of headers keeps its columns)."""
     from affray import rulesets
     from affray.errors import AffrayError, printable
     from affray.events.reader import read_bytes
@@ -177,7 +181,7 @@ def _parting(golden: bytes, made: bytes) -> str:
         )
     except AffrayError as exc:  # a golden file that is no log at all
         return f"differs, and cannot be read as a log: {printable(str(exc))}"
-    return printable("; ".join(tell_diff(diff, "the golden log", "the log made")[:8]))
+    return "\n".join(printable(line) for line in tell_diff(diff, "the golden log", "the log made")[:12])
 
 
 USED = pytest.StashKey[set[Path]]()

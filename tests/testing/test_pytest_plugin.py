@@ -244,3 +244,28 @@ def test_a_golden_that_is_a_fifo_fails_unread(pytester: pytest.Pytester) -> None
     result = pytester.runpytest_subprocess(timeout=60)
     result.assert_outcomes(failed=1)
     assert "is a fifo, not a golden log; affray reads only regular files" in result.stdout.str()
+
+
+def test_goldens_checked_as_items_are_not_reported_as_unused(
+    pytester: pytest.Pytester, goldens: Path
+) -> None:
+    # bar-brawl is checked as an item of golden/, duel by the fixture too: neither is unused
+    duel = goldens / "duel.jsonl"
+    pytester.makepyfile(FIXTURE_TEST.format(made=duel, golden=duel))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=3)
+    assert "unused golden" not in result.stdout.str()
+
+
+def test_the_fixtures_failure_keeps_the_lines_of_the_difference(pytester: pytest.Pytester) -> None:
+    golden = pytester.path / "duel.jsonl"
+    shutil.copy(GOLDEN / "duel.jsonl", golden)
+    made = pytester.path / "made.jsonl"
+    shutil.copy(GOLDEN / "skirmish.jsonl", made)
+    pytester.makepyfile(FIXTURE_TEST.format(made=made, golden=golden))
+    result = pytester.runpytest()
+    lines = result.stdout.lines
+    first = next(i for i, line in enumerate(lines) if "the headers differ" in line)
+    assert lines[first] == "the headers differ:"
+    assert lines[first + 1].split() == ["A", "B"]
+    assert lines[first + 2].split()[:3] == ["seed", "1130", "7"]
