@@ -92,6 +92,26 @@ def open_log_arg(path: Place, *, canonical: bool = False) -> LogReader:
     return stores.open_place(path, rulesets.vocabulary_for, canonical=canonical)
 
 
+def find_parent(child: Place, recorded: str) -> tuple[Place, bool]:
+    """Where the parent a what-if at ``child`` records as ``recorded`` is (its path from the child's file's
+    folder; a campaign's encounter as ``campaign.sqlite#NAME``), and whether anything is there."""
+    try:
+        found = stores.place(str(stores.file_of(child).parent / recorded))
+    except LogError:
+        return Path(recorded), False
+    try:
+        return found, stores.exists(found)
+    except AffrayError:  # there, but no campaign: reading it says why
+        return found, True
+
+
+def recorded_parent(parent: Place, output: Path) -> str:
+    """How a what-if written to ``output`` records its parent: the path from the what-if's folder, with
+    ``#NAME`` for a campaign's encounter (``find_parent`` reads it back)."""
+    path = os.path.relpath(stores.file_of(parent).absolute(), output.absolute().parent)
+    return path if isinstance(parent, Path) else f"{path}#{parent.name}"
+
+
 def warn_if_broken(reader: LogReader, path: Place, done: str) -> None:
     """The one warning for a log shown up to a cut or a broken line (``done``: what was done to the
     events before it, "told" or "folded")."""

@@ -22,7 +22,6 @@ from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import LogHeader, LogWriter
-from affray.events.reader import read_log
 from affray.kernel import fairseed
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Ruleset
@@ -120,14 +119,14 @@ def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Pl
 
 
 @cli.command(short_help=short_help_of("heal"))
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.option(
     "--days", type=click.IntRange(min=1, max=3650), required=True, help="Days of healing and repair."
 )
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Healed log to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
-def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) -> None:
+def heal(ctx: click.Context, log: Place, days: int, output: Path, force: bool) -> None:
     """Continue LOG's clock past the fight for DAYS: special damage heals, robots are repaired (S7, S8).
 
     The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies. The
@@ -135,8 +134,8 @@ def heal(ctx: click.Context, log: Path, days: int, output: Path, force: bool) ->
     code the log names is imported (an aftermath needs no new decisions).
     """
     a_log_file(output)
-    refuse_overwriting(output, {log: "the log to heal"})
-    loaded = read_log(log, rulesets.vocabulary_for)
+    refuse_overwriting(output, {stores.file_of(log): "the log to heal"})
+    loaded = stores.read_place(log, rulesets.vocabulary_for)
     if loaded.problem is not None:
         p = loaded.problem
         raise AffrayError(

@@ -9,7 +9,7 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import LOG, open_log_arg
+from affray.cli.command import LOG, find_parent, open_log_arg
 from affray.cli.group import EXIT_CHANGED, EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, LogError
@@ -108,7 +108,7 @@ def _parent(log: Place, header: LogHeader) -> list[str]:
     its parent with exactly the changes it declares."""
     if header.parent is msgspec.UNSET:
         return []
-    link = parent_link(stores.file_of(log), header, open_log_arg, rulesets.recorded)
+    link = parent_link(log, header, open_log_arg, rulesets.recorded, find_parent)
     if link.state == "holds":
         return [f"made from {link.shown} with exactly the changes it declares"]
     if link.state == "unchecked":

@@ -3,7 +3,6 @@ came from."""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import a_log_file, open_log_arg, refuse_overwriting
+from affray.cli.command import LOG, a_log_file, find_parent, open_log_arg, recorded_parent, refuse_overwriting
 from affray.cli.diff import named
 from affray.cli.group import EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.run import record
@@ -39,9 +38,10 @@ from affray.replays.whatif import (
     scenario_with,
 )
 from affray.rulesets.controllers import EXTERNAL, import_factories, played_from_outside
+from affray.stores import Place
 
 
-def _whole(log: Path) -> tuple[LogFile, str]:
+def _whole(log: Place) -> tuple[LogFile, str]:
     """The parent log read whole, and its end hash; it must be whole and verify."""
     with open_log_arg(log) as reader:
         parent = read_all(reader)
@@ -59,7 +59,7 @@ def _whole(log: Path) -> tuple[LogFile, str]:
 
 
 @cli.command(short_help=short_help_of("whatif"))
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.option(
     "--set",
     "settings",
@@ -98,7 +98,7 @@ def _whole(log: Path) -> tuple[LogFile, str]:
 @click.pass_context
 def whatif(
     ctx: click.Context,
-    log: Path,
+    log: Place,
     settings: tuple[str, ...],
     rule: str | None,
     intent: str | None,
@@ -123,7 +123,7 @@ def whatif(
         raise AffrayError("give --set STREAM#DRAW=VALUE, --rule EFFECT or --intent COMBATANT:KEY=VALUE")
     if reason is not None and rule is None and intent is None:
         raise AffrayError("--reason goes with --rule or --intent")
-    refuse_overwriting(output, {log: "the log the what-if starts from"})
+    refuse_overwriting(output, {stores.file_of(log): "the log the what-if starts from"})
     rolled = [parse_change(text) for text in settings]
     ruling = parse_ruling(rule, seq, reason) if rule is not None else None
     order = parse_intent(intent, seq, reason) if intent is not None else None
@@ -142,7 +142,7 @@ def whatif(
     what = rulesets.recorded(header, f"{log} with {', '.join(map(str, changes))}")
     made = msgspec.structs.replace(
         what.ruleset.header(what.scenario, what.modules),
-        parent=Parent(log=os.path.relpath(log.absolute(), output.absolute().parent), end=end),
+        parent=Parent(log=recorded_parent(log, output), end=end),
         changes=[str(change) for change in changes],
     )
     fight = _Fight(what, scenario, made, parent, order)
@@ -168,7 +168,7 @@ class _Fight:
     order: IntentChange | None
 
     def fought(
-        self, output: Path, *, force: bool, controllers: Path | None, trace: bool, log: Path
+        self, output: Path, *, force: bool, controllers: Path | None, trace: bool, log: Place
     ) -> Encounter[Any]:
         """The what-if fought and written to ``output``. Combatants played from outside take the parent's
         decisions up to the change, and nothing is written when one must decide anew, unless
@@ -194,7 +194,7 @@ class _Fight:
 
 
 def _followed(
-    battle: Battle, parent: LogFile, changed: Mapping[str, int], trace: bool, log: Path
+    battle: Battle, parent: LogFile, changed: Mapping[str, int], trace: bool, log: Place
 ) -> Encounter[Any]:
     """The what-if fought in memory, its combatants played from outside taking their decisions from the
     parent while it goes as the parent did (replays/whatif.py's Following); one that must decide anew is
@@ -216,7 +216,7 @@ def _followed(
         raise AffrayError(f"{log}: {exc}") from None
 
 
-def _generation(path: Path) -> tuple[LogHeader, str | None]:
+def _generation(path: Place) -> tuple[LogHeader, str | None]:
     with open_log_arg(path) as reader:
         for _ in reader:
             pass
@@ -231,8 +231,8 @@ def _made(header: LogHeader) -> str:
 
 
 @cli.command(short_help=short_help_of("lineage"))
-@click.argument("log", type=click.Path(path_type=Path))
-def lineage(log: Path) -> None:
+@click.argument("log", type=LOG)
+def lineage(log: Place) -> None:
     """Show the chain of what-ifs from LOG back to the fight it started from: each log, the hash of its
     end line, and the changes made to its parent.
 
@@ -245,7 +245,7 @@ def lineage(log: Path) -> None:
     path = log
     click.echo(one_line(f"{printable(str(log))} (end {end}): {_made(header)}"))
     while header.parent is not msgspec.UNSET:
-        link = parent_link(path, header, open_log_arg, rulesets.recorded)
+        link = parent_link(path, header, open_log_arg, rulesets.recorded, find_parent)
         if link.header is None:
             click.echo(one_line(f"  from {link.shown}: {link.why}; the link is unchecked"))
             return

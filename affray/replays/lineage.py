@@ -11,11 +11,9 @@ field for field; otherwise the link is unchecked, and said to be.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Sequence
 from decimal import Decimal
-from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
@@ -54,13 +52,18 @@ _INTENT = re.compile(
 _PATH_LIMIT = 200
 """How much of a parent's path a line quotes (a stranger's header may name a path of any length)."""
 _SCENARIO = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
+Finder = Callable[[Any, str], tuple[Any, bool]]
+"""``find(child, recorded)``: where the parent that the what-if at ``child`` (a log file or a campaign's
+encounter) records as ``recorded`` is, and whether anything is there. A parent is recorded by its path
+from the child's folder, a campaign's encounter as ``campaign.sqlite#NAME``."""
 
 
 class Link(msgspec.Struct, frozen=True, kw_only=True):
     """What was found of a what-if's parent: ``state``, in words ``why`` (for a link that does not hold),
     and, when it was read, the parent's path, header and end hash (lineage goes on from them)."""
 
-    path: Path
+    path: Any
+    """The parent's log file, or its campaign's encounter."""
     state: LinkState
     why: str = ""
     header: LogHeader | None = None
@@ -72,20 +75,20 @@ class Link(msgspec.Struct, frozen=True, kw_only=True):
         return printable(excerpt(str(self.path), _PATH_LIMIT))
 
 
-OpenLog = Callable[[Path], LogReader]
+OpenLog = Callable[[Any], LogReader]
 """Opens a log for reading (the registry's rulesets resolve its vocabulary)."""
 Rerecord = Callable[[LogHeader, str], Recorded]
 """What a header records (``affray.rulesets.recorded``): its scenario loaded under its ruleset."""
 
 
-def parent_link(child: Path, header: LogHeader, open_log: OpenLog, recorded: Rerecord) -> Link:
+def parent_link(child: Any, header: LogHeader, open_log: OpenLog, recorded: Rerecord, find: Finder) -> Link:
     """The link from the what-if at ``child`` (whose header is ``header``) to the parent it names."""
     if header.parent is msgspec.UNSET:
         raise ValueError("not a what-if")
-    path = child.parent / header.parent.log
+    path, there = find(child, header.parent.log)
     named = header.parent.end
     said = printable(excerpt(named))  # a stranger's header may hold anything there
-    if not os.path.lexists(path):
+    if not there:
         return Link(path=path, state="unchecked", why=f"not found (end {said})")
     try:
         with open_log(path) as reader:
@@ -101,7 +104,7 @@ def parent_link(child: Path, header: LogHeader, open_log: OpenLog, recorded: Rer
     return Link(path=path, state=state, why=problem, header=parent.header, end=end)
 
 
-def _without_path(message: str, path: Path) -> str:
+def _without_path(message: str, path: Any) -> str:
     return printable(message.removeprefix(f"{path}: "))
 
 
