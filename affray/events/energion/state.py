@@ -68,6 +68,8 @@ class EnergionCombatant(CombatantState, kw_only=True):
     cover: int = 0
     """Percent of the body behind stable cover (rule E16); lost on moving."""
     casting: str | None = None
+    casting_at: str | None = None
+    """Whom the spell in progress is aimed at (E23): its own target, which may not be the combatant's."""
     spell_ended_ms: int | None = None
     held_by: str | None = None
     holding: str | None = None
@@ -143,12 +145,13 @@ def _aim_started(state: EnergionState, e: AimStarted) -> None:
 
 
 def _spell_started(state: EnergionState, e: SpellStarted) -> None:
-    state.combatants[e.combatant].casting = e.spell
+    caster = state.combatants[e.combatant]
+    caster.casting, caster.casting_at = e.spell, e.target
 
 
 def _spell_cast(state: EnergionState, e: SpellCast) -> None:
     caster = state.combatants[e.combatant]
-    caster.casting = None
+    caster.casting = caster.casting_at = None
     caster.spell_ended_ms = e.t
     caster.attacks += 1
     if e.damage:
@@ -159,7 +162,7 @@ def _spell_cast(state: EnergionState, e: SpellCast) -> None:
 
 def _spell_interrupted(state: EnergionState, e: SpellInterrupted) -> None:
     caster = state.combatants[e.combatant]
-    caster.casting = None
+    caster.casting = caster.casting_at = None
     caster.spell_ended_ms = e.t
 
 
@@ -246,7 +249,7 @@ def _attack(state: EnergionState, e: AttackResolved) -> None:
 def _out(state: EnergionState, e: CombatantOut) -> None:
     """Beyond the shared fall: a spell in progress is lost, and any hold ends."""
     combatant = state.combatants[e.combatant]
-    combatant.casting = None
+    combatant.casting = combatant.casting_at = None
     _release(state, combatant)
 
 

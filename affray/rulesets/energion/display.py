@@ -21,7 +21,7 @@ class EnergionDisplay:
         if c.holding is not None:
             return f"holding {c.holding} ({c.hold})"
         if c.casting is not None:
-            return f"casting {c.casting}"
+            return f"casting {c.casting}" + (f" at {c.casting_at}" if c.casting_at else "")
         if c.weapon_ready:
             return f"fighting with {c.weapon}"
         if c.reacted:

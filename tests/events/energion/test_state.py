@@ -314,3 +314,37 @@ def test_holding_down_counts_its_damage_both_ways() -> None:
         Decimal(1),
         Decimal(1),
     )
+
+
+def _spell(seq: int, target: str) -> SpellStarted:
+    return SpellStarted(
+        seq=seq,
+        t=1000,
+        combatant="mog",
+        spell="Hex bolt",
+        target=target,
+        preparation_ms=1000,
+        initiation_ms=1000,
+        casting_ms=2000,
+    )
+
+
+def test_a_spell_begun_is_aimed_at_its_own_target() -> None:
+    # E23: mog, whose controller last chose aelin, begins Hex bolt at bran
+    state = fold([joined("mog", "x", 1), joined("aelin", "y", 2), joined("bran", "y", 3), _spell(4, "bran")])
+    mog = state.combatants["mog"]
+    assert (mog.casting, mog.casting_at) == ("Hex bolt", "bran")
+
+
+def test_a_spell_cast_leaves_nothing_aimed() -> None:
+    cast = SpellCast(
+        seq=5,
+        t=5000,
+        combatant="mog",
+        spell="Hex bolt",
+        target="bran",
+        roll=Roll(expr="1d6", faces=(3,), total=3, purpose="spell", roller="mog", source="generated", draw=1),
+        damage=Decimal(3),
+    )
+    state = fold([joined("mog", "x", 1), joined("bran", "y", 2), _spell(3, "bran"), cast])
+    assert (state.combatants["mog"].casting, state.combatants["mog"].casting_at) == (None, None)

@@ -26,7 +26,9 @@ from affray.events.energion.kinds import (
     WeaponChanged,
     WeaponReadied,
 )
+from affray.events.energion.state import EnergionCombatant
 from affray.events.shared import ActionRefused, EncounterEnded
+from affray.rulesets.energion.display import DISPLAY
 from tests.strategies import example_log, read, tell
 
 DUEL = read(example_log("duel")).events
@@ -602,3 +604,20 @@ def test_a_reaction_roll_is_told_when_the_combatant_perceives() -> None:
     assert told.endswith(
         "a perceives the other party, the first: the clock starts here; its reaction time: 1d4=3 s"
     )
+
+
+def test_a_casters_status_names_whom_its_spell_is_aimed_at() -> None:
+    # the caster's own target (the controller's last choice) may be another: state shows both
+    mog = EnergionCombatant(
+        id="mog",
+        name="Mog",
+        side="x",
+        damage_points=Decimal(30),
+        position=(Decimal(0), Decimal(0)),
+        weapon="Staff",
+        armor="Cloth",
+        target="aelin",
+        casting="Hex bolt",
+        casting_at="bran",
+    )
+    assert (DISPLAY.status(mog, 0), DISPLAY.target(mog)) == ("casting Hex bolt at bran", "aelin")
