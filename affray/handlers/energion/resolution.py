@@ -91,12 +91,8 @@ def resolve_attack(
     roll = encounter.dice.roll(
         attacker.id, "hit", HIT_DIE, need=lambda: _hit_need(attacker, arm, defender, chance, armor)
     )
-    location = location_roll = armored = None
-    if locations is not None and shot is not None and shot.presented is not None:
-        location = shot.presented
-    elif locations is not None:
-        location_roll = encounter.dice.roll(attacker.id, "location", LOCATION_DIE)
-        location = location_for(locations, location_roll.total).name
+    location, location_roll = _location(encounter, attacker, shot, locations)
+    armored = None
     if location is not None:
         armored = location not in defender.spec.unarmored
         bare = defender.unarmored.value_against(arm.weapon_type)
@@ -133,10 +129,9 @@ def resolve_attack(
         outcome = "parried"
     else:
         outcome = "hit"
-        damage = _damage(attacker, arm, quality, shot, target if subdue else None, charge_speed)
-        if ruled.points is not None:
-            dealt = max(damage.damage + ruled.points, _ZERO)
-            damage = msgspec.structs.replace(damage, damage=dealt, ruled_points=dealt - damage.damage)
+        damage = _ruled_damage(
+            _damage(attacker, arm, quality, shot, target if subdue else None, charge_speed), ruled
+        )
     return AttackResolved(
         attacker=attacker.id,
         target=defender.id,
@@ -146,6 +141,30 @@ def resolve_attack(
         outcome=outcome,
         damage=damage,
     )
+
+
+def _location(
+    encounter: Arena,
+    attacker: Loadout,
+    shot: RangedDerivation | None,
+    locations: HitLocationTable | None,
+) -> tuple[str | None, Roll | None]:
+    """Rule E20: where the attack lands (the part a target in random cover presents, else rolled on the
+    chart), and the roll made for it; None without hit locations."""
+    if locations is None:
+        return None, None
+    if shot is not None and shot.presented is not None:
+        return shot.presented, None
+    roll = encounter.dice.roll(attacker.id, "location", LOCATION_DIE)
+    return location_for(locations, roll.total).name, roll
+
+
+def _ruled_damage(damage: DamageDerivation, ruled: Ruled) -> DamageDerivation:
+    """A referee's points added to a blow that lands (taken off, if negative; never below 0 dealt)."""
+    if ruled.points is None:
+        return damage
+    dealt = max(damage.damage + ruled.points, _ZERO)
+    return msgspec.structs.replace(damage, damage=dealt, ruled_points=dealt - damage.damage)
 
 
 BLOWS_KEPT = 1 << 16
