@@ -8,7 +8,7 @@ from typing import Any
 import click
 import msgspec
 
-from affray import rulesets, stores
+from affray import rulesets, stops, stores
 from affray.cli.command import (
     LOG,
     SEED,
@@ -35,26 +35,34 @@ def record(
     """Simulate ``battle`` into a log at ``output`` (a file or a campaign's encounter) with ``header``,
     keeping no log in memory. A run that fails or is interrupted keeps what it wrote beside ``output`` and
     says where (errors name ``what``)."""
-    writer = stores.log_writer(output, header, replace=force)
-    try:  # from the first call on: a stop while the notices are told still keeps the log so far
+    writer: LogWriter | None = None
+    try:
+        with stops.held():  # a stop while the log is begun comes once it is, and is kept
+            writer = stores.log_writer(output, header, replace=force)
         tell_notes(writer.notices())
         encounter = battle.run(sinks=[writer.write], trace=trace, keep_log=False)
     except AffrayError as exc:
+        if writer is None:
+            raise
         kept = _kept(writer)
         raise AffrayError(f"{what}: {exc}" + (f" ({kept})" if kept else "")) from None
     except KeyboardInterrupt:
-        raise Interrupted(_kept(writer)) from None
+        if writer is None:
+            raise
+        raise Interrupted(_kept(writer, stopped=True)) from None
     except BaseException:
-        writer.abandon()
+        if writer is not None:
+            writer.abandon()
         raise
     writer.close()
     tell_notes(writer.notices())
     return encounter
 
 
-def _kept(writer: LogWriter) -> str:
-    """Where the log of a failed run is kept, in words ("" when it held no event, and is not kept)."""
-    kept = writer.abandon()
+def _kept(writer: LogWriter, *, stopped: bool = False) -> str:
+    """Where the log of a failed or ``stopped`` run is kept, in words ("" when a failed run held no
+    event, and is not kept; a stopped run keeps its header at least)."""
+    kept = writer.abandon(keep_empty=stopped)
     return f"the log so far is kept in {kept}" if kept is not None else ""
 
 

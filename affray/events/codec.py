@@ -175,10 +175,11 @@ class LogWriter:
         self._count += 1
         self._put(line + b"\n")
 
-    def abandon(self) -> object | None:
+    def abandon(self, *, keep_empty: bool = False) -> object | None:
         """Stop without an end line, keeping the log of a failed run as far as it went; return where
-        (None when it holds no event, and is not kept)."""
-        if self._count == 0:
+        (None when it holds no event, and is not kept, unless ``keep_empty``: a stopped run keeps its
+        header)."""
+        if self._count == 0 and not keep_empty:
             self._output.discard()
             return None
         return self._output.keep_partial()

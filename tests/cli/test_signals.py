@@ -13,11 +13,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from affray import stores
 from affray.stores.sqlite import Campaign
-from tests.cli.conftest import EXAMPLES, Result
+from tests.cli.conftest import EXAMPLES, Affray, Result
 from tests.cli.test_memory import siege
 
 STOPS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
@@ -181,4 +183,25 @@ def test_a_stopped_batch_on_two_workers_ends_at_once_and_reports_the_runs_fought
     rows = (tmp_path / "r.csv.partial").read_text().splitlines()
     assert len(rows) == fought + 1  # and the header
     assert not results.exists()
+    assert temporary_files(tmp_path) == []
+
+
+def test_a_stop_as_the_log_is_begun_keeps_what_was_written(
+    affray: Affray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the stop comes as the log's header is written, before the run could hold the writer: it waits for
+    # the writer to exist, then the log so far (its header) is kept and said
+    begin = stores.log_writer
+
+    def stopped_while_begun(*args: Any, **kwargs: Any) -> Any:
+        writer = begin(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return writer
+
+    monkeypatch.setattr(stores, "log_writer", stopped_while_begun)
+    log = tmp_path / "duel.jsonl"
+    result = affray("run", EXAMPLES / "duel.toml", "-o", log)
+    assert result.code == 128 + signal.SIGTERM, result
+    assert result.err_lines[-1] == f"interrupted by SIGTERM; the log so far is kept in {log}.partial"
+    assert (tmp_path / "duel.jsonl.partial").read_bytes().startswith(b'{"format":"affray-log"')
     assert temporary_files(tmp_path) == []
