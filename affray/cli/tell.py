@@ -86,6 +86,7 @@ def state(log: Place, at_time: str | None, seq: int | None, as_json: bool) -> No
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         warn_if_broken(reader, log, "folded")
         reading = rulesets.reading(reader.header, str(log))
+        stock = reading.ruleset.display.stock(reader.header.scenario)
     current = rebuilt.state
     if not rebuilt.reached and seq is not None and seq > rebuilt.count:
         raise AffrayError(f"--seq {excerpt(str(seq))}: {log} holds seq 0 to {rebuilt.count}")
@@ -94,7 +95,7 @@ def state(log: Place, at_time: str | None, seq: int | None, as_json: bool) -> No
     if as_json:
         click.echo(encode_state(current).decode())
         return
-    for line in show_state(current, moment, reading):
+    for line in show_state(current, moment, reading, stock):
         click.echo(one_line(line))
 
 

@@ -23,7 +23,7 @@ def whole_timeline(log: Place) -> Timeline:
         reading = rulesets.reading(reader.header, str(log))
         name = str(rulesets.recorded(reader.header, str(log)).scenario.name) or log.stem
         try:
-            timeline = build(reader, reading, title=name)
+            timeline = build(reader, reading, scenario=reader.header.scenario, title=name)
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         refuse_broken(log, reader.problem, "drawn")

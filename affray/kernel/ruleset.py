@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -186,6 +187,18 @@ class Seating(Protocol):
         ...
 
 
+Shape = TypeVar("Shape")
+
+
+def read_stock(scenario: msgspec.Raw, shape: type[Shape]) -> Shape | None:
+    """A log header's ``scenario`` (JSON) read as ``shape`` (a Struct of the few fields a display wants,
+    the others ignored), or None where it does not read as one: a log is shown whatever its scenario."""
+    try:
+        return msgspec.json.decode(scenario, type=shape)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+
+
 class StateDisplay(Protocol):
     """How a ruleset shows its state in ``affray state``, beyond the columns every ruleset has."""
 
@@ -207,6 +220,23 @@ class StateDisplay(Protocol):
 
     def left(self, combatant: Any) -> str:
         """What it has left, in the ruleset's words, for the state's "left" column ("27.65/32 DP")."""
+        ...
+
+    def stock(self, scenario: msgspec.Raw) -> Any:
+        """What each combatant brought that the state does not hold (shots, throws, which parts are vital),
+        read from a log header's scenario (its JSON); nothing, never an error, where it cannot be read."""
+        ...
+
+    def supplies(self, combatant: Any, stock: Any) -> str:
+        """What it has left beyond its points, in the ruleset's words ("Bow 19/24 shots"), or ""."""
+        ...
+
+    health_name: str
+    """What ``health`` measures, for a picture's axis ("damage points left")."""
+
+    def health(self, combatant: Any, stock: Any) -> tuple[Decimal, Decimal]:
+        """How much of it is left, in the measure that puts it out, and of how much (damage points left of
+        all; the points left in its worst-hurt vital part)."""
         ...
 
     def harm(self, combatant: Any) -> str:

@@ -34,6 +34,7 @@ from affray.kernel.ruleset import Reading
 from affray.replays.explain import Explained, explain_all
 from affray.replays.export import outcome
 from affray.replays.narrate import tell
+from affray.replays.show import conditions_now
 
 _ENCODER = msgspec.json.Encoder(decimal_format="number")
 DATA_MARK = "/*FIGHT*/"
@@ -60,17 +61,16 @@ class Combatant(msgspec.Struct, frozen=True, array_like=True):
 
 
 class Seen(msgspec.Struct, frozen=True, array_like=True):
-    """One combatant at one moment: where, the damage points it has left (and what it has left as
-    ``affray state`` says it), whether it is out, what it is doing, its damage points in all."""
+    """One combatant at one moment: where, its health and what it has left in the ruleset's words (as
+    ``affray state`` says them: "27.65/32 DP"; "Bow 19/24 shots; disabled: left leg"), whether it is out,
+    what it is doing."""
 
     x: Decimal
     y: Decimal
-    left: Decimal
-    shown: str
+    health: str
+    left: str
     out: bool
     status: str
-    points: Decimal
-    """Its damage points in all."""
 
 
 class Frame(msgspec.Struct, frozen=True, array_like=True):
@@ -127,7 +127,7 @@ def fight(
 ) -> Fight:
     """The page's data for a whole log's ``events``; with ``start``/``end`` (ms), only the events
     between them are shown (the first of them with everyone as they are then)."""
-    watch = _Watch(reading.ruleset.display)
+    watch = _Watch(reading, reading.ruleset.display.stock(header.scenario))
     frames: list[Frame] = []
     state: Any = None
     ending = ""
@@ -151,11 +151,13 @@ def fight(
 
 class _Watch:
     """Each combatant as last shown, to tell what changed at an event. A combatant's figures are worked
-    out anew (the ruleset's ``left``, its slowest part) only when what they are made of has changed: its
-    position, damage points, damage taken, being out, its status, its disabled parts."""
+    out anew (the ruleset's words, its slowest part) only when what they are made of has changed: its
+    position, damage points, damage taken, being out, its status, its disabled parts, its uses spent."""
 
-    def __init__(self, display: Any) -> None:
-        self.display = display
+    def __init__(self, reading: Reading, stock: Any) -> None:
+        self.display = reading.ruleset.display
+        self.modules = reading.modules
+        self.stock = stock
         self.joined: list[Combatant] = []
         self.keys: list[tuple[Any, ...] | None] = []
         self.shown: list[Seen | None] = []
@@ -179,7 +181,7 @@ class _Watch:
                 if everyone:
                     found.append((k, None))
                 continue
-            status = self.display.status(c, now)
+            status = conditions_now(c, now) or self.display.status(c, now)
             key = (
                 c.position,
                 c.damage_points,
@@ -187,22 +189,25 @@ class _Watch:
                 c.out,
                 status,
                 len(getattr(c, "disabled", ())),
+                sum(getattr(c, "used", {}).values()),
             )
             if key != self.keys[k]:
                 self.keys[k] = key
                 self.shown[k] = Seen(
-                    c.position[0],
-                    c.position[1],
-                    c.damage_left,
-                    self.display.left(c),
-                    c.out,
-                    status,
-                    c.damage_points,
+                    c.position[0], c.position[1], self.display.left(c), self._left(c), c.out, status
                 )
             elif not everyone:
                 continue
             found.append((k, self.shown[k]))
         return found
+
+    def _left(self, c: Any) -> str:
+        """What it has left beyond its points: what it uses up, and the ruleset's and modules' lines
+        (disabled parts, wounds, injuries)."""
+        lines = [self.display.supplies(c, self.stock), *self.display.details(c)]
+        for module in self.modules:
+            lines += module.details(c)
+        return "; ".join(line for line in lines if line)
 
 
 _SHOWN_OR_NOT = re.compile(r"\\(?:\\|u00[01][0-9a-fA-F]|[bfnrt])|[^ -~]+")

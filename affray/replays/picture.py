@@ -10,6 +10,7 @@ blows draws in seconds; damage labels that would touch another are left out (:mo
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -141,10 +142,15 @@ def _combatants_health(axes: Axes, timeline: Timeline, choice: LaneChoice, colou
             lift = LIFTS_POINTS[index % len(LIFTS_POINTS)]
             line.set_transform(offset_copy(axes.transData, fig=figure, y=lift, units="points"))
     axes.axhline(0, color="#999999", linewidth=0.6)
-    axes.set_ylabel("damage points left")
+    axes.set_ylabel(_wrapped(timeline.measure))
     axes.grid(color="#eeeeee", linewidth=0.6)
     columns = -(-len(choice.lanes) // 16)
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False, ncol=columns)
+
+
+def _wrapped(label: str) -> str:
+    """An axis label in lines of up to 24 characters, to fit beside a short panel."""
+    return "\n".join(textwrap.wrap(label, 24))
 
 
 def _sides_standing(axes: Axes, timeline: Timeline, colours: dict[str, str]) -> None:
@@ -160,7 +166,7 @@ def _sides_health(axes: Axes, timeline: Timeline, colours: dict[str, str]) -> No
     """Each side's damage points left (its combatants' above 0, summed) over time."""
     for side, colour in colours.items():
         _steps(axes, timeline.side_health.get(side, []), color=colour, linewidth=1.6, label=f"side {side}")
-    axes.set_ylabel("damage points left\nper side")
+    axes.set_ylabel(_wrapped(timeline.measure) + "\nper side, summed")
     axes.set_ylim(bottom=0)
     axes.grid(color="#eeeeee", linewidth=0.6)
 

@@ -22,8 +22,9 @@ def conditions_now(c: CombatantState, now: int) -> str:
     return ", ".join(active)
 
 
-def show_state(state: EncounterState[Any], moment: int | None, reading: Reading) -> list[str]:
-    """The state as lines for people, at ``moment`` (ms) or after its last event."""
+def show_state(state: EncounterState[Any], moment: int | None, reading: Reading, stock: Any) -> list[str]:
+    """The state as lines for people, at ``moment`` (ms) or after its last event; ``stock`` is what the
+    combatants brought (``StateDisplay.stock``), to say what they have left."""
     over = f"; ended: {state.end_reason}" if state.ended else ""
     if moment is None:
         when = f"after seq {state.seq}, at {game_time(state.t)}"
@@ -40,7 +41,8 @@ def show_state(state: EncounterState[Any], moment: int | None, reading: Reading)
         left = display.left(c)
         target = display.target(c) or "-"
         lines.append(f"  {c.id:<12} {c.side:<10} {left:>15} {where:>18}  {status:<30} {target}")
-        details = display.details(c)
+        supplies = display.supplies(c, stock)
+        details = ([f"supplies: {supplies}"] if supplies else []) + display.details(c)
         for module in reading.modules:
             details += module.details(c)
         lines += [f"  {'':<12} {line}" for line in details]

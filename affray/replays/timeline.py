@@ -1,6 +1,6 @@
 """A fight laid out on its clock, from the log alone: one lane per combatant with the marks its events
 leave (the ruleset's and modules' markers, ``Reading.markers``), the rounds where the ruleset has them,
-and each combatant's damage points over time, folded from the same log as ``affray state``.
+and each combatant's health over time (its damage points, say), folded from the same log as ``affray state``.
 
 The kinds every ruleset shares are marked here: a refusal, a ruling and going out are instants; going
 out ends the combatant's open spans.
@@ -19,7 +19,7 @@ from affray.errors import AffrayError, excerpt
 from affray.events.base import Event
 from affray.events.shared import ActionRefused, CombatantJoined, CombatantOut, EncounterEnded, RulingApplied
 from affray.kernel.fold import apply_checked
-from affray.kernel.ruleset import Reading
+from affray.kernel.ruleset import Reading, StateDisplay
 from affray.kernel.timeline import Close, Instant, Mark, Marker, Span, instant
 
 _ZERO = Decimal(0)
@@ -53,9 +53,11 @@ class Timeline:
     lanes: dict[str, Lane] = field(default_factory=dict)
     rounds: list[Span] = field(default_factory=list)
     health: dict[str, list[tuple[int, Decimal]]] = field(default_factory=dict)
+    """Each combatant's health (the ruleset's measure, ``StateDisplay.health``) at each change."""
     side_health: dict[str, list[tuple[int, Decimal]]] = field(default_factory=dict)
-    """Each side's damage points left (what its combatants have above 0, summed) at each change."""
-    damage_points: dict[str, Decimal] = field(default_factory=dict)
+    """Each side's health (what its combatants have above 0, summed) at each change."""
+    measure: str = "damage points left"
+    """What health is measured in, in the ruleset's words (``StateDisplay.health_name``)."""
     end: int = 0
     """The last event's time (an aftermath of healing may run on for days after the fight)."""
     ended_at: int | None = None
@@ -205,19 +207,20 @@ class _Builder:
             lane.spans.append(span)
 
 
-def build(events: Iterable[Event], reading: Reading, title: str = "") -> Timeline:
-    """The timeline of ``events`` (read as they come), marked by ``reading``'s markers."""
+def build(events: Iterable[Event], reading: Reading, *, scenario: msgspec.Raw, title: str = "") -> Timeline:
+    """The timeline of ``events`` (read as they come), marked by ``reading``'s markers; ``scenario`` is
+    the header's (its JSON), for what the state does not hold (which parts are vital, say)."""
     vocabulary = reading.vocabulary()
     markers: dict[type[Event], Marker] = {**SHARED_MARKERS, **reading.markers()}
     state = vocabulary.new_state()
-    timeline = Timeline(title=title)
+    display = reading.ruleset.display
+    timeline = Timeline(title=title, measure=display.health_name)
     builder = _Builder(timeline)
-    health = _Health(timeline, state)
+    health = _Health(timeline, state, display, display.stock(scenario))
     for event in events:
         apply_checked(vocabulary, state, event)
         if isinstance(event, CombatantJoined):
             timeline.lanes[event.combatant] = Lane(event.combatant, event.name, event.side, event.t)
-            timeline.damage_points[event.combatant] = event.damage_points
         marker = markers.get(type(event))
         if marker is not None:
             for mark in marker(event, state):
@@ -232,11 +235,13 @@ def build(events: Iterable[Event], reading: Reading, title: str = "") -> Timelin
 
 
 class _Health:
-    """Each combatant's and each side's damage points left, noted when they change."""
+    """Each combatant's and each side's health, noted when it changes."""
 
-    def __init__(self, timeline: Timeline, state: Any) -> None:
+    def __init__(self, timeline: Timeline, state: Any, display: StateDisplay, stock: Any) -> None:
         self.timeline = timeline
         self.combatants: dict[str, Any] = state.combatants
+        self.display = display
+        self.stock = stock
         self.seen: dict[str, tuple[object, object]] = {}
         self.left: dict[str, Decimal] = {}
         self.sides: dict[str, Decimal] = {}
@@ -249,7 +254,7 @@ class _Health:
             if before is not None and before[0] is figures[0] and before[1] is figures[1]:
                 continue
             self.seen[who] = figures
-            now = combatant.damage_left
+            now = self.display.health(combatant, self.stock)[0]
             if self.left.get(who) == now:
                 continue
             self.timeline.health.setdefault(who, []).append((t, now))

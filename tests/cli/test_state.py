@@ -175,3 +175,12 @@ def test_state_shows_a_timed_condition_while_it_lasts(affray: Affray, tmp_path: 
     log = tmp_path / "condition.jsonl"
     assert affray("run", scenario, "-o", log).code == 0
     assert "unconscious until 60.000 s" in affray("state", log).out
+
+
+def test_state_says_what_each_combatant_has_left_to_use(affray: Affray, tmp_path: Path) -> None:
+    # archers.toml: osric's light crossbow has 12 bolts; at 30 s he has shot one
+    log = tmp_path / "archers.jsonl"
+    assert affray("run", EXAMPLES / "archers.toml", "-o", log).code == 0
+    lines = affray("state", log, "--at", "30").out.splitlines()
+    osric = next(i for i, line in enumerate(lines) if line.split()[:1] == ["osric"])
+    assert lines[osric + 1].split() == ["supplies:", "Crossbow,", "Light", "11/12", "shots"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -61,29 +60,30 @@ class Page:
     def scrub(self, index: int) -> None:
         self.page.locator("#scrubber").fill(str(index))
 
-    def shown_points(self) -> dict[str, Decimal]:
-        """The damage points left each listed combatant is shown with."""
+    def shown_points(self) -> dict[str, str]:
+        """The health each listed combatant is shown with ("27.65/32 DP", "6/7 parts")."""
         rows = self.page.locator("#state tbody tr:visible")
-        shown = {}
-        for i in range(rows.count()):
-            row = rows.nth(i)
-            left = row.locator("td").nth(2).inner_text().split("/")[0]
-            shown[row.get_attribute("data-combatant") or ""] = Decimal(left)
-        return shown
+        return {
+            rows.nth(i).get_attribute("data-combatant") or "": rows.nth(i).locator("td").nth(2).inner_text()
+            for i in range(rows.count())
+        }
 
-    def state_at(self, t: int) -> dict[str, Decimal]:
-        """The damage points left at ``t`` ms, as ``affray state --at`` gives them."""
+    def state_at(self, t: int) -> dict[str, str]:
+        """The health at ``t`` ms, as ``affray state --at`` shows it."""
         return self.state("--at", f"{t / 1000}")
 
-    def state(self, *moment: str) -> dict[str, Decimal]:
-        """The damage points left at a moment (``--at T`` or ``--seq N``), as ``affray state`` gives them."""
-        result = self.affray("state", self.log, *moment, "--json")
+    def state(self, *moment: str) -> dict[str, str]:
+        """The health at a moment (``--at T`` or ``--seq N``), as ``affray state`` shows it: the words
+        between a row's id and side and its position, "(x, y)"."""
+        result = self.affray("state", self.log, *moment)
         assert result.code == 0, result
-        combatants = json.loads(result.out)["combatants"]
-        return {
-            k: Decimal(str(c["damage_points"])) - Decimal(str(c["damage_taken"]))
-            for k, c in combatants.items()
-        }
+        shown = {}
+        for line in result.out.splitlines()[1:]:
+            words = line.split()
+            positions = [i for i, word in enumerate(words) if word.startswith("(")]
+            if positions and not line.startswith("   "):  # a combatant's row, not a line under it
+                shown[words[0]] = " ".join(words[2 : positions[0]])
+        return shown
 
 
 @pytest.fixture
@@ -102,7 +102,7 @@ def test_the_page_loads_offline_with_no_error(opened: Page) -> None:
 
 
 @pytest.mark.parametrize("opened", EXAMPLES, indirect=True)
-def test_the_damage_points_shown_are_the_states_at_each_moment(opened: Page) -> None:
+def test_the_health_shown_is_the_states_at_each_moment(opened: Page) -> None:
     frames = opened.frames()
     # the last frame at each of four moments: the state --at that time is the state after it
     last_at = {t: i for i, (_, t) in enumerate(frames)}

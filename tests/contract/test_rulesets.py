@@ -207,7 +207,7 @@ def test_a_samples_timeline_has_a_lane_per_combatant_and_every_span_within_the_f
     ruleset, scenario = load(path)
     log = ruleset.battle(scenario).run().log
     reading = Reading(ruleset=ruleset, modules=tuple(map(rulesets.module, scenario.modules)))
-    drawn = timeline.build(log, reading)
+    drawn = timeline.build(log, reading, scenario=ruleset.header(scenario).scenario)
     assert set(drawn.lanes) == {c.id for c in scenario.combatants}
     spans = [span for lane in drawn.lanes.values() for span in lane.spans] + drawn.rounds
     assert all(span.end is not None and 0 <= span.start <= span.end for span in spans)

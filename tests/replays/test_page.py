@@ -12,14 +12,16 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
+from affray import rulesets
 from affray.errors import printable
-from affray.replays.page import Combatant, Fight, Frame, Seen, data_json, page, visible
+from affray.replays.page import Combatant, Fight, Frame, Seen, data_json, fight, page, visible
+from tests.strategies import example_log, read
 
 HOSTILE = "</script><!-- <script> & \u2028\u2029 > \u001b[2J \u202e \\u001b \\\u001b\U000e0001"
 
 
 def _fight(text: str) -> Fight:
-    seen = Seen(Decimal(0), Decimal("1.5"), Decimal(3), text, False, text, Decimal(4))
+    seen = Seen(Decimal(0), Decimal("1.5"), text, text, False, text)
     frame = Frame(1, 0, "0.000 s", "joined", text, [(0, seen)])
     return Fight(text, text, text, ["#000"], [Combatant("a", text, "s")], [frame], [])
 
@@ -46,7 +48,7 @@ def test_the_data_reads_back_with_each_string_made_printable() -> None:
     shown = printable(HOSTILE)
     assert data["title"] == data["combatants"][0][1] == data["frames"][0][4] == shown
     assert data["frames"][0][5][0][0] == 0
-    assert data["frames"][0][5][0][1][:3] == [0, 1.5, 3]
+    assert data["frames"][0][5][0][1][:2] == [0, 1.5]
 
 
 def test_the_title_is_escaped_for_html() -> None:
@@ -59,3 +61,29 @@ def test_any_string_of_the_data_reads_back_made_printable(text: str) -> None:
         printable(text),
         {printable(text): printable(text)},
     ]
+
+
+def _archers_at_the_end() -> dict[str, Seen]:
+    """Each archers.toml combatant as the page last shows it."""
+    log = read(example_log("archers"))
+    data = fight(log.header, log.events, rulesets.recorded(log.header, "archers"), "archers")
+    last: dict[str, Seen] = {}
+    for frame in data.frames:
+        for k, seen in frame.changed:
+            if seen is not None:
+                last[data.combatants[k].id] = seen
+    return last
+
+
+def test_the_left_column_shows_what_is_used_up_and_health_the_damage_points() -> None:
+    # archers.toml: wren's long bow has 24 arrows; the health column is what `affray state` shows
+    wren = _archers_at_the_end()["wren"]
+    assert re.fullmatch(r"Bow, Self, Long \d+/24 shots", wren.left)
+    assert re.fullmatch(r"[\d.]+/28 DP", wren.health)
+
+
+def test_the_shots_left_count_down_with_each_shot() -> None:
+    log = read(example_log("archers"))
+    bow = ("wren", "Bow, Self, Long")
+    shots = sum(1 for e in log.events if (getattr(e, "attacker", ""), getattr(e, "weapon", "")) == bow)
+    assert _archers_at_the_end()["wren"].left == f"Bow, Self, Long {24 - shots}/24 shots"

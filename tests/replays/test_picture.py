@@ -51,7 +51,7 @@ def test_a_big_fight_also_has_each_sides_standing_and_damage_points(pyplot: Any,
     assert [axes.get_ylabel() for axes in drawn.axes[1:]] == [
         "damage points left",
         "standing",
-        "damage points left\nper side",
+        "damage points left\nper side, summed",
     ]
 
 

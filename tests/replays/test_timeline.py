@@ -24,7 +24,7 @@ from tests.strategies import example, example_log, healed_events, log_bytes, rea
 
 def timeline_of(name: str) -> Timeline:
     log = read(example_log(name))
-    return build(log.events, rulesets.reading(log.header, name), title=name)
+    return build(log.events, rulesets.reading(log.header, name), scenario=log.header.scenario, title=name)
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +144,11 @@ def test_fivestep_marks_where_each_sub_turn_after_the_first_begins() -> None:
 def test_a_healed_logs_fight_ends_where_the_encounter_did() -> None:
     # robots healed 30 days: the aftermath runs on for days; the fight itself ended at 64 s
     log = read(example_log("robots"))
-    healed = build(healed_events(example("robots"), 30), rulesets.reading(log.header, "robots-healed"))
+    healed = build(
+        healed_events(example("robots"), 30),
+        rulesets.reading(log.header, "robots-healed"),
+        scenario=log.header.scenario,
+    )
     assert (healed.fight_end(), healed.end > 86_400_000) == (64_000, True)
 
 
@@ -159,7 +163,8 @@ def lines_of(per_side: int, damage_points: int = 20) -> Timeline:
     text = 'ruleset = "energion"\nseed = 3\nmax_seconds = 3600\n\n' + "\n".join(fighters)
     scenario = decode_scenario(text, "lines.toml")
     log = read(log_bytes(scenario))
-    return build(log.events, rulesets.reading(log.header, "lines"), title="lines")
+    reading = rulesets.reading(log.header, "lines")
+    return build(log.events, reading, scenario=log.header.scenario, title="lines")
 
 
 @pytest.fixture(scope="module")
@@ -214,3 +219,13 @@ def test_the_lanes_asked_for_are_drawn_in_the_order_asked(lines: Timeline) -> No
 def test_a_lane_asked_for_that_is_not_in_the_log_is_refused(lines: Timeline) -> None:
     with pytest.raises(AffrayError, match="--only: no combatant 'nobody' in the log"):
         choose_lanes(lines, ["north0", "nobody"])
+
+
+def test_a_fivestep_characters_health_is_its_worst_hurt_vital_part() -> None:
+    # firefight.toml: vance goes out with his head (12 points, vital) without function: at 0 % then,
+    # where his body's points summed would still show most of 160 left
+    log = read(example_log("firefight"))
+    drawn = build(log.events, rulesets.reading(log.header, "firefight"), scenario=log.header.scenario)
+    out_at = drawn.lanes["vance"].out_at
+    assert drawn.measure == "% left of the worst-hurt vital part"
+    assert [value for t, value in drawn.health["vance"] if t == out_at][-1] == 0

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+import msgspec
+
 from affray.kernel.ruleset import Ruleset
 from affray.replays.telling import number, rolled
 from tests.toy.battle import ToyBattle, load
@@ -45,6 +49,20 @@ class ToyDisplay:
     def left(self, c: ToyFighter) -> str:
         """Its points left of its total."""
         return f"{c.damage_left}/{c.damage_points} points"
+
+    def stock(self, scenario: msgspec.Raw) -> None:
+        """The toy uses nothing up."""
+        return None
+
+    def supplies(self, c: ToyFighter, stock: None) -> str:
+        """Nothing to use up."""
+        return ""
+
+    health_name = "points left"
+
+    def health(self, c: ToyFighter, stock: None) -> tuple[Decimal, Decimal]:
+        """Its points left of its total."""
+        return c.damage_left, Decimal(c.damage_points)
 
     def harm(self, c: ToyFighter) -> str:
         """The points it took."""
