@@ -26,6 +26,9 @@ from affray.events.vocabulary import Part
 
 _ZERO = Decimal(0)
 RECENT_MS = 1000
+SAME_STEP_M = Decimal("0.002")
+"""Steps that differ by no more than this on either axis are the same movement: positions are kept to the
+millimetre, so a steady pace moves 1 m one second and 0.999 m the next (E17: steady movement)."""
 """A move within the last second is the combatant's current velocity."""
 
 
@@ -124,12 +127,16 @@ def _moved(state: EncounterState[Any], e: Moved) -> None:
     combatant = state.combatants[e.combatant]
     step = (e.end[0] - e.start[0], e.end[1] - e.start[1])
     before = combatant.moved_ms
-    steady = before is not None and e.t - before <= RECENT_MS and combatant.velocity == step
+    steady = before is not None and e.t - before <= RECENT_MS and _same_step(combatant.velocity, step)
     if e.fleeing or not steady:
         combatant.course_changed_ms = e.t
     combatant.position = e.end
     combatant.velocity = step
     combatant.moved_ms = e.t
+
+
+def _same_step(before: tuple[Decimal, Decimal], now: tuple[Decimal, Decimal]) -> bool:
+    return abs(before[0] - now[0]) <= SAME_STEP_M and abs(before[1] - now[1]) <= SAME_STEP_M
 
 
 def _out(state: EncounterState[Any], e: CombatantOut) -> None:

@@ -252,7 +252,7 @@ def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -
     percentage = ranged.size_percentage(visible)
     speed = ranged.relative_speed(me.velocity_at(now), them.velocity_at(now))
     maneuvering = them.fleeing and them.moved_ms is not None and now - them.moved_ms < MS_PER_SECOND
-    since, restarted = ranged.aim_start(me.aim_target, me.aim_since_ms, them.id, them.course_changed_ms)
+    since, restarted = _aim_seen(me, them, firing)
     aim_ms = now - since if since is not None else 0
     extra_ms = max(aim_ms - arm.speed_ms, 0)
     aimed = aim_ms >= arm.speed_ms
@@ -279,6 +279,20 @@ def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -
         firing_from_cover=firing,
         aim_restarted_ms=restarted,
     )
+
+
+def _aim_seen(me: EnergionCombatant, them: EnergionCombatant, firing: bool) -> tuple[int | None, int | None]:
+    """Rule E17 with E16: since when the aim at ``them`` counts, and when it was spoiled or began to
+    count late (None: it was not). The gap "must be spent visible" (ruling 58): a shooter in full stable
+    cover is not, so its aim never counts; a target in full cover is seen only in the second of its own
+    attack (``firing``), so aim at it counts from then."""
+    if me.cover >= FULL_COVER:
+        return None, None
+    since, restarted = ranged.aim_start(me.aim_target, me.aim_since_ms, them.id, them.course_changed_ms)
+    shown = them.attacked_ms
+    if firing and since is not None and shown is not None and shown > since:
+        return shown, shown
+    return since, restarted
 
 
 def _shot_chance(shot: RangedDerivation) -> Decimal:

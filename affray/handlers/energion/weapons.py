@@ -39,6 +39,7 @@ def arm_views(me: Loadout, mine: EnergionCombatant) -> tuple[ArmView, ...]:
             reach=arm.reach,
             ranges=arm.weapon.ranges,
             speed_ms=arm.speed_ms,
+            initiative_ms=arm.initiative_ms,
             uses_left=None if arm.uses is None else arm.uses - used.get(str(arm.index), 0),
             martial=arm.martial,
         )

@@ -42,6 +42,8 @@ CHARGE_PACE = Decimal(4)
 """Faster than this (m/s) a melee fighter charges: the E21 damage multiple, speed / 4, exceeds 1."""
 CLOSE_QUARTERS = Decimal(2)
 """An enemy this near (metres) is fought hand to hand if a melee weapon is carried."""
+BLOW_REACH = Decimal(1)
+"""How near an enemy coming on must be to strike: the common melee reach (metres)."""
 SHOOTING_DISTANCE = Decimal(10)
 """An enemy at least this far (metres) is worth shooting at rather than closing with."""
 EXTRA_AIM_SECONDS = {"PTB": 0, "SHT": 0, "MED": 2, "LNG": 5, "EXT": 10}
@@ -59,11 +61,20 @@ class Situation(msgspec.Struct, frozen=True, kw_only=True):
     """The weapon in hand is ready and has uses left."""
     cornered: bool = False
     """It has given up fleeing and stands (ruling 48)."""
+    arrives_ms: int | None = None
+    """How soon the target, coming on, will be within a blow's reach (None: it is not coming on)."""
 
     @property
     def me(self) -> Seen:
         """The tactician's own combatant."""
         return self.view.me
+
+    @property
+    def aimed_ms(self) -> int:
+        """How long it has aimed at the target, its aim unspoiled (E17)."""
+        me = self.me
+        since, _ = aim_start(me.aim_target, me.aim_since_ms, self.target.id, self.target.course_changed_ms)
+        return self.view.now - since if since is not None else 0
 
     def first(self, wanted: Callable[[ArmView], bool]) -> ArmView | None:
         """The first carried weapon that is ``wanted``."""
@@ -219,23 +230,44 @@ def wait_for_exposure(s: Situation) -> Intent | None:
     return None
 
 
+def meet_the_charge(s: Situation) -> Intent | None:
+    """An enemy coming on that will be within reach before the shot is aimed (E17) is met with the melee
+    weapon instead, grabbed in time (E3: 1 s and its initiative) with a second to spare."""
+    arrives, weapon = s.arrives_ms, s.first(lambda a: a.mode == "melee")
+    if arrives is None or weapon is None or s.arm.speed_ms - s.aimed_ms <= arrives:
+        return None
+    if arrives > MS_PER_SECOND + weapon.initiative_ms + MS_PER_SECOND:
+        return None  # time yet: aim on, in case it stops
+    return ChangeWeapon(
+        index=weapon.index,
+        method="drop_and_grab",
+        reason=f"{s.target.id} will be on it in {arrives / MS_PER_SECOND:.1f} s, before an aimed shot: "
+        f"drop the {s.arm.name}, grab the {weapon.name}",
+    )
+
+
 def shoot(s: Situation) -> Intent:
-    """Aim for the range band's seconds beyond the gap (E17), then shoot."""
-    me, target, arm = s.me, s.target, s.arm
+    """Aim for the range band's seconds beyond the gap (E17), a second at a time, then shoot: sooner, as
+    soon as the gap is aimed, when the target coming on would arrive before the extra aim; at once at a
+    target in full cover that shows itself for the second of its own shot (E16), too short to aim at."""
+    target, arm = s.target, s.arm
     band = range_band(arm.ranges, s.gap)
     assert band is not None  # out_of_range came first
-    since, _ = aim_start(me.aim_target, me.aim_since_ms, target.id, target.course_changed_ms)
-    aimed = s.view.now - since if since is not None else 0
-    wanted = arm.speed_ms + EXTRA_AIM_SECONDS[band] * MS_PER_SECOND
-    if aimed < wanted:
+    if target.cover >= FULL_COVER:
+        return Attack(target=target.id, reason=f"{target.id} shows itself to shoot: shoot back at once")
+    aimed, wanted = s.aimed_ms, arm.speed_ms + EXTRA_AIM_SECONDS[band] * MS_PER_SECOND
+    hurried = s.arrives_ms is not None and aimed >= arm.speed_ms and s.arrives_ms < wanted - aimed
+    if aimed < wanted and not hurried:
         seconds = -(-(wanted - aimed) // MS_PER_SECOND)
         return Aim(
             target=target.id,
-            seconds=seconds,
+            seconds=1,
             reason=f"{target.id} at {s.gap} m ({band}): aim {seconds} s more before the shot",
         )
+    coming = f", before it arrives in {(s.arrives_ms or 0) / MS_PER_SECOND:.1f} s" if hurried else ""
     return Attack(
-        target=target.id, reason=f"aimed {aimed / MS_PER_SECOND:g} s at {target.id}, {s.gap} m ({band})"
+        target=target.id,
+        reason=f"aimed {aimed / MS_PER_SECOND:g} s at {target.id}, {s.gap} m ({band}){coming}",
     )
 
 
@@ -251,6 +283,7 @@ OPTIONS: tuple[Option, ...] = (
     rearm,
     out_of_range,
     wait_for_exposure,
+    meet_the_charge,
     shoot,
 )
 """The tactician's options, most pressing first."""
@@ -261,6 +294,14 @@ class Flight(msgspec.Struct, frozen=True):
 
     gap: Decimal
     since_ms: int
+
+
+class Closing(msgspec.Struct, frozen=True):
+    """An enemy's gap when last looked at, and how soon it would then arrive (None: not coming on)."""
+
+    at: int
+    gap: Decimal
+    arrives_ms: int | None
 
 
 class Tactician:
@@ -275,6 +316,7 @@ class Tactician:
         self.when_cornered = cornered
         self.flight: Flight | None = None
         self.cornered = False
+        self.closing: dict[str, Closing] = {}
 
     def give_up(self, pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
         """Rule S3: the victim's pick of the equipment it loses: the kind it has most units of first."""
@@ -296,6 +338,7 @@ class Tactician:
             arm=arm,
             ready=view.me.weapon_ready and arm.usable,
             cornered=self.cornered,
+            arrives_ms=self._arrival(contact.id, gap, view.now),
         )
         choice = _weigh(situation)
         if not isinstance(choice, Flee):
@@ -306,6 +349,19 @@ class Tactician:
         elif view.now - self.flight.since_ms >= NO_GROUND_MS:
             return self._cornered(situation)
         return choice
+
+    def _arrival(self, target: str, gap: Decimal, now: int) -> int | None:
+        """How soon ``target`` will be within a blow's reach at the pace it closed the gap since last
+        seen (None: it did not come nearer, or this is the first look at it)."""
+        last = self.closing.get(target)
+        if last is not None and last.at == now:
+            return last.arrives_ms
+        arrives = None
+        if last is not None and gap < last.gap:
+            pace = (last.gap - gap) / (now - last.at)  # metres per ms
+            arrives = int(max(gap - BLOW_REACH, Decimal(0)) / pace)
+        self.closing[target] = Closing(now, gap, arrives)
+        return arrives
 
     def _cornered(self, situation: Situation) -> Intent | None:
         """Ruling 48: the flight has gained no ground on the nearest enemy for 10 s."""

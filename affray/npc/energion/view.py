@@ -85,6 +85,8 @@ class ArmView(msgspec.Struct, frozen=True, kw_only=True):
     reach: Decimal
     ranges: tuple[int, int, int, int, int]
     speed_ms: int
+    initiative_ms: int = 0
+    """Its modified initiative (E1): grabbing it takes 1 s more (E3)."""
     uses_left: int | None
     """Throws or shots left; None when unlimited (melee, or ammunition not counted)."""
     martial: Literal["punch", "kick"] | None = None

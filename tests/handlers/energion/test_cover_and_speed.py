@@ -170,17 +170,33 @@ def test_no_shot_at_a_target_wholly_behind_cover() -> None:
 
 
 def test_a_target_in_full_cover_is_exposed_in_the_second_of_its_own_shot() -> None:
-    # rule E16: b shoots at 7 s; a (aimed 0.5 -> 7.5 s, the 7 s gap) shoots 0.5 s later: b's firing cover 50
+    # rule E16: b shoots at 7 s; a (aiming from 0.5 s) shoots 0.5 s later: b's firing cover 50
     # -> 0.75 * 50/100 = 0.375 m2; advantage 40/4 = 10 % -> 0.3375 m2 -> 67.5 %; 20 m is SHT (x1, size
-    # factor 2): 80 - (100 - 67.5) * 2 = 80 - 65 = 15
+    # factor 2): 80 - (100 - 67.5) * 2 = 80 - 65 = 15; ruling 58: b was seen from 7 s only, 0.5 s of aim
+    # against the 7 s gap (E17): unaimed, 15 - 100 = -85
     encounter = hidden_duel(Aim(target="b", seconds=GAP_S, reason="r"), Attack(target="b", reason="r"))
     event, shot = only_shot(encounter)
     assert (event.t, shot.firing_from_cover, shot.cover) == (7500, True, 50)
     assert (shot.visible_area, shot.size_penalty, event.hit.hit_chance) == (
         Decimal("0.3375"),
         Decimal(65),
-        Decimal(15),
+        Decimal(-85),
     )
+
+
+def test_aim_at_a_target_in_full_cover_counts_from_when_it_shows_itself() -> None:
+    # ruling 58 (E16, E17): a aimed from 0.5 s at b, hidden until its shot at 7 s: the aim counts from 7 s
+    encounter = hidden_duel(Aim(target="b", seconds=GAP_S, reason="r"), Attack(target="b", reason="r"))
+    _, shot = only_shot(encounter)
+    assert (shot.aim_restarted_ms, shot.aim_ms, shot.unaimed_penalty) == (7000, 500, 100)
+
+
+def test_a_shooter_in_full_cover_shoots_unaimed() -> None:
+    # ruling 58: b aimed 7 s from full cover, unseen: the gap was not "spent visible", so no aim counts
+    encounter = hidden_duel(Attack(target="b", reason="r"))
+    (shot,) = [e for e in of_kind(encounter, AttackResolved) if e.attacker == "b"]
+    assert shot.hit.ranged is not None
+    assert (shot.hit.ranged.aim_ms, shot.hit.ranged.unaimed_penalty) == (0, 100)
 
 
 def test_firing_cover_is_the_combatants_own_setting() -> None:

@@ -64,18 +64,19 @@ def decide(
     ],
 )
 def test_aim_seconds_grow_with_the_range_band(gap: str, band: str, seconds: int) -> None:
-    # rule E17: the gap must be spent aiming; extra aim (+10 a second) is worth it at longer bands
+    # rule E17: the gap must be spent aiming; extra aim (+10 a second) is worth it at longer bands. It
+    # aims a second at a time, looking again after each (ruling 51), and says how long it means to aim
     intent = decide(gap)
     assert isinstance(intent, Aim)
-    assert (intent.target, intent.seconds) == ("foe", seconds)
-    assert f"({band})" in intent.reason
+    assert (intent.target, intent.seconds) == ("foe", 1)
+    assert f"({band}): aim {seconds} s more before the shot" in intent.reason
 
 
 def test_aim_already_spent_counts_toward_the_seconds_wanted() -> None:
     # MED wants 4.5 s; aimed 3 s at foe already -> 1.5 s more -> 2 whole seconds
     intent = decide("85", now=3000, aim_target="foe", aim_since_ms=0)
     assert isinstance(intent, Aim)
-    assert intent.seconds == 2
+    assert "aim 2 s more" in intent.reason
 
 
 def test_shoots_once_aimed_long_enough() -> None:
@@ -87,7 +88,7 @@ def test_shoots_once_aimed_long_enough() -> None:
 def test_aim_at_another_target_does_not_count() -> None:
     intent = decide("85", now=4500, aim_target="other", aim_since_ms=0)
     assert isinstance(intent, Aim)
-    assert intent.seconds == 5
+    assert "aim 5 s more" in intent.reason
 
 
 def test_holds_cover_while_the_enemy_is_out_of_range() -> None:

@@ -277,4 +277,4 @@ def test_a_target_in_partial_cover_is_aimed_at_as_usual() -> None:
     # rule E16/E17: cover 99 leaves something to shoot at: the usual aim, 2.5 s gap -> 3 s at SHT
     intent = decide("30", weapon=WITH_BOW, foe={"cover": 99})
     assert isinstance(intent, Aim)
-    assert intent.seconds == 3
+    assert "aim 3 s more" in intent.reason
