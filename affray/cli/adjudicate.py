@@ -45,6 +45,7 @@ class _Session:
         source: str,
         entered: dict[str, list[int]],
         resumed: dict[str, list[int]] | None = None,
+        sources: dict[str, Path] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.spec = spec
@@ -52,6 +53,8 @@ class _Session:
         self.source = source
         self.entered = entered
         self.resumed = dict(resumed or {})
+        self.sources = dict(sources or {})
+        """The file each roll of ``resumed`` comes from: the stopped session's, or ``--rolls``."""
         self.order: list[str] = []
         self.told: list[int] = []
         """How many events had been told when each roll of ``order`` was asked for."""
@@ -94,16 +97,17 @@ class _Session:
             self.enter(exhausted.wanted.roll, faces)
         return faces is not None
 
-    def refuse_unasked(self, saved: Path, *, fought: bool = True) -> None:
-        """Every roll the stopped session saved (in ``saved``) must be one it was asked: the first that is
-        not is an error naming it. Before the fight (``fought`` false) only those it could never be asked
-        are found: one the scenario enters itself, one of a stream the scenario does not mark manual. Once
-        the fight asks for a roll the session did not save, or ends, every roll left was never asked (a
-        stopped session saves the rolls it was asked, in order: only a file changed since holds one)."""
+    def refuse_unasked(self, *, fought: bool = True) -> None:
+        """Every roll given in a file (a stopped session's, or ``--rolls``) must be one the fight asks
+        for: the first that is not is an error naming it and its file. Before the fight (``fought``
+        false) only those it could never ask are found: one the scenario enters itself, one of a stream
+        the scenario does not mark manual. Once the fight asks for a roll no file gives, or ends, every
+        roll left was never asked (a stopped session saves the rolls it was asked, in order, and a table's
+        rolls file holds those rolled at the table)."""
         for key in self.resumed:
             why = self._never_asked(key) or ("the fight did not ask for it" if fought else "")
             if why:
-                raise AffrayError(f"{saved}: {key}: not a roll this session was asked for ({why})")
+                raise AffrayError(f"{self.sources[key]}: {key}: not a roll the fight asks for ({why})")
 
     def _never_asked(self, key: str) -> str:
         """Why the roll ``key`` is never asked for, or "" when it may be."""
@@ -161,7 +165,7 @@ def _ask(session: _Session, exhausted: DiceExhausted) -> bool:
         click.echo(f"{wanted.roll} needs {each} of 1..{wanted.sides} (or {UNDO} to undo the last roll)")
 
 
-def _referee(session: _Session, from_file: Path | None, saved: Path) -> None:
+def _referee(session: _Session, from_file: Path | None) -> None:
     """Run the fight, asking for each roll it needs (unless a stopped session's ``saved`` holds it), until
     it is over."""
     while True:
@@ -169,7 +173,7 @@ def _referee(session: _Session, from_file: Path | None, saved: Path) -> None:
         session.tell(events)
         if exhausted is not None and session.resume(exhausted):
             continue
-        session.refuse_unasked(saved)
+        session.refuse_unasked()
         if exhausted is None:
             return
         if from_file is not None:
@@ -239,16 +243,19 @@ def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bo
     resumed = _rolls_in(saved) if resume else {}
     if not resume and files.what_is_at(saved) is not None:
         raise AffrayError(f"{saved}: the rolls of a stopped session; carry on with --resume, or remove it")
-    if rolls_file is not None:
-        entered.update(_rolls_in(rolls_file))
-    elif not sys.stdin.isatty():
-        raise AffrayError("no terminal to ask for the rolls on: give them in a file with --rolls FILE")
     # a file an older affray saved also holds the scenario's own rolls
     resumed = {key: faces for key, faces in resumed.items() if entered.get(key) != faces}
-    session = _Session(ruleset, spec, str(scenario), entered, resumed)
-    session.refuse_unasked(saved, fought=False)
+    sources = dict.fromkeys(resumed, saved)
+    if rolls_file is not None:  # entered only as the fight asks for them, as a stopped session's are
+        table = _rolls_in(rolls_file)
+        resumed.update(table)
+        sources.update(dict.fromkeys(table, rolls_file))
+    elif not sys.stdin.isatty():
+        raise AffrayError("no terminal to ask for the rolls on: give them in a file with --rolls FILE")
+    session = _Session(ruleset, spec, str(scenario), entered, resumed, sources)
+    session.refuse_unasked(fought=False)
     try:
-        _referee(session, rolls_file, saved)
+        _referee(session, rolls_file)
     except (KeyboardInterrupt, click.Abort):
         raise _stop(session, output, saved, force) from None
     final = session.scenario()

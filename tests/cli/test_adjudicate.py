@@ -223,5 +223,29 @@ def test_resume_refuses_a_saved_roll_the_fight_never_asked_for(
     affray: Affray, table: Path, tmp_path: Path, brennas: dict[str, list[int]]
 ) -> None:
     result = _resumed(affray, table, tmp_path, '"brenna/hit#99" = 1\n', brennas)
-    assert_user_error(result, "brenna/hit#99: not a roll this session was asked for", "did not ask for it")
+    assert_user_error(result, "brenna/hit#99: not a roll the fight asks for", "did not ask for it")
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def _from_table(affray: Affray, table: Path, tmp_path: Path, rolls: dict[str, list[int]]) -> Result:
+    """``adjudicate --rolls`` with ``rolls`` as the table's rolls file."""
+    path = tmp_path / "rolls.toml"
+    path.write_text("".join(f'"{key}" = {faces}\n' for key, faces in rolls.items()))
+    return affray("adjudicate", table, "-o", tmp_path / "o.jsonl", "--rolls", path)
+
+
+def test_a_rolls_file_cannot_set_a_roll_of_a_stream_affray_rolls(
+    affray: Affray, table: Path, tmp_path: Path, brennas: dict[str, list[int]]
+) -> None:
+    # issue 22 item 15: a player's file setting gorm's generated hit roll to 1 made the fight another
+    result = _from_table(affray, table, tmp_path, {**brennas, "gorm/hit#2": [1]})
+    assert_user_error(result, "gorm/hit#2: not a roll", "does not mark gorm/hit manual")
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_a_rolls_file_cannot_hold_a_roll_the_fight_never_asks_for(
+    affray: Affray, table: Path, tmp_path: Path, brennas: dict[str, list[int]]
+) -> None:
+    result = _from_table(affray, table, tmp_path, {**brennas, "brenna/hit#11": [3]})
+    assert_user_error(result, f"{tmp_path / 'rolls.toml'}: brenna/hit#11: not a roll the fight asks for")
     assert not (tmp_path / "o.jsonl").exists()
