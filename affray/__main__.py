@@ -14,11 +14,12 @@ from pathlib import Path
 if __name__ == "__main__" and sys.path and Path(sys.path[0] or ".").resolve() == Path.cwd().resolve():
     del sys.path[0]
 
-from affray import stops  # after the current folder is off the import path
+from affray import process, stops  # after the current folder is off the import path
 
 
 def main() -> None:
     """Run the ``affray`` command."""
+    process.run_as_affrays_own()
     stops.catch_stops()
     try:
         from affray.cli import main as command

@@ -57,9 +57,10 @@ def modules() -> dict[str, set[str]]:
 def layer(module: str) -> str:
     """The layer a module belongs to: ``kernel``, ``events``, ..., ``cli``; ``top`` for the shared base
     (affray, affray.errors, affray.files, affray.names, affray.colours, affray.drawing,
-    affray.stops)."""
+    affray.stops, affray.process)."""
     parts = module.split(".")
-    if len(parts) == 1 or parts[1] in ("errors", "files", "names", "colours", "drawing", "stops", "__main__"):
+    top = ("errors", "files", "names", "colours", "drawing", "stops", "process", "__main__")
+    if len(parts) == 1 or parts[1] in top:
         return "top"
     return parts[1]
 

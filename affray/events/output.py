@@ -329,9 +329,11 @@ class OutputFile:
 
 
 def take_notices(output: object) -> list[str]:
-    """What ``output`` has to tell the user since it was last asked (an OutputFile's ``notices``; other
-    outputs have none)."""
-    if not isinstance(output, OutputFile):
+    """What ``output`` has to tell the user since it was last asked (its ``notices``, emptied; an output
+    without them has none)."""
+    notices = getattr(output, "notices", None)
+    if not isinstance(notices, list):
         return []
-    taken, output.notices = output.notices, []
+    taken = [str(notice) for notice in notices]
+    notices.clear()
     return taken

@@ -144,6 +144,11 @@ class _CampaignLog:
         """``campaign.sqlite#.NAME.PID.tmp``."""
         return self._output.writing
 
+    @property
+    def notices(self) -> list[str]:
+        """What the user should be told (``CampaignOutput.notices``)."""
+        return self._output.notices
+
     def write(self, data: bytes) -> None:
         """One whole line."""
         self._output.write(data)

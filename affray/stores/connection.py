@@ -4,7 +4,9 @@ nothing.
 Every connection runs with untrusted schema off (``PRAGMA trusted_schema = OFF``: no function with side
 effects from a view or a trigger), SQLite's defensive mode where Python offers it (3.12 and later), no value
 longer than ``VALUE_LIMIT`` loaded (``SQLITE_LIMIT_LENGTH``: a longer one is an error, never read) and no
-database attached (``SQLITE_LIMIT_ATTACHED`` 0).
+database attached (``SQLITE_LIMIT_ATTACHED`` 0). In the ``affray`` command's own process SQLite may take
+no more than ``HEAP_LIMIT`` of memory in all (``PRAGMA hard_heap_limit``, a setting of the process that
+can only be lowered, so it is not made where affray is a library in another program).
 
 How a reader opens the file, by what ``read_mode`` finds (docs/campaigns.md says it to users):
 
@@ -29,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from affray import process
 from affray.errors import LogError, excerpt, printable
 from affray.events.codec import MAX_LINE_BYTES
 from affray.stores.lock import CampaignFile
@@ -38,6 +41,10 @@ BUSY_TIMEOUT = 5.0
 VALUE_LIMIT = 2 * MAX_LINE_BYTES
 """The longest value (and row) SQLite loads for affray: a line and the rest of its row fit, and a longer
 value in a file is an error rather than memory."""
+HEAP_LIMIT = 64 * 1024 * 1024
+"""The most memory SQLite may take in all (``PRAGMA hard_heap_limit``): a campaign's lines, its cache and
+its work fit many times over, and a value SQLite would load whole however long (the key of a row of a
+table without rowid, compared as a statement seeks) is an error rather than memory."""
 WRITER_FILES_WAIT = 1.0
 """How many seconds a reader that meets a writer waits for the writer's ``-wal`` and ``-shm`` to be there."""
 _POLL = 0.02
@@ -89,6 +96,11 @@ def guarded(where: str) -> Iterator[None]:
         raise
     except sqlite3.Error as exc:
         raise sqlite_error(where, exc) from None
+    except MemoryError:
+        raise LogError(
+            f"{where}: it holds a value larger than affray reads (SQLite may take "
+            f"{HEAP_LIMIT // 2**20} MiB of memory for it)"
+        ) from None
 
 
 def connect(path: Path, mode: Mode) -> sqlite3.Connection:
@@ -100,6 +112,8 @@ def connect(path: Path, mode: Mode) -> sqlite3.Connection:
         connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
         connection.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
         connection.execute("PRAGMA trusted_schema = OFF")
+        if process.is_affrays_own():
+            connection.execute(f"PRAGMA hard_heap_limit = {HEAP_LIMIT}")
         setconfig = getattr(connection, "setconfig", None)  # Python 3.12 and later
         defensive = getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE", None)
         if setconfig is not None and defensive is not None:

@@ -5,9 +5,11 @@ write is committed; a failed write is kept as ``NAME.partial`` (``NAME.partial-2
 from __future__ import annotations
 
 import os
+import re
 from typing import Protocol
 
 from affray.errors import LogError
+from affray.files import partial_names
 
 
 class Taken(Exception):
@@ -22,6 +24,9 @@ class Host(Protocol):
 
     def exists(self, name: str) -> bool:
         """Whether the campaign holds an encounter of that name."""
+
+    def names_starting(self, prefix: str) -> list[str]:
+        """The names of the encounters that begin with ``prefix``, sorted."""
 
     def append(self, name: str, seq: int, line: bytes) -> bool:
         """Add a line at ``seq`` of an encounter."""
@@ -54,9 +59,38 @@ class CampaignOutput:
         self._campaign = campaign
         self._lines = 0
         self._ended: str | None = None
-        if campaign.exists(self._temporary):
-            # left by an earlier write of this pid that never ended (killed): kept, as a failed write is
-            campaign.keep_as_partial(self._temporary, name)
+        self.notices: list[str] = []
+        """What the user should be told (a killed run's lines kept, a partial still there)."""
+        self._kept: set[str] = set()
+        self._keep_left_overs()
+
+    def _keep_left_overs(self) -> None:
+        """Keep as partials the temporary encounters of NAME that killed writers left (one writer holds
+        a campaign at a time, so any there now was left by a process that is gone), and say so."""
+        left = re.compile(rf"\.{re.escape(self.name)}\.[0-9]+\.tmp")
+        for name in self._campaign.names_starting(f".{self.name}."):
+            if not left.fullmatch(name):
+                continue
+            kept = self._campaign.keep_as_partial(name, self.name)
+            if kept is not None:
+                self._kept.add(kept)
+                self.notices.append(
+                    f"{self.target}: a run that was killed while writing it left {name}; kept as {kept}"
+                )
+
+    def _tell_partials_left(self) -> None:
+        """Say when partial logs of earlier failed runs are in the campaign beside the one just named."""
+        left = []
+        for name in partial_names(self.name):
+            if not self._campaign.exists(name):
+                break
+            if self._campaign.named(name) not in self._kept:
+                left.append(self._campaign.named(name))
+        if left:
+            more = f" (and {len(left) - 1} more)" if len(left) > 1 else ""
+            self.notices.append(
+                f"{self.target}: {left[0]}{more}, from an earlier run that failed, is still in the campaign"
+            )
 
     def _check_going(self) -> None:
         if self._ended is not None:
@@ -85,6 +119,7 @@ class CampaignOutput:
             raise LogError(f"{self.target}: nothing was written to it")
         try:
             self._campaign.rename(self._temporary, self.name, replace=self.replace)
+            self._tell_partials_left()
         except Taken:
             kept = self.keep_partial()
             raise LogError(

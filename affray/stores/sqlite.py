@@ -270,6 +270,17 @@ class Campaign:
             )
             return found.fetchone() is not None
 
+    def names_starting(self, prefix: str) -> list[str]:
+        """The names of the encounters that begin with ``prefix``, sorted."""
+        with guarded(self._where()):
+            found = fetching(
+                self._connection,
+                self._where(),
+                "SELECT name FROM encounters WHERE substr(name, 1, ?) = ? ORDER BY name",
+                (len(prefix), prefix),
+            )
+            return [name for (name,) in found.fetchall()]
+
     def _missing(self, name: str) -> LogError:
         with guarded(self._where()):
             (count,) = self._connection.execute("SELECT count(*) FROM encounters").fetchone()

@@ -1283,6 +1283,21 @@ def test_a_header_of_200_mb_is_refused_unread_in_bounded_memory(affray: Affray, 
         assert measured.peak_mb < 100, f"{command} took {measured.peak_mb:.0f} MB"
 
 
+def test_a_line_of_200_mb_is_refused_in_bounded_memory(affray: Affray, campaign: Path) -> None:
+    # issue 22 item 14: SQLite loads a row of a table without rowid whole to compare keys as it seeks, so
+    # a huge line took replay, verify and export to 900 MB; its memory is bounded (hard_heap_limit)
+    with loosened(campaign) as db:
+        db.execute("UPDATE events SET line = zeroblob(200000000) WHERE seq = 3")
+    for command in ("replay", "verify"):
+        measured = measure(command, f"{campaign}#duel")
+        assert (measured.code, measured.err) == (
+            2,
+            f"error: {campaign}: it holds a value larger than affray reads (SQLite may take 64 MiB of "
+            "memory for it)\n",
+        )
+        assert measured.peak_mb < 100, f"{command} took {measured.peak_mb:.0f} MB"
+
+
 @pytest.mark.parametrize(
     ("name", "size"), [("\U0001f5e1" * 70, 286), ("é" * 118, 242)], ids=["70 emoji", "118 accented"]
 )

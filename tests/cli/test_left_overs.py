@@ -5,7 +5,9 @@ earlier failed run says it is still there. Nothing is silently kept or deleted."
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -110,3 +112,75 @@ def test_a_failed_runs_partial_is_said_when_the_next_run_succeeds(affray: Affray
 def test_a_run_with_nothing_beside_it_says_nothing(affray: Affray, tmp_path: Path) -> None:
     result = affray("run", DUEL, "-o", tmp_path / "duel.jsonl")
     assert (result.code, result.err) == (0, "")
+
+
+def _encounter_lines(campaign: Path, prefix: str) -> int:
+    """How many lines the encounters whose names begin with ``prefix`` hold (0 before the campaign is)."""
+    if not campaign.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(f"file:{campaign}?mode=ro", uri=True)) as connection:
+        try:
+            found = connection.execute(
+                "SELECT count(*) FROM events JOIN encounters ON encounters.id = events.encounter "
+                "WHERE substr(name, 1, ?) = ?",
+                (len(prefix), prefix),
+            ).fetchone()
+        except sqlite3.OperationalError:  # the schema is still being made
+            return 0
+    return int(found[0])
+
+
+@pytest.fixture
+def killed_in_campaign(tmp_path: Path) -> Path:
+    """A campaign into which ``affray run`` of a day-long siege as encounter ``siege`` was killed with
+    SIGKILL once it had written ``KILL_AFTER`` events."""
+    scenario = tmp_path / "siege.toml"
+    scenario.write_text(siege(4))
+    campaign = tmp_path / "c.sqlite"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "affray", "run", scenario, "-o", campaign, "--encounter", "siege"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while _encounter_lines(campaign, ".siege.") < KILL_AFTER:
+            assert run.poll() is None, run.stderr.read() if run.stderr else ""
+            assert time.monotonic() < deadline, "the run wrote too few events in a minute"
+            time.sleep(0.02)
+    finally:
+        run.kill()
+        run.wait(timeout=30)
+        if run.stderr:
+            run.stderr.close()
+    assert run.returncode == -9
+    return campaign
+
+
+def test_the_next_run_into_a_campaign_keeps_a_killed_runs_encounter_as_partial_and_says_so(
+    affray: Affray, killed_in_campaign: Path
+) -> None:
+    # issue 22 item 7: the next writer of the name found the killed run's .siege.PID.tmp and left it
+    result = affray("run", DUEL, "-o", killed_in_campaign, "--encounter", "siege")
+    assert result.code == 0, result
+    (note,) = result.err_lines
+    assert re.fullmatch(
+        rf"note: {re.escape(str(killed_in_campaign))}#siege: a run that was killed while writing it left "
+        rf"\.siege\.[0-9]+\.tmp; kept as {re.escape(str(killed_in_campaign))}#siege\.partial",
+        note,
+    )
+    listed = affray("encounters", killed_in_campaign).out
+    assert "siege.partial" in listed
+    assert ".tmp" not in listed
+
+
+def test_a_run_into_a_campaign_beside_an_earlier_partial_says_it_is_still_there(
+    affray: Affray, killed_in_campaign: Path
+) -> None:
+    assert affray("run", DUEL, "-o", killed_in_campaign, "--encounter", "siege").code == 0
+    result = affray("run", DUEL, "-o", killed_in_campaign, "--encounter", "siege", "--force")
+    assert result.code == 0, result
+    assert result.err_lines == [
+        f"note: {killed_in_campaign}#siege: {killed_in_campaign}#siege.partial, from an earlier run that "
+        "failed, is still in the campaign"
+    ]
