@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from affray.errors import AffrayError
+from affray.errors import AffrayError, excerpt
 from affray.events.base import Event, Roll, rolls_in
 from affray.events.codec import encode_event
 from affray.events.shared import kind_of
@@ -44,11 +44,12 @@ def parse_change(text: str) -> RollChange:
     found = _CHANGE.match(text.strip())
     if found is None:
         raise AffrayError(
-            f"--set {text!r}: expected STREAM#DRAW=VALUE, such as brenna/parry#3=47 (or =3,5 for two dice)"
+            f"--set {excerpt(text)!r}: expected STREAM#DRAW=VALUE, such as brenna/parry#3=47 "
+            "(or =3,5 for two dice)"
         )
     faces = found.group("faces").split(",")
     if any(len(face) > 7 for face in faces):
-        raise AffrayError(f"--set {text!r}: a face is at most 1,000,000")
+        raise AffrayError(f"--set {excerpt(text)!r}: a face is at most 1,000,000")
     return RollChange(found.group("roll"), tuple(int(face) for face in faces))
 
 

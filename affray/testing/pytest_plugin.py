@@ -44,8 +44,11 @@ other files imports nothing of affray."""
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """A ``*.jsonl`` file in one of the ``affray_golden`` folders is a golden log; a campaign there holds
-    one golden log per whole encounter."""
+    one golden log per whole encounter. A hidden file is none, as for ``affray regress`` (a writer's
+    temporary file, or a link a stranger planted at one's name)."""
     if file_path.suffix != ".jsonl" and file_path.suffix.lower() not in CAMPAIGNS:
+        return None
+    if file_path.name.startswith("."):
         return None
     resolved = file_path.resolve()
     if not any(resolved.is_relative_to(folder) for folder in _folders(parent.config)):
@@ -203,7 +206,12 @@ def unused(used: set[Path]) -> list[Path]:
     """The logs beside the goldens checked that no test checked: goldens left over from a test or an
     example that is gone."""
     folders = {path.parent for path in used}
-    return sorted(p for folder in folders for p in folder.glob("*.jsonl") if p.resolve() not in used)
+    return sorted(
+        p
+        for folder in folders
+        for p in folder.glob("*.jsonl")
+        if not p.name.startswith(".") and p.resolve() not in used  # hidden: no golden, as regress has it
+    )
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -134,6 +134,13 @@ def test_a_bad_change_is_one_error_line(
     assert not out.exists()
 
 
+def test_a_long_bad_change_is_quoted_in_part(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    # a 120 KB --set was echoed whole in its error line
+    result = affray("whatif", duel_log, "--set", "x" * 120_000, "-o", tmp_path / "out.jsonl")
+    assert_user_error(result, "expected STREAM#DRAW=VALUE")
+    assert len(result.err) < 300
+
+
 def test_a_seq_that_does_not_hold_the_roll_is_one_error_line(
     affray: Affray, duel_log: Path, tmp_path: Path
 ) -> None:

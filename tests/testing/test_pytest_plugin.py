@@ -269,3 +269,14 @@ def test_the_fixtures_failure_keeps_the_lines_of_the_difference(pytester: pytest
     assert lines[first] == "the headers differ:"
     assert lines[first + 1].split() == ["A", "B"]
     assert lines[first + 2].split()[:3] == ["seed", "1130", "7"]
+
+
+def test_a_hidden_file_beside_the_goldens_is_no_golden(pytester: pytest.Pytester, goldens: Path) -> None:
+    # as affray regress skips them: a writer's temporary file or a planted link is neither a test item
+    # nor an unused golden
+    (goldens / ".fight.jsonl.partial.jsonl").write_text("not a golden\n")
+    duel = goldens / "duel.jsonl"
+    pytester.makepyfile(FIXTURE_TEST.format(made=duel, golden=duel))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=3)
+    assert ".fight.jsonl.partial.jsonl" not in result.stdout.str()
