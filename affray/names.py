@@ -82,13 +82,21 @@ def close_names(query: str, names: Iterable[str], limit: int | None = MAX_CLOSE_
     ]
     if not listed or len(query) > max(map(len, listed)) + LENGTH_MARGIN:
         return []
+    found = _holding_the_words(query, listed) or _spelled_alike(query, listed)
+    return found if limit is None else found[:limit]
+
+
+def _holding_the_words(query: str, listed: list[str]) -> list[str]:
+    """The names that hold each word of ``query`` (a run-together word read as the names' words)."""
     worded = {name: _words(name) for name in listed}
     vocabulary = sorted({word for words in worded.values() for word in words})
     wanted = [part for word in _words(query) for part in (_split(word, vocabulary) or [word])]
-    found = [name for name in listed if wanted and all(_holds(part, worded[name]) for part in wanted)]
-    if not found:
-        keys = {name_key(name): name for name in listed[:MAX_SPELLED_ALIKE]}
-        found = [
-            keys[key] for key in difflib.get_close_matches(name_key(query), list(keys), n=len(keys) or 1)
-        ]
-    return found if limit is None else found[:limit]
+    if not wanted:
+        return []
+    return [name for name in listed if all(_holds(part, worded[name]) for part in wanted)]
+
+
+def _spelled_alike(query: str, listed: list[str]) -> list[str]:
+    """The first names of ``listed`` spelled nearly as ``query`` is, by likeness."""
+    keys = {name_key(name): name for name in listed[:MAX_SPELLED_ALIKE]}
+    return [keys[key] for key in difflib.get_close_matches(name_key(query), list(keys), n=len(keys) or 1)]

@@ -92,21 +92,11 @@ def battle(
     _, loaded = load(spec)
     name = loaded.name or scenario.stem
     base = loaded.seed if seed is None else seed
-    points: list[Point] = grid([parse_vary(text) for text in varied]) if varied else [()]
-    if len(points) > MAX_POINTS:
-        raise AffrayError(f"--vary: {len(points)} points; a sweep has at most {MAX_POINTS}")
-    for point in points:  # every point's scenario loads, or the error names it, before a fight
-        _load_point(spec.path, point)
+    points = _points(spec, varied)
     if output is not None:
         refuse_overwriting(output, {scenario: "the scenario"})
         check_results(output, force)
-    if (keep_logs is None) != (logs is None):
-        raise AffrayError("--keep-logs K and --logs DIR go together")
-    if keep_logs is not None and varied:
-        raise AffrayError("--keep-logs keeps the logs of one batch, not of a sweep's points")
-    keeper = Keeper(keep_logs, base) if keep_logs is not None else None
-    if logs is not None:
-        _logs_to_keep(logs, force)
+    keeper = _keeper(keep_logs, logs, base, swept=bool(varied), force=force)
     drawn = _plots_to_draw(plots, points, force)
     data = PlotData() if drawn and not points[0] else None
     varied_paths = [path for path, _ in points[0]]
@@ -123,6 +113,31 @@ def battle(
     _tell(points, reports, name, as_json)
     if output is not None and not as_json:
         click.echo(f"results: {output}")
+
+
+def _points(spec: BatchSpec, varied: tuple[str, ...]) -> list[Point]:
+    """The grid of ``--vary`` (one point without), each point's scenario loaded, or the error naming it,
+    before a fight."""
+    points: list[Point] = grid([parse_vary(text) for text in varied]) if varied else [()]
+    if len(points) > MAX_POINTS:
+        raise AffrayError(f"--vary: {len(points)} points; a sweep has at most {MAX_POINTS}")
+    for point in points:
+        _load_point(spec.path, point)
+    return points
+
+
+def _keeper(
+    keep_logs: int | None, logs: Path | None, base: int, *, swept: bool, force: bool
+) -> Keeper | None:
+    """What keeps the logs of ``--keep-logs K`` in ``--logs DIR`` (checked before a fight), if asked."""
+    if (keep_logs is None) != (logs is None):
+        raise AffrayError("--keep-logs K and --logs DIR go together")
+    if keep_logs is None or logs is None:
+        return None
+    if swept:
+        raise AffrayError("--keep-logs keeps the logs of one batch, not of a sweep's points")
+    _logs_to_keep(logs, force)
+    return Keeper(keep_logs, base)
 
 
 @dataclass(frozen=True)

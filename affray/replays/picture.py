@@ -176,25 +176,48 @@ def _legend(timeline: Timeline, choice: LaneChoice, colours: dict[str, str], win
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    spans = {span.kind for lane in choice.lanes for span in lane.spans if window.shows(span)}
-    instants = {mark.kind for lane in choice.lanes for mark in lane.instants if window.holds(mark.at)}
     handles: list[Any] = [
         Line2D([], [], color=colour, linewidth=3, label=f"side {side}") for side, colour in colours.items()
     ]
-    handles += [
+    handles += _span_entries(choice, window) + _condition_entries(choice, window)
+    handles += _instant_entries(choice, window)
+    if timeline.rounds:
+        handles.append(Patch(facecolor="#f4f4fb", edgecolor="#cccccc", label="a round (shaded every other)"))
+    return handles
+
+
+def _span_entries(choice: LaneChoice, window: Window) -> list[Any]:
+    """An entry for each kind of span drawn in the window, conditions aside."""
+    from matplotlib.patches import Patch
+
+    spans = {span.kind for lane in choice.lanes for span in lane.spans if window.shows(span)}
+    return [
         Patch(facecolor=look["color"], hatch=look.get("hatch"), edgecolor="#777777", label=look["label"])
         for kind, look in SPAN_LOOKS.items()
         if kind in spans and kind != "condition"
     ]
+
+
+def _condition_entries(choice: LaneChoice, window: Window) -> list[Any]:
+    """An entry for each condition drawn in the window, in its own colour."""
+    from matplotlib.patches import Patch
+
     shown = {
         s.label for lane in choice.lanes for s in lane.spans if s.kind == "condition" and window.shows(s)
     }
-    handles += [
+    return [
         Patch(facecolor=colour, edgecolor="#777777", label=label)
         for label, colour in condition_colours(choice.lanes).items()
         if label in shown
     ]
-    handles += [
+
+
+def _instant_entries(choice: LaneChoice, window: Window) -> list[Any]:
+    """An entry for each kind of instant drawn in the window."""
+    from matplotlib.lines import Line2D
+
+    instants = {mark.kind for lane in choice.lanes for mark in lane.instants if window.holds(mark.at)}
+    return [
         Line2D(
             [],
             [],
@@ -208,6 +231,3 @@ def _legend(timeline: Timeline, choice: LaneChoice, colours: dict[str, str], win
         for kind, look in INSTANT_LOOKS.items()
         if kind in instants
     ]
-    if timeline.rounds:
-        handles.append(Patch(facecolor="#f4f4fb", edgecolor="#cccccc", label="a round (shaded every other)"))
-    return handles

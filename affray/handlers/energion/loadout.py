@@ -166,17 +166,7 @@ def _arm(
 ) -> Arm:
     """The figures of carried weapon ``number``; ``artist`` when a martial artist's timing applies to every
     weapon it uses (E1, E13), else to its hands and feet only."""
-    mode: Mode = "missile" if weapon.mechanical else "hurled" if carried.hurled else "melee"
-    if carried.hurled and weapon.mechanical:
-        raise ScenarioError(
-            f"{path}.hurled: {excerpt(weapon.name)!r} is a mechanical missile weapon, it is fired"
-        )
-    if carried.hurled and weapon.ranges[1] == 0:
-        raise ScenarioError(
-            f"{path}.hurled: {excerpt(weapon.name)!r} has no range beyond point blank on the chart"
-        )
-    if mode != "missile" and carried.ammunition is not None:
-        raise ScenarioError(f"{path}.ammunition: only missile weapons take ammunition")
+    mode = _mode(path, carried, weapon)
     bonus_kind: BonusKind = "mechanical" if weapon.mechanical else "melee"
     bonus = (formulas.mechanical_bonus if weapon.mechanical else formulas.melee_bonus)(st, co)
     strength_damage_bonus = formulas.damage_bonus(st)
@@ -214,6 +204,23 @@ def _arm(
         reach=Decimal(max(weapon.reach_m, 1)),
         uses=carried.count if mode == "hurled" else carried.ammunition,
     )
+
+
+def _mode(path: str, carried: WeaponCarried, weapon: Weapon) -> Mode:
+    """How a carried weapon is used: a mechanical one is fired, one marked ``hurled`` thrown (if the chart
+    gives it a range beyond point blank), any other wielded; only a fired one takes ammunition."""
+    mode: Mode = "missile" if weapon.mechanical else "hurled" if carried.hurled else "melee"
+    if carried.hurled and weapon.mechanical:
+        raise ScenarioError(
+            f"{path}.hurled: {excerpt(weapon.name)!r} is a mechanical missile weapon, it is fired"
+        )
+    if carried.hurled and weapon.ranges[1] == 0:
+        raise ScenarioError(
+            f"{path}.hurled: {excerpt(weapon.name)!r} has no range beyond point blank on the chart"
+        )
+    if mode != "missile" and carried.ammunition is not None:
+        raise ScenarioError(f"{path}.ammunition: only missile weapons take ammunition")
+    return mode
 
 
 def _martial(spec: Combatant, weapon: Weapon) -> Literal["punch", "kick"] | None:

@@ -12,6 +12,7 @@ from affray.events.energion.kinds import (
     CombatantJoined,
     DamageDerivation,
     GrappleResolved,
+    HitDerivation,
     HoldDamageDealt,
     HoldEscapeRolled,
     IntentChosen,
@@ -91,25 +92,32 @@ def _intent(e: IntentChosen, s: EnergionState) -> str:
     return f"{e.combatant} ({e.controller}) chooses to {describe(e.intent)}{why}{listed}"
 
 
+def _chance(h: HitDerivation) -> str:
+    """How the hit chance came about (E4, E12, E13, a ruling; E8, E16-E19 for a shot)."""
+    extras = f" + proficiency {h.proficiency}" if h.proficiency else ""
+    extras += f" + martial arts {number(h.martial_bonus)}" if h.martial_bonus else ""
+    ruling = f" {signed(Decimal(h.ruled_modifier))} ruling" if h.ruled_modifier else ""
+    chance = f"(skill {number(h.skill)}{extras} {h.bonus_kind} {signed(h.bonus)}{ruling})"
+    return chance if h.ranged is None else _shot(h.ranged, chance)
+
+
+def _where(h: HitDerivation) -> str:
+    """Where the attack lands, with hit locations (E20)."""
+    if h.location is None:
+        return ""
+    bare = "" if h.location_armored else ", unarmored: Cloth"
+    how = f"location {face(h.location_roll)}" if h.location_roll else "the part presented"
+    return f" at the {h.location} ({how}{bare})"
+
+
 def _attack(e: AttackResolved, s: EnergionState) -> str:
     h = e.hit
     armor = h.armor_value + h.shield_bonus
     shield = f" incl. shield {h.shield_bonus}" if h.shield_bonus else ""
     verb = "attacks" if h.ranged is None else "shoots at" if h.ranged.mode == "missile" else "throws at"
-    extras = f" + proficiency {h.proficiency}" if h.proficiency else ""
-    extras += f" + martial arts {number(h.martial_bonus)}" if h.martial_bonus else ""
-    ruling = f" {signed(Decimal(h.ruled_modifier))} ruling" if h.ruled_modifier else ""
-    chance = f"(skill {number(h.skill)}{extras} {h.bonus_kind} {signed(h.bonus)}{ruling})"
-    if h.ranged is not None:
-        chance = _shot(h.ranged, chance)
-    where = ""
-    if h.location is not None:
-        bare = "" if h.location_armored else ", unarmored: Cloth"
-        how = f"location {face(h.location_roll)}" if h.location_roll else "the part presented"
-        where = f" at the {h.location} ({how}{bare})"
     line = (
-        f"{e.attacker} {verb} {e.target} with {e.weapon}{where}: {number(h.hit_chance)}% {chance} - armor "
-        f"{armor} ({h.armor} vs type {h.weapon_type}{shield}) - roll {face(h.roll)}"
+        f"{e.attacker} {verb} {e.target} with {e.weapon}{_where(h)}: {number(h.hit_chance)}% {_chance(h)} "
+        f"- armor {armor} ({h.armor} vs type {h.weapon_type}{shield}) - roll {face(h.roll)}"
         f" = quality {number(h.quality)}"
     )
     if e.parry is not None:
