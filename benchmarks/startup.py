@@ -4,6 +4,10 @@ Each command is run ``--runs`` times as a fresh process (``python -m affray ...`
 copy of affray measured), the commands taken in turn in each round, and the median wall-clock time of each
 is printed beside bare Python's. The goal of issue 23: ``affray run examples/duel.toml`` in 0.10 s.
 
+affray's bytecode is compiled first, as an installed affray's is once it has run: where it is not (a fresh
+checkout run with ``PYTHONDONTWRITEBYTECODE`` set, as some containers do), every process would compile
+every module anew and take twice as long.
+
     python benchmarks/startup.py [--runs N] [--json]
 """
 
@@ -47,6 +51,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15, help="runs of each command (default 15)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "affray")], check=True)
     with tempfile.TemporaryDirectory(prefix="affray-startup-") as folder:
         started = commands(Path(folder))
         seen: dict[str, list[float]] = {name: [] for name in started}
