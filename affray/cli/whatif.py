@@ -30,6 +30,7 @@ from affray.replays.whatif import (
     Change,
     Following,
     IntentChange,
+    RollChange,
     check_change,
     logged_rolls,
     parse_change,
@@ -119,18 +120,13 @@ def whatif(
     that must decide anew stops the what-if (nothing written) unless --controllers DIR gives its code.
     """
     a_log_file(output)
-    if not settings and rule is None and intent is None:
-        raise AffrayError("give --set STREAM#DRAW=VALUE, --rule EFFECT or --intent COMBATANT:KEY=VALUE")
-    if reason is not None and rule is None and intent is None:
-        raise AffrayError("--reason goes with --rule or --intent")
+    _check_asked(settings, rule, intent, reason)
     refuse_overwriting(output, {stores.file_of(log): "the log the what-if starts from"})
     rolled = [parse_change(text) for text in settings]
     ruling = parse_ruling(rule, seq, reason) if rule is not None else None
     order = parse_intent(intent, seq, reason) if intent is not None else None
     parent, end = _whole(log)
-    rolls = logged_rolls(parent.events)
-    for change in rolled:
-        check_change(change, rolls, seq if ruling is None and order is None else None)
+    _check_rolls(rolled, parent, seq if ruling is None and order is None else None)
     changes: list[Change] = [*rolled, *(c for c in (ruling, order) if c is not None)]
     scenario = scenario_with(
         msgspec.json.decode(parent.header.scenario),
@@ -154,6 +150,22 @@ def whatif(
         click.echo(one_line(named(child.header, "B", output)))
     for line in tell_diff(found, "A", "B"):
         click.echo(one_line(line))
+
+
+def _check_asked(settings: tuple[str, ...], rule: str | None, intent: str | None, reason: str | None) -> None:
+    """A what-if asks for a change, and gives a reason only to a ruling or an order."""
+    if not settings and rule is None and intent is None:
+        raise AffrayError("give --set STREAM#DRAW=VALUE, --rule EFFECT or --intent COMBATANT:KEY=VALUE")
+    if reason is not None and rule is None and intent is None:
+        raise AffrayError("--reason goes with --rule or --intent")
+
+
+def _check_rolls(rolled: list[RollChange], parent: LogFile, seq: int | None) -> None:
+    """Each roll set names a roll the parent made (at ``seq``, when the change is only rolls) and fits
+    its dice."""
+    rolls = logged_rolls(parent.events)
+    for change in rolled:
+        check_change(change, rolls, seq)
 
 
 @dataclass(frozen=True)

@@ -79,12 +79,7 @@ def check_terms(ruling: RulingTerms, combatants: Sequence[str], where: str) -> N
             f"({'none' if not effects else ' and '.join(effects)} given)"
         )
     effect = effects[0]
-    if (ruling.seq is None) == (ruling.at is None):
-        raise ScenarioError(f"{where}: a ruling names seq or at (with combatant), not both or neither")
-    if ruling.at is not None and ruling.combatant is None:
-        raise ScenarioError(f"{where}.combatant: a ruling at a time names whose outcome it rules on")
-    if ruling.combatant is not None and ruling.combatant not in combatants:
-        raise ScenarioError(f"{where}.combatant: no combatant {excerpt(ruling.combatant)!r}")
+    _check_key(ruling, combatants, where)
     if effect == "leaves" and ruling.at is None:
         raise ScenarioError(f"{where}: a combatant leaves the fight at a time: give at, not seq")
     if ruling.until is not None:
@@ -94,6 +89,16 @@ def check_terms(ruling: RulingTerms, combatants: Sequence[str], where: str) -> N
             raise ScenarioError(f"{where}.until: {ruling.until} s is not after at ({ruling.at} s)")
     if not ruling.reason.strip():
         raise ScenarioError(f"{where}.reason: a ruling says why")
+
+
+def _check_key(ruling: RulingTerms, combatants: Sequence[str], where: str) -> None:
+    """A ruling is keyed to a seq, or to a time and a combatant that exists."""
+    if (ruling.seq is None) == (ruling.at is None):
+        raise ScenarioError(f"{where}: a ruling names seq or at (with combatant), not both or neither")
+    if ruling.at is not None and ruling.combatant is None:
+        raise ScenarioError(f"{where}.combatant: a ruling at a time names whose outcome it rules on")
+    if ruling.combatant is not None and ruling.combatant not in combatants:
+        raise ScenarioError(f"{where}.combatant: no combatant {excerpt(ruling.combatant)!r}")
 
 
 class Referee:

@@ -58,10 +58,7 @@ def differences(a: Any, b: Any, path: str = "") -> list[FieldDifference]:
     """The leaves where two values built of dicts, lists and scalars differ, by path; a leaf one side
     lacks is None on that side."""
     if isinstance(a, dict) and isinstance(b, dict):
-        found: list[FieldDifference] = []
-        for key in [*a, *(k for k in b if k not in a)]:
-            found += differences(a.get(key, _MISSING), b.get(key, _MISSING), f"{path}.{key}" if path else key)
-        return found
+        return _mapping_differences(a, b, path)
     if isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b):
         return [
             d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in differences(x, y, f"{path}[{i}]")
@@ -69,6 +66,14 @@ def differences(a: Any, b: Any, path: str = "") -> list[FieldDifference]:
     if a == b and type(a) is type(b) and not written_otherwise(a, b):
         return []
     return [FieldDifference(path, None if a is _MISSING else a, None if b is _MISSING else b)]
+
+
+def _mapping_differences(a: dict[str, Any], b: dict[str, Any], path: str) -> list[FieldDifference]:
+    """Where two mappings differ, key by key: ``a``'s keys in order, then those only ``b`` has."""
+    found: list[FieldDifference] = []
+    for key in [*a, *(k for k in b if k not in a)]:
+        found += differences(a.get(key, _MISSING), b.get(key, _MISSING), f"{path}.{key}" if path else key)
+    return found
 
 
 def plain(value: msgspec.Struct) -> Any:

@@ -156,19 +156,26 @@ def ruled_scenario(
     if effect == "leaves":
         ruling.update(at=event.t / 1000, combatant=change.value, leaves=True)
     else:
-        kind = kind_of(type(event))
-        if kind != rules_on[effect]:
-            raise AffrayError(
-                f"--seq {change.seq} is a {kind}: a {change.effect} ruling rules on {rules_on[effect]} events"
-            )
-        actor = next(getattr(event, name) for name in _NAMED if isinstance(getattr(event, name, None), str))
-        value: Any = "miss" if effect == "outcome" else int(change.value or 0)
-        ruling.update({"seq": change.seq, "combatant": actor, effect: value})
+        ruling.update(_on_event(event, change, effect, rules_on))
     kept = [dict(r) for r in scenario.get("rulings", []) if isinstance(r, dict)]
     for earlier in kept:
         if isinstance(earlier.get("seq"), int) and earlier["seq"] > change.seq:
             earlier["seq"] += 1
     return {**scenario, "rulings": [*kept, ruling]}
+
+
+def _on_event(
+    event: Event, change: RulingChange, effect: Effect, rules_on: Mapping[Effect, str]
+) -> dict[str, Any]:
+    """A ruling's key and effect on the event at its seq, which must be of the kind its effect rules on."""
+    kind = kind_of(type(event))
+    if kind != rules_on[effect]:
+        raise AffrayError(
+            f"--seq {change.seq} is a {kind}: a {change.effect} ruling rules on {rules_on[effect]} events"
+        )
+    actor = next(getattr(event, name) for name in _NAMED if isinstance(getattr(event, name, None), str))
+    value: Any = "miss" if effect == "outcome" else int(change.value or 0)
+    return {"seq": change.seq, "combatant": actor, effect: value}
 
 
 _INTENT = re.compile(
