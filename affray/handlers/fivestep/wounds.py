@@ -59,37 +59,8 @@ def hurt(
     """Rules F10-F12: the hit's points by the damage procedure (grazing when on and the hit was rolled),
     the part's damage percentage, structure, function and destruction, its description and organ effects.
     What the damage does to the character is the caller's to settle (``battle.after_damage``)."""
-    options = battle.options
-    die_roll = wep_mod = grazing = None
-    if battle.procedures.damage == 2:
-        assert arm.die_roll is not None
-        dice = rules.dice_needed(arm.die_roll)
-        faces = encounter.dice.roll(fighter.id, "damage", f"{dice}d10")
-        rolled = rules.roll_damage(arm.die_roll, faces.faces, options.rounding)
-        die_roll = DieRoll(
-            expression=rolled.expression,
-            roll=faces,
-            whole_dice=rolled.whole_dice,
-            fraction_points=rolled.fraction_points,
-            bonus=rolled.bonus,
-        )
-        points = rolled.total
-    else:
-        assert arm.spec.wep_mod is not None
-        read = rules.wep_mod_damage(battle.tables.damage.wep_mod(), arm.spec.wep_mod, range_m)
-        wep_mod, points = WepModRead(wep_mod=read.wep_mod, band_bound_m=read.band_bound_m), read.points
-    if options.grazing and to_hit is not None and to_hit.result is not None and to_hit.roll is not None:
-        # A random hit rolled at or over its result (procedure 3) has no %UNDER: it grazes to 0 (ruling 47).
-        target_figure, rolled_under = to_hit.result, to_hit.roll < to_hit.result
-        grazing = Grazing(
-            target=target_figure, percent_under=target_figure - to_hit.roll, points_before=points
-        )
-        graze = (
-            rules.grazing_damage(points, target_figure, to_hit.roll, options.rounding)
-            if rolled_under
-            else None
-        )
-        points = graze.total if graze is not None else 0
+    die_roll, wep_mod, points = _points(encounter, battle, fighter, arm, range_m)
+    grazing, points = _grazed(battle, to_hit, points)
     rulings = battle.referee.due(encounter, fighter.id, "damage")
     ruled_points = None
     if rulings:
@@ -133,6 +104,42 @@ def hurt(
         battle.referee.record(encounter, number, fighter.id, f"{ruling.damage:+d} points")
     if arm.spec.poison is not None and to_hit is not None:
         poison(encounter, battle, fighter, arm, target, part.name, range_m)
+
+
+def _points(
+    encounter: Arena, battle: FivestepHost, fighter: Fighter, arm: Arm, range_m: Decimal
+) -> tuple[DieRoll | None, WepModRead | None, int]:
+    """Rule F10: the hit's points by the damage procedure: its DAMAGE DIE ROLL rolled (procedure 2), or
+    its WEP MOD read on Table 3-3 at the range (procedure 3); with how they came about."""
+    if battle.procedures.damage == 2:
+        assert arm.die_roll is not None
+        dice = rules.dice_needed(arm.die_roll)
+        faces = encounter.dice.roll(fighter.id, "damage", f"{dice}d10")
+        rolled = rules.roll_damage(arm.die_roll, faces.faces, battle.options.rounding)
+        die_roll = DieRoll(
+            expression=rolled.expression,
+            roll=faces,
+            whole_dice=rolled.whole_dice,
+            fraction_points=rolled.fraction_points,
+            bonus=rolled.bonus,
+        )
+        return die_roll, None, rolled.total
+    assert arm.spec.wep_mod is not None
+    read = rules.wep_mod_damage(battle.tables.damage.wep_mod(), arm.spec.wep_mod, range_m)
+    return None, WepModRead(wep_mod=read.wep_mod, band_bound_m=read.band_bound_m), read.points
+
+
+def _grazed(battle: FivestepHost, to_hit: ToHit | None, points: int) -> tuple[Grazing | None, int]:
+    """Rule F10, grazing shots (an option): the points scaled by how far under its result the to-hit
+    roll came; a random hit rolled at or over its result (procedure 3) has no %UNDER: it grazes to 0
+    (ruling 47). A blast or an unrolled hit does not graze."""
+    if not battle.options.grazing or to_hit is None or to_hit.result is None or to_hit.roll is None:
+        return None, points
+    result, roll = to_hit.result, to_hit.roll
+    grazing = Grazing(target=result, percent_under=result - roll, points_before=points)
+    if roll >= result:
+        return grazing, 0
+    return grazing, rules.grazing_damage(points, result, roll, battle.options.rounding).total
 
 
 def poison(

@@ -17,6 +17,7 @@ from affray.events.special_damage.kinds import (
 )
 from affray.events.special_damage.state import Carrier
 from affray.handlers.special_damage.host import SpecialHost, SpecialProfile
+from affray.handlers.special_damage.scenario import Program
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
 from affray.rules.special_damage import rolls
@@ -70,11 +71,7 @@ def lose_programs(
     order = sorted(range(len(remaining)), key=lambda i: remaining[i].level)
     gone = [remaining[i] for i in order[:count]]
     kept = [p for p in remaining if p not in gone]
-    had = [p for p in remaining if p.name.casefold() == SECURITY_PROGRAM]
-    security = [p for p in kept if p.name.casefold() == SECURITY_PROGRAM]
-    sounding = rolls.alarms_set_off(bool(had), security_destroyed=not security)
-    raised = target.special.alarms
-    alarms = tuple(a for p in security for a in p.alarms if a not in raised) if sounding else ()
+    alarms = _alarms(remaining, kept, target.special.alarms)
     boom = rolls.explodes(count, len(remaining))
     encounter.emit(
         ProgramsDestroyed(
@@ -92,6 +89,15 @@ def lose_programs(
         explode(encounter, host, target.id, rolls.COMPUTER_EXPLOSION)
         if not target.out:
             host.put_out(encounter, target.id, "exploded: more programs destroyed than it had")
+
+
+def _alarms(remaining: list[Program], kept: list[Program], raised: list[str]) -> tuple[str, ...]:
+    """S6: the alarms that sound, each once: a Computer Security program's that survives the damage."""
+    had = any(p.name.casefold() == SECURITY_PROGRAM for p in remaining)
+    security = [p for p in kept if p.name.casefold() == SECURITY_PROGRAM]
+    if not rolls.alarms_set_off(had, security_destroyed=not security):
+        return ()
+    return tuple(a for p in security for a in p.alarms if a not in raised)
 
 
 def explode(encounter: Encounter[Any], host: SpecialHost, source: str, blast: Explosion) -> None:

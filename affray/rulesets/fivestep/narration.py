@@ -114,6 +114,14 @@ def _to_hit(e: ToHitResolved, s: FivestepState) -> str:
         return f"{head}; out of reach ({e.combat.replace('_', ' ')}: {reach}): it fails"
     if e.outcome == "off_table":
         return f"{head}; beyond the last range of the table: a miss"
+    roll = f"; {rolled(e.roll)}" if e.roll is not None else ""
+    ruled = " (a ruling)" if e.ruled_miss else ""
+    return f"{head}{_tables(e)}{roll}{_under(e)} -> {e.outcome}{ruled}{_part(e)}"
+
+
+def _tables(e: ToHitResolved) -> str:
+    """The percent to hit (Table 3-1, procedures 2 and 3) and the percent against (Table 3-2, procedure
+    3, with the adversity conditions that add up to its column)."""
     figure = ""
     if e.procedure >= 2 and e.percent_to_hit is not None:
         figure = f"; Table 3-1: {number(e.percent_to_hit)}%"
@@ -123,16 +131,22 @@ def _to_hit(e: ToHitResolved, s: FivestepState) -> str:
             f" - against {number(e.percent_against)}% (Table 3-2 at adversity {number(e.modifier_sum or 0)}: "
             f"{listed}) = {number(e.chance or 0)}"
         )
-    roll = f"; {rolled(e.roll)}" if e.roll is not None else ""
-    under = ""
-    if e.under is not None:
-        under = f", {number(e.under)} under" if e.under >= 0 else f", {number(-e.under)} over"
-    where = ""
-    if e.part is not None:
-        how = f" ({rolled(e.part_roll)} on Table 3-3.4)" if e.part_roll is not None else " (aimed)"
-        where = f", on the {e.part}{how}"
-    ruled = " (a ruling)" if e.ruled_miss else ""
-    return f"{head}{figure}{roll}{under} -> {e.outcome}{ruled}{where}"
+    return figure
+
+
+def _under(e: ToHitResolved) -> str:
+    """How far under (or over) the chance the roll came."""
+    if e.under is None:
+        return ""
+    return f", {number(e.under)} under" if e.under >= 0 else f", {number(-e.under)} over"
+
+
+def _part(e: ToHitResolved) -> str:
+    """The part hit, aimed at or rolled on Table 3-3.4."""
+    if e.part is None:
+        return ""
+    how = f" ({rolled(e.part_roll)} on Table 3-3.4)" if e.part_roll is not None else " (aimed)"
+    return f", on the {e.part}{how}"
 
 
 def _skill_extras(e: ToHitResolved) -> str:
