@@ -74,19 +74,23 @@ def summary(added: Sequence[Event]) -> str:
     all there were (and why the others were not), and the fees."""
     started = next((e for e in added if isinstance(e, AftermathStarted)), None)
     restored = len(started.restored) if started else 0
-    healed = sum(isinstance(e, Healed) for e in added)
     scheduled = [e for e in added if isinstance(e, HealingScheduled)]
-    refused = [e for e in added if isinstance(e, NotHealed)]
-    why = Counter(e.reason for e in refused)
-    cannot = "; ".join(f"{count} not: {reason}" for reason, count in why.items())
-    injuries = len(scheduled) + len(refused)
     cost = sum(e.cost for e in scheduled)
     lines = [
         f"damage points of {restored} {'survivor' if restored == 1 else 'survivors'} restored",
-        f"{healed} of {injuries} {'injury' if injuries == 1 else 'injuries'} healed or repaired"
-        + (f" ({cannot})" if cannot else ""),
+        _injuries_healed(added, len(scheduled)),
     ]
     return ", ".join(lines) + (f", {cost} Cr in fees" if cost else "")
+
+
+def _injuries_healed(added: Sequence[Event], scheduled: int) -> str:
+    """How many injuries were healed or repaired, of all there were, and why the others were not."""
+    healed = sum(isinstance(e, Healed) for e in added)
+    why = Counter(e.reason for e in added if isinstance(e, NotHealed))
+    cannot = "; ".join(f"{count} not: {reason}" for reason, count in why.items())
+    injuries = scheduled + sum(why.values())
+    told = f"{healed} of {injuries} {'injury' if injuries == 1 else 'injuries'} healed or repaired"
+    return told + (f" ({cannot})" if cannot else "")
 
 
 def _heal(encounter: Encounter[Any], treated: bool, combatant: Carrier, injury: Injury) -> None:

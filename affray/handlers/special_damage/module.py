@@ -220,24 +220,14 @@ class SpecialDamageModule:
         hit_twice: bool,
     ) -> list[tuple[str, int]]:
         """The Table 1 rows that apply to this hit, each with how many times (S9)."""
-        rows: list[tuple[str, int]] = []
-        if hit.range_modifier is not None:
-            rows.append((hit.range_modifier, 1))
-        if hit.aim_rounds:
-            rows.append(("Careful aiming", hit.aim_rounds))
-        if hit_twice:
-            rows.append(("Target hit twice in same turn", 1))
-        if hit.level:
-            rows.append(("Per skill level with weapon", hit.level))
+        rows = _hit_rows(hit, hit_twice)
         traits = attacker.traits
         skill = {"robot": traits.robotics_skill, "computer": traits.computer_skill}.get(
             target.special.body, 0
         )
         if skill:
             rows.append(("Per Robotics or Computer skill", skill))
-        area = defender.size_m2
-        size = next((row for limit, row in SIZE_MODIFIERS if area < limit), None)
-        size = size or next((row for limit, row in LARGE_MODIFIERS if area > limit), None)
+        size = _size_row(defender.size_m2)
         if size is not None:
             rows.append((size, 1))
         now = int(encounter.now)
@@ -309,3 +299,24 @@ def _injury(name: str, effect: Effect, heals_as: str | None, robot_row: Any = No
         brain_casing_hit=bool(robot_row and robot_row.brain_casing_hit),
         brain_and_body_cracked=bool(robot_row and robot_row.brain_and_body_cracked),
     )
+
+
+def _hit_rows(hit: SpecialHit, hit_twice: bool) -> list[tuple[str, int]]:
+    """The Table 1 rows the hit itself brings (S9): its range, careful aiming, a second hit this turn and
+    the attacker's skill level with the weapon, each with how many times."""
+    rows: list[tuple[str, int]] = []
+    if hit.range_modifier is not None:
+        rows.append((hit.range_modifier, 1))
+    if hit.aim_rounds:
+        rows.append(("Careful aiming", hit.aim_rounds))
+    if hit_twice:
+        rows.append(("Target hit twice in same turn", 1))
+    if hit.level:
+        rows.append(("Per skill level with weapon", hit.level))
+    return rows
+
+
+def _size_row(area: Decimal) -> str | None:
+    """The Table 1 row of a target's size (S9), if its area is small or large enough to have one."""
+    small = next((row for limit, row in SIZE_MODIFIERS if area < limit), None)
+    return small or next((row for limit, row in LARGE_MODIFIERS if area > limit), None)

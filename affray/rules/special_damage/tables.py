@@ -353,31 +353,34 @@ def _resolve(source: str, effects: list[Effect]) -> tuple[Effect, ...]:
     require_unique(source, "$.effect[{}].name", (e.name for e in effects))
     done: dict[str, Effect] = {}
     for index, entry in enumerate(effects):
-        path = f"$.effect[{index}]"
-
-        def earlier(name: str, field: str, path: str = path) -> Effect:
-            try:
-                return done[name.strip().casefold()]
-            except KeyError:
-                raise _fail(source, f"{path}.{field}", f"{name!r} is not an effect printed before") from None
-
-        own = msgspec.structs.asdict(entry)
-        if entry.same_as is not None and entry.combines:
-            raise _fail(source, path, "an effect has either `same_as` or `combines`, not both")
-        if entry.same_as is not None:
-            base = msgspec.structs.asdict(earlier(entry.same_as, "same_as"))
-            fields = {k: (own[k] if _is_set(own[k]) else base[k]) for k in own if k not in _NOT_COPIED}
-            entry = msgspec.structs.replace(entry, **fields)
-        elif entry.combines:
-            if any(_is_set(own[k]) for k in own if k not in _NOT_COPIED):
-                raise _fail(source, path, "an effect that `combines` others has no fields of its own")
-            parts = [msgspec.structs.asdict(earlier(n, "combines")) for n in entry.combines]
-            fields = {
-                k: _combined(source, path, k, [p[k] for p in parts]) for k in own if k not in _NOT_COPIED
-            }
-            entry = msgspec.structs.replace(entry, **fields)
-        done[entry.name.strip().casefold()] = entry
+        resolved = _resolved(source, f"$.effect[{index}]", entry, done)
+        done[resolved.name.strip().casefold()] = resolved
     return tuple(done.values())
+
+
+def _resolved(source: str, path: str, entry: Effect, done: dict[str, Effect]) -> Effect:
+    """One effect with what it takes from the earlier ones it is the same as, or combines."""
+
+    def earlier(name: str, field: str) -> Effect:
+        try:
+            return done[name.strip().casefold()]
+        except KeyError:
+            raise _fail(source, f"{path}.{field}", f"{name!r} is not an effect printed before") from None
+
+    own = msgspec.structs.asdict(entry)
+    if entry.same_as is not None and entry.combines:
+        raise _fail(source, path, "an effect has either `same_as` or `combines`, not both")
+    if entry.same_as is not None:
+        base = msgspec.structs.asdict(earlier(entry.same_as, "same_as"))
+        fields = {k: (own[k] if _is_set(own[k]) else base[k]) for k in own if k not in _NOT_COPIED}
+        return msgspec.structs.replace(entry, **fields)
+    if not entry.combines:
+        return entry
+    if any(_is_set(own[k]) for k in own if k not in _NOT_COPIED):
+        raise _fail(source, path, "an effect that `combines` others has no fields of its own")
+    parts = [msgspec.structs.asdict(earlier(n, "combines")) for n in entry.combines]
+    fields = {k: _combined(source, path, k, [p[k] for p in parts]) for k in own if k not in _NOT_COPIED}
+    return msgspec.structs.replace(entry, **fields)
 
 
 def _check_rows(source: str, rows: list[_R], effects: tuple[Effect, ...]) -> None:
