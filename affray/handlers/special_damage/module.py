@@ -103,53 +103,9 @@ class SpecialDamageModule:
     ) -> None:
         robot = target.special.body == "robot"
         table: Any = self.robots if robot else self.living
-        row = table.row_for(total)
-        effect = table.effect_of(row)
-        stamina = Decimal(row.stamina)
-        ruling = self._ruling(target)
-        if ruling is not None:
-            rolled_name, rolled_stamina = row.damage, stamina
-            if ruling.replace_with is not None:
-                row = replacement(table.rows, ruling.replace_with)
-                assert row is not None  # checked on loading
-                effect = table.effect_of(row)
-                stamina = Decimal(row.stamina)
-            if ruling.stamina is not None:
-                stamina = Decimal(ruling.stamina)
-            encounter.emit(
-                RefereeRuling(
-                    target=target.id,
-                    nth=ruling.nth,
-                    rolled=rolled_name,
-                    ruled=row.damage,
-                    stamina_rolled=rolled_stamina,
-                    stamina_ruled=stamina,
-                    reason=ruling.reason,
-                )
-            )
-        if robot:
-            heals_as = row.repair
-        else:
-            heals_as = row.heals_as and healing_kind(
-                row.heals_as,
-                dralasite=defender.traits.race.casefold() == "dralasite",
-                electrical=hit.electrical,
-            )
-        name = row.damage
-        if defender.traits.race.casefold() == "vrusk" and "arm" in name.casefold():
-            # S7: "A Vrusk with a damaged arm requires a 1d10 roll to find out which arm was hit".
-            arm_roll = encounter.dice.roll(target.id, "vrusk-arm", TYPE_DIE)
-            encounter.emit(
-                CheckRolled(
-                    combatant=target.id,
-                    check="Vrusk arm (1-5 left)",
-                    roll=arm_roll,
-                    chance=Decimal(5),
-                    under=arm_roll.total <= 5,
-                )
-            )
-            side = vrusk_arm(arm_roll.total)
-            name = f"{name} ({side} arms)"
+        row, effect, stamina = self._ruled_row(encounter, table, table.row_for(total), target)
+        heals_as = row.repair if robot else _healing(row, defender, hit)
+        name = _vrusk_arm(encounter, defender, target, row.damage)
         injury = _injury(name, effect, heals_as, row if robot else None) if effect is not None else None
         dead = bool(effect and effect.dead)
         encounter.emit(
@@ -183,6 +139,35 @@ class SpecialDamageModule:
         host.after_damage(encounter, target.id)
         # An unconscious, stunned or deactivated last enemy ends the fight as well as one put out.
         host.check_end(encounter)
+
+    def _ruled_row(
+        self, encounter: Encounter[Any], table: Any, row: Any, target: Carrier
+    ) -> tuple[Any, Any, Decimal]:
+        """The row rolled on the table, its effect and stamina, as a referee's ruling on this target's
+        hit (S10) replaces them, which is recorded."""
+        effect, stamina = table.effect_of(row), Decimal(row.stamina)
+        ruling = self._ruling(target)
+        if ruling is None:
+            return row, effect, stamina
+        rolled_name, rolled_stamina = row.damage, stamina
+        if ruling.replace_with is not None:
+            row = replacement(table.rows, ruling.replace_with)
+            assert row is not None  # checked on loading
+            effect, stamina = table.effect_of(row), Decimal(row.stamina)
+        if ruling.stamina is not None:
+            stamina = Decimal(ruling.stamina)
+        encounter.emit(
+            RefereeRuling(
+                target=target.id,
+                nth=ruling.nth,
+                rolled=rolled_name,
+                ruled=row.damage,
+                stamina_rolled=rolled_stamina,
+                stamina_ruled=stamina,
+                reason=ruling.reason,
+            )
+        )
+        return row, effect, stamina
 
     def _ruling(self, target: Carrier) -> Any:
         nth = target.special.hits + 1
@@ -320,3 +305,29 @@ def _size_row(area: Decimal) -> str | None:
     """The Table 1 row of a target's size (S9), if its area is small or large enough to have one."""
     small = next((row for limit, row in SIZE_MODIFIERS if area < limit), None)
     return small or next((row for limit, row in LARGE_MODIFIERS if area > limit), None)
+
+
+def _healing(row: Any, defender: SpecialProfile, hit: SpecialHit) -> str | None:
+    """How a living being's injury heals (S7): the row's kind, as a Dralasite's or an electrical
+    weapon's changes it."""
+    return row.heals_as and healing_kind(
+        row.heals_as, dralasite=defender.traits.race.casefold() == "dralasite", electrical=hit.electrical
+    )
+
+
+def _vrusk_arm(encounter: Encounter[Any], defender: SpecialProfile, target: Carrier, name: str) -> str:
+    """S7: "A Vrusk with a damaged arm requires a 1d10 roll to find out which arm was hit"; the injury's
+    name says which (any other's is as the table names it)."""
+    if defender.traits.race.casefold() != "vrusk" or "arm" not in name.casefold():
+        return name
+    arm_roll = encounter.dice.roll(target.id, "vrusk-arm", TYPE_DIE)
+    encounter.emit(
+        CheckRolled(
+            combatant=target.id,
+            check="Vrusk arm (1-5 left)",
+            roll=arm_roll,
+            chance=Decimal(5),
+            under=arm_roll.total <= 5,
+        )
+    )
+    return f"{name} ({vrusk_arm(arm_roll.total)} arms)"
