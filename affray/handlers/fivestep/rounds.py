@@ -193,17 +193,7 @@ class RoundKeeper:
         rolling = [joiner] if joiner is not None else [s for s in self.joined if self.members(s)]
         for _ in range(MAX_REROLLS):
             scores = self._scores(rolling, base)
-            if joiner is None:
-                order = primary_order({side: s.score for side, s in scores.items()})
-            else:
-                assert self.order is not None
-                order = slot_joiner(self.order, joiner, scores[joiner].score)
-            if isinstance(order, PrimaryOrder):
-                if joiner is not None:
-                    order = msgspec.structs.replace(order, sole_attack=False)
-                first = self.battle.sides.get(order.sides[0])
-                if first is not None and first.passes and order.passed is None:
-                    order = pass_attack(order)
+            order = self._ordered(scores, joiner)
             self.encounter.emit(
                 PrimaryAttackRolled(
                     round=round_number,
@@ -221,6 +211,23 @@ class RoundKeeper:
                 return order
         raise _undecided("primary attack")
 
+    def _ordered(self, scores: dict[str, SideScore], joiner: str | None) -> PrimaryOrder | Tie:
+        """Rule F6: the order the scores give (a ``joiner`` slotted into the order kept, with no sole
+        attack: ruling 13), the first side passing if it ``passes``; or a tie, to roll again."""
+        if joiner is None:
+            order = primary_order({side: s.score for side, s in scores.items()})
+        else:
+            assert self.order is not None
+            order = slot_joiner(self.order, joiner, scores[joiner].score)
+        if isinstance(order, Tie):
+            return order
+        if joiner is not None:
+            order = msgspec.structs.replace(order, sole_attack=False)
+        first = self.battle.sides.get(order.sides[0])
+        if first is not None and first.passes and order.passed is None:
+            order = pass_attack(order)
+        return order
+
     # --- the round ---------------------------------------------------------------------------------
 
     def start_round(self, round_number: int) -> tuple[str, ...]:
@@ -235,18 +242,7 @@ class RoundKeeper:
                 RoundStarted(round=round_number, acting=present, reason=reason, pieces=pieces)
             )
             return present
-        sight_before, self.in_sight = self.in_sight, self.sight()
-        winner = None
-        if self.in_sight and round_number == 1:
-            winner = self.check_surprise(round_number, "the fight begins")
-        elif self.in_sight and surprise_again(sight_lost=not sight_before, quiet_rounds=self.quiet_rounds):
-            why = (
-                "the sides come into sight"
-                if not sight_before
-                else f"{self.quiet_rounds} rounds without combat"
-            )
-            winner = self.check_surprise(round_number, why)
-            self.quiet_rounds = 0
+        winner = self._surprise(round_number)
         rolled = self.order is None or order_rolled(self.battle.procedures.primary_attack, round_number)
         if rolled:
             self.order = self.settle_order(round_number)
@@ -264,6 +260,23 @@ class RoundKeeper:
             reason = "every side, in the order of primary attack"
         self.encounter.emit(RoundStarted(round=round_number, acting=acting, reason=reason, pieces=pieces))
         return acting
+
+    def _surprise(self, round_number: int) -> str | None:
+        """Rule F5: surprise checked when the fight begins in sight, when the sides come into sight, or
+        after rounds without combat; the side that has it (None: none, or not checked)."""
+        sight_before, self.in_sight = self.in_sight, self.sight()
+        if not self.in_sight:
+            return None
+        if round_number == 1:
+            return self.check_surprise(round_number, "the fight begins")
+        if not surprise_again(sight_lost=not sight_before, quiet_rounds=self.quiet_rounds):
+            return None
+        why = (
+            "the sides come into sight" if not sight_before else f"{self.quiet_rounds} rounds without combat"
+        )
+        winner = self.check_surprise(round_number, why)
+        self.quiet_rounds = 0
+        return winner
 
     def remember_damage(self) -> None:
         """Damage taken in the round just over, for the next primary attack roll (procedure 2)."""
