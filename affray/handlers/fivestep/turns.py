@@ -138,47 +138,71 @@ def turn(
         )
         if total == 0:
             return
-        spent = 0
-        steps = _declare(encounter, battle, fighter, watch)
-        redeclared = False
-        while steps:
-            step = steps.pop(0)
-            if not isinstance(step, Borrow) and state.combatants[step.target].incapacitated(
-                int(encounter.now)
-            ):
-                if redeclared:
-                    break  # a controller that keeps naming the fallen has nothing more to do
-                steps, redeclared = _declare(encounter, battle, fighter, watch), True
-                continue
-            redeclared = False
-            if isinstance(step, Borrow):
-                assert me.turn is not None
-                after = borrow(
-                    TurnAP(agility=fighter.points, available=me.turn.available, borrowed=me.turn.borrowed),
-                    step.points,
-                )
-                encounter.emit(
-                    ApBorrowed(
-                        combatant=fighter.id,
-                        points=step.points,
-                        gained=after.available - me.turn.available,
-                        next_turn_left=fighter.points - after.borrowed,
-                        reason=step.reason,
-                    )
-                )
-                continue
-            assert me.turn is not None
-            if step.cost > me.turn.available:
-                break
-            spent += step.cost
-            elapsed = min(time_for_ap(spent, fighter.points), piece.end_ms - piece.start_ms, ROUND_MS)
-            due = begin + elapsed
-            if due > encounter.now:
-                yield encounter.at_rank(due - int(encounter.now), rank)
-            if state.ended or me.incapacitated(int(encounter.now)):
-                return
-            _act(encounter, battle, fighter, step, elapsed, me.turn.available - step.cost, start)
+        length = piece.end_ms - piece.start_ms
+        over = yield from _piece(encounter, battle, fighter, watch, (start, begin, length), rank)
+        if over:
+            return
         carried = me.turn.available if me.turn is not None else 0
+
+
+def _piece(
+    encounter: Arena,
+    battle: FivestepHost,
+    fighter: Fighter,
+    watch: FieldWatch,
+    when: tuple[int, int, int],
+    rank: int,
+) -> Generator[Any, Any, bool]:
+    """Rule F7: one piece of a turn (``when``: the round's start, the piece's and its length, ms): the
+    controller's steps, each carried out when the points spent so far take their time (within the piece
+    and the round); a fallen target is declared again, once. True when the turn is over (the encounter
+    ended, or the character cannot act)."""
+    round_start, begin, length_ms = when
+    state = encounter.state
+    me = state.combatants[fighter.id]
+    spent = 0
+    steps = _declare(encounter, battle, fighter, watch)
+    redeclared = False
+    while steps:
+        step = steps.pop(0)
+        if not isinstance(step, Borrow) and state.combatants[step.target].incapacitated(int(encounter.now)):
+            if redeclared:
+                break  # a controller that keeps naming the fallen has nothing more to do
+            steps, redeclared = _declare(encounter, battle, fighter, watch), True
+            continue
+        redeclared = False
+        if isinstance(step, Borrow):
+            _borrow(encounter, fighter, me, step)
+            continue
+        assert me.turn is not None
+        if step.cost > me.turn.available:
+            break
+        spent += step.cost
+        elapsed = min(time_for_ap(spent, fighter.points), length_ms, ROUND_MS)
+        due = begin + elapsed
+        if due > encounter.now:
+            yield encounter.at_rank(due - int(encounter.now), rank)
+        if state.ended or me.incapacitated(int(encounter.now)):
+            return True
+        _act(encounter, battle, fighter, step, elapsed, me.turn.available - step.cost, round_start)
+    return False
+
+
+def _borrow(encounter: Arena, fighter: Fighter, me: FivestepCombatant, step: Borrow) -> None:
+    """Rule F7 (borrowing, an option): points of the next turn taken into this one."""
+    assert me.turn is not None
+    after = borrow(
+        TurnAP(agility=fighter.points, available=me.turn.available, borrowed=me.turn.borrowed), step.points
+    )
+    encounter.emit(
+        ApBorrowed(
+            combatant=fighter.id,
+            points=step.points,
+            gained=after.available - me.turn.available,
+            next_turn_left=fighter.points - after.borrowed,
+            reason=step.reason,
+        )
+    )
 
 
 def _declare(encounter: Arena, battle: FivestepHost, fighter: Fighter, watch: FieldWatch) -> list[Step]:
