@@ -3,6 +3,7 @@ then what it does (:mod:`.wounds`), and the special_damage module's roll when it
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Literal
 
 from affray.events.base import Roll
@@ -14,6 +15,7 @@ from affray.handlers.fivestep.host import Arena, FivestepHost
 from affray.handlers.fivestep.scenario import Weapon
 from affray.handlers.fivestep.wounds import alert, hurt
 from affray.handlers.special_damage.host import SpecialHit
+from affray.kernel.referee import RulingTerms
 from affray.kernel.space import distance
 from affray.rules.fivestep.dice import D100
 from affray.rules.fivestep.hitting import (
@@ -50,52 +52,16 @@ def strike(
         return
     combat: Literal["hand_to_hand", "weaponry"] = arm.spec.combat
     range_m = distance(me.position, target.position)
-    if combat == "weaponry":
-        skill_name: Literal["MARKS", "BRAWL"] = "MARKS"
-        attribute, skill = fighter.spec.aim, marksmanship(fighter.spec.aim, arm.spec.difficulty)
-    else:
-        skill_name, attribute = "BRAWL", fighter.spec.brawl
-        skill = brawlmanship(fighter.spec.brawl, arm.spec.difficulty)
+    skill_name, attribute, skill = _skill(fighter, arm, combat)
     injury = me.special.to_hit()
     modifiers = battle.referee.due(encounter, fighter.id, "modifier")
     ruled_modifier = sum(ruling.modifier or 0 for _, ruling in modifiers)
     skill += injury + ruled_modifier
     procedure = battle.procedures.to_hit
-    options = battle.options
     adversity = _adversity(battle, me, target, round_start) if procedure == 3 else ()
     conditions = [Adversity(table=a.table, condition=a.condition) for a in adversity]  # type: ignore[arg-type]
-
-    def judge(face: int) -> ToHit:
-        if procedure == 1:
-            return percent_to_hit_1(
-                skill, face, kind=combat, range_m=range_m, at_or_under=options.at_or_under
-            )
-        if procedure == 2:
-            return percent_to_hit_2(
-                battle.tables.user, skill, face, kind=combat, range_m=range_m, at_or_under=options.at_or_under
-            )
-        return percent_to_hit_3(
-            battle.tables.user,
-            skill,
-            conditions,
-            face,
-            kind=combat,
-            range_m=range_m,
-            over_misses=options.over_misses,
-        )
-
-    # Only an attack the rules settle by the d100 rolls it: out of reach, off the table or hopeless, none.
-    result = judge(1)
-    roll = None
-    if result.roll is not None:
-        judged = result
-
-        def need() -> str:
-            wanted = roll_needed(judged, at_or_under=options.at_or_under, over_misses=options.over_misses)
-            return f"{fighter.id} attacks {target.id} with {arm.spec.name}: {wanted}"
-
-        roll = encounter.dice.roll(fighter.id, "to hit", str(D100), need=need)
-        result = judge(roll.total)
+    judge = _Judge(battle, skill, conditions, combat, range_m)
+    result, roll = _rolled(encounter, fighter, target, arm, judge)
     misses = battle.referee.due(encounter, fighter.id, "outcome")
     lands = result.hit and not misses
     part, part_roll = _where(encounter, battle, fighter, target, result) if lands else (None, None)
@@ -126,29 +92,129 @@ def strike(
             ruled_miss=bool(misses),
         )
     )
-    for number, ruling in modifiers:
-        battle.referee.record(encounter, number, fighter.id, f"{ruling.modifier:+d} to skill")
-    for number, _ in misses:
-        battle.referee.record(encounter, number, fighter.id, "the attack is a miss")
+    _record_rulings(encounter, battle, fighter.id, modifiers, misses)
     alert(encounter, battle, target)
     if part is None:
         return
     hurt(encounter, battle, fighter, arm, target, part, range_m, result)
     battle.after_damage(encounter, target.id)
     if battle.special is not None and roll is not None and result.result is not None and not target.out:
-        hit = SpecialHit(
+        _special(encounter, battle, fighter, arm, target, skill, (roll.total, result.result, part))
+
+
+def _record_rulings(
+    encounter: Arena,
+    battle: FivestepHost,
+    attacker: str,
+    modifiers: list[tuple[int, RulingTerms]],
+    misses: list[tuple[int, RulingTerms]],
+) -> None:
+    """Each referee's ruling that took effect on the attack, recorded after it."""
+    for number, ruling in modifiers:
+        battle.referee.record(encounter, number, attacker, f"{ruling.modifier:+d} to skill")
+    for number, _ in misses:
+        battle.referee.record(encounter, number, attacker, "the attack is a miss")
+
+
+def _skill(
+    fighter: Fighter, arm: Arm, combat: Literal["hand_to_hand", "weaponry"]
+) -> tuple[Literal["MARKS", "BRAWL"], int, Decimal]:
+    """Rule F8: the skill an attack is made with, the attribute it comes from, and its value with the
+    weapon's difficulty: MARKS from AIM for weaponry, BRAWL for hand to hand."""
+    if combat == "weaponry":
+        return "MARKS", fighter.spec.aim, marksmanship(fighter.spec.aim, arm.spec.difficulty)
+    return "BRAWL", fighter.spec.brawl, brawlmanship(fighter.spec.brawl, arm.spec.difficulty)
+
+
+class _Judge:
+    """Rule F8: what a d100 face makes of an attack, by the scenario's to-hit procedure."""
+
+    def __init__(
+        self,
+        battle: FivestepHost,
+        skill: Decimal,
+        conditions: list[Adversity],
+        combat: Literal["hand_to_hand", "weaponry"],
+        range_m: Decimal,
+    ) -> None:
+        self.battle, self.skill, self.conditions = battle, skill, conditions
+        self.combat, self.range_m = combat, range_m
+
+    def __call__(self, face: int) -> ToHit:
+        """The attack's result had the d100 come up ``face``."""
+        battle, options = self.battle, self.battle.options
+        procedure = battle.procedures.to_hit
+        if procedure == 1:
+            return percent_to_hit_1(
+                self.skill, face, kind=self.combat, range_m=self.range_m, at_or_under=options.at_or_under
+            )
+        if procedure == 2:
+            return percent_to_hit_2(
+                battle.tables.user,
+                self.skill,
+                face,
+                kind=self.combat,
+                range_m=self.range_m,
+                at_or_under=options.at_or_under,
+            )
+        return percent_to_hit_3(
+            battle.tables.user,
+            self.skill,
+            self.conditions,
+            face,
+            kind=self.combat,
+            range_m=self.range_m,
+            over_misses=options.over_misses,
+        )
+
+
+def _rolled(
+    encounter: Arena, fighter: Fighter, target: FivestepCombatant, arm: Arm, judge: _Judge
+) -> tuple[ToHit, Roll | None]:
+    """The attack's result and the d100 rolled for it. Only an attack the rules settle by the d100 rolls
+    it: out of reach, off the table or hopeless, none."""
+    result = judge(1)
+    if result.roll is None:
+        return result, None
+    options = judge.battle.options
+
+    def need() -> str:
+        wanted = roll_needed(result, at_or_under=options.at_or_under, over_misses=options.over_misses)
+        return f"{fighter.id} attacks {target.id} with {arm.spec.name}: {wanted}"
+
+    roll = encounter.dice.roll(fighter.id, "to hit", str(D100), need=need)
+    return judge(roll.total), roll
+
+
+def _special(
+    encounter: Arena,
+    battle: FivestepHost,
+    fighter: Fighter,
+    arm: Arm,
+    target: FivestepCombatant,
+    skill: Decimal,
+    hit: tuple[int, Decimal, str],
+) -> None:
+    """The special_damage module's chance at a hit that landed (``hit``: its roll, its result and the
+    part it struck), at the attacker's skill level with the weapon."""
+    assert battle.special is not None
+    roll, result, part = hit
+    battle.special.after_hit(
+        encounter,
+        battle,
+        SpecialHit(
             attacker=fighter.id,
             target=target.id,
             weapon=arm.spec.name,
             weapon_type=special_type(arm.spec) or "",
             electrical=arm.spec.electrical,
             level=max(int(skill), 0) // battle.scenario.special_damage.level_divisor,
-            hit_roll=roll.total,
-            hit_chance=result.result,
+            hit_roll=roll,
+            hit_chance=result,
             part=part,
             target_aware=_aware(encounter, target),
-        )
-        battle.special.after_hit(encounter, battle, hit)
+        ),
+    )
 
 
 def _aware(encounter: Arena, target: FivestepCombatant) -> bool:
