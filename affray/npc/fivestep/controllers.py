@@ -131,43 +131,52 @@ class NearestFirst:
         steps: list[Step] = []
         points = view.available
         if gap > arm.reach_m:
-            if not view.can_move:
+            advance, whole = _advance(view, target, gap, arm)
+            if advance is None:
                 return []
-            stop = CLOSE_IN_M if arm.combat == "hand_to_hand" else arm.reach_m - 1
-            steps_needed = int(((gap - stop) / view.step_m).to_integral_value(rounding=ROUND_CEILING))
-            affordable = points // view.move_cost if view.move_cost else steps_needed
-            taken = min(steps_needed, affordable)
-            if taken == 0:
-                return []
-            end = approach(view.me.position, target.position, stop)
-            metres = min(distance(view.me.position, end), view.step_m * taken)
-            reason = f"{target.id} is {gap} m away, beyond the {arm.name}'s {arm.reach_m} m"
-            steps.append(
-                Advance(
-                    target=target.id,
-                    stop_m=stop,
-                    metres=metres,
-                    cost=taken * view.move_cost,
-                    reason=reason,
-                )
-            )
-            points -= taken * view.move_cost
-            if taken < steps_needed:
+            steps.append(advance)
+            points -= advance.cost
+            if not whole:
                 return steps
-        uses = arm.uses_left
-        which = "priority target" if target.id in view.priority else "nearest enemy"
-        reason = f"{which} {target.id}, {gap} m away"
-        while points >= arm.cost and (uses is None or uses > 0) and arm.cost > 0:
-            steps.append(Strike(target=target.id, arm=arm.index, cost=arm.cost, reason=reason))
-            points -= arm.cost
-            uses = None if uses is None else uses - 1
-        short = arm.cost - points
-        lend = short * 3
-        if view.can_borrow >= lend > 0 and short <= arm.cost // 2 and (uses is None or uses > 0):
-            steps.append(
-                Borrow(points=lend, reason=f"{short} more points pay for one more attack on {target.id}")
-            )
-            steps.append(
-                Strike(target=target.id, arm=arm.index, cost=arm.cost, reason=reason + ", on borrowed points")
-            )
-        return steps
+        return steps + _strikes(view, target.id, gap, arm, points)
+
+
+def _advance(view: TurnView, target: Contact, gap: Decimal, arm: ArmOption) -> tuple[Advance | None, bool]:
+    """Moves toward ``target`` until it is within the weapon's reach (hand to hand: close in), as many
+    steps as the points pay for; None when none can be taken; and whether they take it all the way."""
+    if not view.can_move:
+        return None, False
+    stop = CLOSE_IN_M if arm.combat == "hand_to_hand" else arm.reach_m - 1
+    steps_needed = int(((gap - stop) / view.step_m).to_integral_value(rounding=ROUND_CEILING))
+    affordable = view.available // view.move_cost if view.move_cost else steps_needed
+    taken = min(steps_needed, affordable)
+    if taken == 0:
+        return None, False
+    end = approach(view.me.position, target.position, stop)
+    metres = min(distance(view.me.position, end), view.step_m * taken)
+    reason = f"{target.id} is {gap} m away, beyond the {arm.name}'s {arm.reach_m} m"
+    advance = Advance(
+        target=target.id, stop_m=stop, metres=metres, cost=taken * view.move_cost, reason=reason
+    )
+    return advance, taken == steps_needed
+
+
+def _strikes(view: TurnView, target: str, gap: Decimal, arm: ArmOption, points: int) -> list[Step]:
+    """As many attacks as ``points`` and the weapon's uses pay for, and one more on borrowed points when
+    the character may borrow and half the attack's cost or less is missing (F7)."""
+    steps: list[Step] = []
+    uses = arm.uses_left
+    which = "priority target" if target in view.priority else "nearest enemy"
+    reason = f"{which} {target}, {gap} m away"
+    while points >= arm.cost and (uses is None or uses > 0) and arm.cost > 0:
+        steps.append(Strike(target=target, arm=arm.index, cost=arm.cost, reason=reason))
+        points -= arm.cost
+        uses = None if uses is None else uses - 1
+    short = arm.cost - points
+    lend = short * 3
+    if view.can_borrow >= lend > 0 and short <= arm.cost // 2 and (uses is None or uses > 0):
+        steps.append(Borrow(points=lend, reason=f"{short} more points pay for one more attack on {target}"))
+        steps.append(
+            Strike(target=target, arm=arm.index, cost=arm.cost, reason=reason + ", on borrowed points")
+        )
+    return steps
