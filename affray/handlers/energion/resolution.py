@@ -80,6 +80,42 @@ def resolve_attack(
     unarmored resistance (E22); with ``subdue`` the blow strikes to subdue (E14). ``ruled`` is what the
     referee's rulings change: a modifier to the chance, a miss whatever the rolls, points of damage.
     """
+    hit = _hit(encounter, attacker, arm, defender, shot, locations, recovery_roll, ruled)
+    quality = hit.quality
+    parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
+    outcome: Outcome
+    damage = None
+    if quality <= 0 or ruled.miss:
+        outcome = "miss"
+    elif parry is not None and parry.parried:
+        outcome = "parried"
+    else:
+        outcome = "hit"
+        subdued = encounter.state.combatants[defender.id] if subdue else None
+        damage = _ruled_damage(_damage(attacker, arm, quality, shot, subdued, charge_speed), ruled)
+    return AttackResolved(
+        attacker=attacker.id,
+        target=defender.id,
+        weapon=arm.weapon.name,
+        hit=hit,
+        parry=parry,
+        outcome=outcome,
+        damage=damage,
+    )
+
+
+def _hit(
+    encounter: Arena,
+    attacker: Loadout,
+    arm: Arm,
+    defender: Loadout,
+    shot: RangedDerivation | None,
+    locations: HitLocationTable | None,
+    recovery_roll: Roll | None,
+    ruled: Ruled,
+) -> HitDerivation:
+    """Rules E4-E6: the chance (a shot's as E8 and E16-E19 make it; less injuries, plus a ruling), the
+    armor (at the location rolled, with hit locations: E20, E22), the hit roll and the quality."""
     target = encounter.state.combatants[defender.id]
     shield_bonus = defender.shield.parry if defender.shield and SHIELD_ARM not in target.disabled else 0
     chance = arm.hit_chance if shot is None else _shot_chance(shot)
@@ -97,8 +133,7 @@ def resolve_attack(
         armored = location not in defender.spec.unarmored
         bare = defender.unarmored.value_against(arm.weapon_type)
         armor_value = location_armor_value(armor_value, bare, armored)
-    quality = _quality(chance, armor_value + shield_bonus, roll.total)
-    hit = HitDerivation(
+    return HitDerivation(
         skill=Decimal(attacker.spec.skill),
         bonus=arm.bonus,
         bonus_kind=arm.bonus_kind,
@@ -108,7 +143,7 @@ def resolve_attack(
         armor_value=armor_value,
         shield_bonus=shield_bonus,
         roll=roll,
-        quality=quality,
+        quality=_quality(chance, armor_value + shield_bonus, roll.total),
         ranged=shot,
         location=location,
         location_roll=location_roll,
@@ -119,27 +154,6 @@ def resolve_attack(
         injury_penalty=injury_penalty,
         ruled_modifier=ruled.modifier,
         ruled_miss=ruled.miss,
-    )
-    parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
-    outcome: Outcome
-    damage = None
-    if quality <= 0 or ruled.miss:
-        outcome = "miss"
-    elif parry is not None and parry.parried:
-        outcome = "parried"
-    else:
-        outcome = "hit"
-        damage = _ruled_damage(
-            _damage(attacker, arm, quality, shot, target if subdue else None, charge_speed), ruled
-        )
-    return AttackResolved(
-        attacker=attacker.id,
-        target=defender.id,
-        weapon=arm.weapon.name,
-        hit=hit,
-        parry=parry,
-        outcome=outcome,
-        damage=damage,
     )
 
 
