@@ -34,19 +34,28 @@ CHUNK = 64
 
 @dataclass(frozen=True)
 class BatchSpec:
-    """A scenario to fight many times: its file, and values put at paths in it (``combatants.gorm.skill``)."""
+    """A scenario to fight many times: its file, and values put at paths in it (``combatants.gorm.skill``);
+    or, given ``mapping``, the scenario that mapping holds (as JSON), named by ``path`` in errors: a
+    recorded fight fought on from a point (affray.replays.continuation)."""
 
     path: Path
     changes: tuple[tuple[str, Any], ...] = field(default=())
+    mapping: bytes | None = None
 
 
 @cache
 def _loaded(spec: BatchSpec) -> tuple[Ruleset, Any]:
-    """The spec's ruleset and scenario, loaded once per process."""
-    raw = parse_toml(read_user_file(spec.path, ScenarioError, "a scenario file"), str(spec.path))
+    """The spec's ruleset and scenario, loaded once per process. A mapping's scenario imports no code from
+    anywhere: it comes from a log."""
+    if spec.mapping is not None:
+        raw = msgspec.json.decode(spec.mapping)
+        folder = None
+    else:
+        raw = parse_toml(read_user_file(spec.path, ScenarioError, "a scenario file"), str(spec.path))
+        folder = spec.path.parent
     for dotted, value in spec.changes:
         put(raw, dotted, value)
-    return rulesets.load_mapping(raw, str(spec.path), spec.path.parent)
+    return rulesets.load_mapping(raw, str(spec.path), folder)
 
 
 def load(spec: BatchSpec) -> tuple[Ruleset, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -12,19 +13,22 @@ from pathlib import Path
 import click
 import msgspec
 
-from affray import files, rulesets, stops
+from affray import files, rulesets, stops, stores
 from affray.batch.keep import Keeper, Kept
 from affray.batch.plots import PLOT_NAMES, PlotData, draw_plots
 from affray.batch.report import Report, Tally, tell_report
 from affray.batch.runner import BatchSpec, load, run_batch
 from affray.batch.store import ResultsFile, check_results
 from affray.batch.sweep import Point, draw_sweep, grid, parse_vary, sweep_report, tell_sweep
-from affray.cli.command import SEED, Interrupted, refuse_overwriting
+from affray.cli.command import SEED, Interrupted, refuse_overwriting, whole_verified
 from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
 from affray.cli.run import record
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, ScenarioError, excerpt
+from affray.events.codec import ENCODER
+from affray.replays.continuation import check_prefix, continued_scenario, split_at
+from affray.rulesets.controllers import played_from_outside
 
 MAX_RUNS = 10_000_000
 MAX_POINTS = 1000
@@ -87,14 +91,17 @@ def battle(
 
     Run i is fought with a seed derived from the batch's seed and i (docs/batch.md), so any run can be
     fought again alone with `affray run SCENARIO --seed X`, X its seed in the results.
+
+    SCENARIO may be a log and an event's seq, LOG@N: the recorded fight fought on after event N, every
+    roll up to it as recorded and every later one the run's own.
     """
-    spec = BatchSpec(scenario.resolve())
+    spec, source, after = _spec(scenario, varied)
     _, loaded = load(spec)
-    name = loaded.name or scenario.stem
+    name = (loaded.name or source.stem) + ("" if after is None else f", fought on after seq {after}")
     base = loaded.seed if seed is None else seed
     points = _points(spec, varied)
     if output is not None:
-        refuse_overwriting(output, {scenario: "the scenario"})
+        refuse_overwriting(output, {source: "the scenario or log it fights"})
         check_results(output, force)
     keeper = _keeper(keep_logs, logs, base, swept=bool(varied), force=force)
     drawn = _plots_to_draw(plots, points, force)
@@ -115,6 +122,30 @@ def battle(
         click.echo(f"results: {output}")
 
 
+def _spec(argument: Path, varied: tuple[str, ...]) -> tuple[BatchSpec, Path, int | None]:
+    """What is fought: a scenario file; or ``LOG@N``, a recorded fight fought on after its event N, every
+    roll up to it as recorded (affray.replays.continuation); with the file it comes from, and N."""
+    text, after = split_at(str(argument))
+    if after is None:
+        return BatchSpec(argument.resolve()), argument, None
+    if varied:
+        raise AffrayError(f"--vary sweeps a scenario's values, not a recorded fight fought on ({argument})")
+    log = stores.place(text)
+    recorded, _ = whole_verified(log, "a fight is fought on from")
+    scenario = continued_scenario(recorded, after, str(log))
+    outside = played_from_outside(scenario)
+    if outside:
+        who, controller = sorted(outside.items())[0]
+        raise AffrayError(
+            f"{log}: {who} is played by {controller!r}, code from outside affray, which every later "
+            "decision would need; only a fight affray plays whole is fought on"
+        )
+    spec = BatchSpec(Path(str(log)), mapping=ENCODER.encode(scenario))
+    ruleset, loaded = load(spec)
+    check_prefix(ruleset, loaded, recorded, after, str(log))
+    return spec, stores.file_of(log), after
+
+
 def _points(spec: BatchSpec, varied: tuple[str, ...]) -> list[Point]:
     """The grid of ``--vary`` (one point without), each point's scenario loaded, or the error naming it,
     before a fight."""
@@ -122,7 +153,7 @@ def _points(spec: BatchSpec, varied: tuple[str, ...]) -> list[Point]:
     if len(points) > MAX_POINTS:
         raise AffrayError(f"--vary: {len(points)} points; a sweep has at most {MAX_POINTS}")
     for point in points:
-        _load_point(spec.path, point)
+        _load_point(spec, point)
     return points
 
 
@@ -177,7 +208,7 @@ def _fight(
         for point in points:
             counted = Tally(how.base)
             values = [value for _, value in point]
-            at = BatchSpec(spec.path, point)
+            at = dataclasses.replace(spec, changes=point)
             batch = run_batch(at, how.runs, how.base, how.jobs, progress.advance, how.scheduler)
             with contextlib.closing(batch):
                 for outcome in batch:
@@ -203,10 +234,10 @@ def _fight(
     return fought
 
 
-def _load_point(path: Path, point: Point) -> None:
+def _load_point(spec: BatchSpec, point: Point) -> None:
     """The scenario with ``point``'s values loads; a ScenarioError names the --vary values it has."""
     try:
-        load(BatchSpec(path, point))
+        load(dataclasses.replace(spec, changes=point))
     except ScenarioError as exc:
         varied = ", ".join(f"{dotted}={json.dumps(value)}" for dotted, value in point)
         raise ScenarioError(f"--vary {excerpt(varied, 200)}: {exc}") from None

@@ -12,7 +12,7 @@ import click
 
 from affray import files, rulesets, stores
 from affray.errors import AffrayError, LogError, excerpt, printable
-from affray.events.reader import LogProblem, LogReader
+from affray.events.reader import LogFile, LogProblem, LogReader, read_all
 from affray.stores import Place, StoredLog
 from affray.stores.kinds import SUFFIXES, is_campaign_path
 
@@ -172,3 +172,21 @@ def tell_notes(notes: Iterable[str]) -> None:
     on stderr."""
     for note in notes:
         click.echo(f"note: {printable(note)}", err=True)
+
+
+def whole_verified(log: Place, purpose: str) -> tuple[LogFile, str]:
+    """The log at ``log`` read whole, and its end hash; it must be whole and verify, as what ``purpose``
+    says starts from one must ("a what-if starts from")."""
+    from affray.replays.verify import verify
+
+    with open_log_arg(log) as reader:
+        whole = read_all(reader)
+        end = reader.end_hash
+    if whole.problem is not None or end is None:
+        where = f"{whole.problem.where()}: {whole.problem.message}" if whole.problem else "no end line"
+        raise AffrayError(f"{log}: {where}; {purpose} a whole log")
+    verdict = verify(whole, lambda: rulesets.recorded(whole.header, str(log)))
+    if not verdict.ok:
+        where = f"{verdict.where}: " if verdict.where else ""
+        raise AffrayError(f"{log} does not verify ({where}{verdict.message}); {purpose} a log that does")
+    return whole, end

@@ -24,7 +24,7 @@ EXIT_DIFFERENT = 1
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "adjudicate": ("adjudicate", "Referee a fight at a real table, the rolls typed in."),
-    "battle": ("battle", "Fight a scenario many times and report how it went."),
+    "battle": ("battle", "Fight a scenario, or a recorded fight on from a point, many times."),
     "diff": ("diff", "Compare two logs: headers, first difference, outcomes."),
     "encounters": ("campaign", "List the encounters of a campaign."),
     "explain": ("explain", "Explain one event of a log: every input and rule."),

@@ -13,19 +13,26 @@ import click
 import msgspec
 
 from affray import rulesets, stores
-from affray.cli.command import LOG, a_log_file, find_parent, open_log_arg, recorded_parent, refuse_overwriting
+from affray.cli.command import (
+    LOG,
+    a_log_file,
+    find_parent,
+    open_log_arg,
+    recorded_parent,
+    refuse_overwriting,
+    whole_verified,
+)
 from affray.cli.diff import named
 from affray.cli.group import EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.run import record
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, UnrecordedDecision, printable
 from affray.events.codec import ENCODER, LogHeader, Parent, encode_log
-from affray.events.reader import LogFile, read_all
+from affray.events.reader import LogFile
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Recorded
 from affray.replays.diff import diff_logs, tell_diff
 from affray.replays.lineage import parent_link
-from affray.replays.verify import verify
 from affray.replays.whatif import (
     Change,
     Following,
@@ -40,23 +47,6 @@ from affray.replays.whatif import (
 )
 from affray.rulesets.controllers import EXTERNAL, import_factories, played_from_outside
 from affray.stores import Place
-
-
-def _whole(log: Place) -> tuple[LogFile, str]:
-    """The parent log read whole, and its end hash; it must be whole and verify."""
-    with open_log_arg(log) as reader:
-        parent = read_all(reader)
-        end = reader.end_hash
-    if parent.problem is not None or end is None:
-        where = f"{parent.problem.where()}: {parent.problem.message}" if parent.problem else "no end line"
-        raise AffrayError(f"{log}: {where}; a what-if starts from a whole log")
-    verdict = verify(parent, lambda: rulesets.recorded(parent.header, str(log)))
-    if not verdict.ok:
-        where = f"{verdict.where}: " if verdict.where else ""
-        raise AffrayError(
-            f"{log} does not verify ({where}{verdict.message}); a what-if starts from a log that does"
-        )
-    return parent, end
 
 
 @cli.command(short_help=short_help_of("whatif"))
@@ -125,7 +115,7 @@ def whatif(
     rolled = [parse_change(text) for text in settings]
     ruling = parse_ruling(rule, seq, reason) if rule is not None else None
     order = parse_intent(intent, seq, reason) if intent is not None else None
-    parent, end = _whole(log)
+    parent, end = whole_verified(log, "a what-if starts from")
     _check_rolls(rolled, parent, seq if ruling is None and order is None else None)
     changes: list[Change] = [*rolled, *(c for c in (ruling, order) if c is not None)]
     scenario = scenario_with(

@@ -95,6 +95,18 @@ def test_a_batch_on_the_cluster_reports_what_a_local_one_does(affray: Affray, sc
     assert json.loads(remote.out) == json.loads(local.out)
 
 
+def test_a_recorded_fight_fought_on_on_the_cluster_reports_what_a_local_one_does(
+    affray: Affray, scheduler: str, tmp_path: Path
+) -> None:
+    # the continuation's scenario travels to the workers with the batch (BatchSpec.mapping)
+    log = tmp_path / "duel.jsonl"
+    assert affray("run", DUEL, "-o", log).code == 0
+    local = affray("battle", f"{log}@10", "--runs", "200", "--json")
+    remote = affray("battle", f"{log}@10", "--runs", "200", "--json", "--scheduler", scheduler)
+    assert remote.code == 0, remote
+    assert json.loads(remote.out) == json.loads(local.out)
+
+
 def test_a_scheduler_that_does_not_answer_is_one_error_line(affray: Affray) -> None:
     started = time.monotonic()
     result = affray("battle", DUEL, "--runs", "2", "--scheduler", f"tcp://127.0.0.1:{free_port()}")

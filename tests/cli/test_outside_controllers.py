@@ -210,3 +210,10 @@ def test_a_combatant_played_step_by_step_cannot_be_run_by_affray_run(affray: Aff
     assert_user_error(
         result, str(path), "brenna's controller is 'external'", "played step by step from outside"
     )
+
+
+def test_a_fight_played_from_outside_affray_is_not_fought_on(affray: Affray, ambush_log: Path) -> None:
+    # battle LOG@N would need the controller's code for every later decision: no log's code runs
+    result = affray("battle", f"{ambush_log}@5", "--runs", "5")
+    assert_user_error(result, "is played by 'bots.utility:utility', code from outside affray")
+    assert "bots" not in sys.modules

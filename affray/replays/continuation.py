@@ -1,0 +1,64 @@
+"""A recorded fight fought on from a point (``affray battle LOG@N``): every roll up to event ``N`` as the
+log recorded it, every later roll drawn from a run's own seed.
+
+The continuation is a scenario like any other: the log header's, with each roll the first ``N`` events
+made entered by stream and draw (``dice.rolled``) and no stream left manual, so that a run's seed draws
+all the rest. A roll entered on a generated stream still advances that stream (kernel/dice.py), so a
+stream's later draws are the run's own. Its fair seed, if it had one, is left out: the runs' seeds are
+the batch's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from affray.errors import AffrayError
+from affray.events.base import Event
+from affray.events.reader import LogFile
+from affray.kernel.ruleset import Ruleset
+from affray.replays.diff import event_differences
+from affray.replays.whatif import logged_rolls
+
+AT_SEQ = re.compile(r"^(?P<log>.+)@(?P<seq>[0-9]{1,9})$")
+"""``LOG@N``: a log, and the seq of the event after which it is fought on."""
+
+
+def continued_scenario(log: LogFile, after: int, where: str) -> dict[str, Any]:
+    """The scenario that fights ``log`` on after event ``after`` (its mapping, as a header holds one);
+    errors name ``where``, the log as the user gave it."""
+    last = log.events[-1].seq if log.events else 0
+    if after > last:
+        raise AffrayError(f"{where}@{after}: the log's events run to seq {last}")
+    scenario: dict[str, Any] = msgspec.json.decode(log.header.scenario)
+    prefix = [event for event in log.events if event.seq <= after]
+    rolled = {key: list(roll.faces) for key, (_, roll) in logged_rolls(prefix).items()}
+    scenario.pop("fair_seed", None)
+    return {**scenario, "dice": {"source": "generated", "manual": [], "rolled": rolled}}
+
+
+def check_prefix(ruleset: Ruleset, scenario: Any, log: LogFile, after: int, where: str) -> None:
+    """A continuation's first ``after`` events are the log's (but that its rolls were entered): else the
+    fight does not replay as it was recorded, and fighting it on would tell of another fight."""
+    fought: list[Event] = []
+    ruleset.battle(scenario).run(sinks=[fought.append], keep_log=False)
+    recorded = [event for event in log.events if event.seq <= after]
+    for made, kept in zip(fought, recorded, strict=False):
+        found = [d for d in event_differences(made, kept) if not d.path.endswith(".source")]
+        if found:
+            raise AffrayError(
+                f"{where}@{after}: seq {kept.seq} does not replay as recorded ({found[0].path}: "
+                f"{found[0].a!r} today, {found[0].b!r} recorded); it cannot be fought on"
+            )
+    if len(fought) < len(recorded):
+        raise AffrayError(
+            f"{where}@{after}: the fight ends at seq {len(fought)} today; it cannot be fought on"
+        )
+
+
+def split_at(argument: str) -> tuple[str, int | None]:
+    """``LOG@N`` as the log and ``N``; any other argument as itself and None."""
+    found = AT_SEQ.match(argument)
+    return (found["log"], int(found["seq"])) if found else (argument, None)
