@@ -26,6 +26,7 @@ from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
 from affray.kernel.ruleset import Module, Reading, Ruleset
 from affray.replays import timeline
+from affray.replays.continuation import check_prefix, continued_scenario
 from affray.replays.explain import explain, explain_all
 from affray.replays.narrate import SHARED_TELLERS, narrate
 from affray.replays.verify import verify
@@ -326,3 +327,14 @@ def test_a_log_with_a_ruling_verifies(path: Path) -> None:
     log = read(encode_log(ruleset.header(scenario), ruleset.battle(scenario).run().log))
     assert "ruling_applied" in {kind_of(type(e)) for e in log.events}
     assert verify(log, lambda: rulesets.recorded(log.header, str(path))).ok
+
+
+@pytest.mark.parametrize("path", SAMPLES)
+def test_a_sample_fought_on_from_its_middle_replays_its_first_half_then_draws_its_own(path: Path) -> None:
+    # affray battle LOG@N for every ruleset: the rolls up to N entered, the later ones a new seed's
+    log = read(log_of(path))
+    after = log.events[len(log.events) // 2].seq
+    ruleset, loaded = rulesets.load_mapping(continued_scenario(log, after, path.name), path.name, None)
+    check_prefix(ruleset, loaded, log, after, path.name)
+    again = ruleset.battle(msgspec.structs.replace(loaded, seed=loaded.seed + 1)).run().log
+    assert [kind_of(type(e)) for e in again[:after]] == [kind_of(type(e)) for e in log.events[:after]]
