@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from affray import stops
 from affray.errors import AffrayError, printable
 
 Content = bytes | Callable[[BinaryIO], object]
@@ -232,10 +233,11 @@ class NewFile:
                 os.unlink(self.temporary)
 
 
-def write_new(target: Path, content: Content, *, force: bool, flag: str) -> None:
+def write_new(target: Path, content: Content, *, force: bool, flag: str, last: bool = False) -> None:
     """Write ``content`` to a new file and move it onto ``target`` (see the module): an old target is
     never half replaced, a link at its name is replaced and never followed, and nothing is left beside
-    it when writing fails or is interrupted."""
+    it when writing fails or is interrupted. ``last``: it is the command's last output, so once it is
+    written a stop no longer cuts the command short (affray.stops.finishing)."""
     made = NewFile(target, force=force, flag=flag)
     try:
         if isinstance(content, bytes):
@@ -248,4 +250,6 @@ def write_new(target: Path, content: Content, *, force: bool, flag: str) -> None
     except BaseException:
         made.abandon()
         raise
+    if last:
+        stops.finishing()
     made.finish()

@@ -30,14 +30,16 @@ class Stopped(KeyboardInterrupt):
 _received = signal.SIGINT
 _holding = False
 _held = False
+_finishing = False
 
 
 def catch_stops() -> Callable[[], None]:
     """From now on each of ``STOPS`` raises :class:`Stopped` (the first one; the next ends the process),
     but a signal this process was started ignoring stays ignored (``nohup`` ignores SIGHUP for it).
     Returns what puts their handlers back as they were, for a process that goes on (a test's)."""
-    global _received
+    global _received, _holding, _held, _finishing
     _received = signal.SIGINT
+    _holding = _held = _finishing = False
     before = {stop: signal.getsignal(stop) for stop in STOPS}
     for stop, handler in before.items():
         if handler != signal.SIG_IGN:  # ignored when we were started (nohup, a shell's background job)
@@ -71,10 +73,18 @@ def held() -> Iterator[None]:
     try:
         yield
     finally:
-        _holding = False
-    if _held:
+        _holding = _finishing
+    if _held and not _finishing:
         _held = False
         raise Stopped
+
+
+def finishing() -> None:
+    """The command's last output is written and goes into place now: a stop that comes from here on
+    cuts nothing short (the work is done, what is left is its last lines), so it is let go and the command
+    ends as it would have. A second stop still ends the process at once."""
+    global _holding, _finishing
+    _holding = _finishing = True
 
 
 def stopped_by() -> signal.Signals:

@@ -51,3 +51,24 @@ def test_a_held_step_with_no_stop_raises_nothing(caught: None) -> None:
     with stops.held():
         done.append("counted")
     assert done == ["counted"]
+
+
+def test_a_stop_once_the_last_output_goes_into_place_cuts_nothing_short(caught: None) -> None:
+    # the command's work is done: the stop is let go, and the command ends as it would have
+    done: list[str] = []
+    stops.finishing()
+    _stopped_then(done, signal.SIGHUP)
+    with stops.held():
+        done.append("written")
+    assert done == ["after the stop", "written"]
+
+
+def test_catching_stops_again_ends_finishing(caught: None) -> None:
+    # a process that runs commands one after another (a test's) starts each unfinished
+    stops.finishing()
+    restore = stops.catch_stops()
+    try:
+        with pytest.raises(stops.Stopped):
+            _stopped_then([], signal.SIGINT)
+    finally:
+        restore()

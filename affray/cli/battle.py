@@ -100,15 +100,14 @@ def battle(
     name = (loaded.name or source.stem) + ("" if after is None else f", fought on after seq {after}")
     base = loaded.seed if seed is None else seed
     points = _points(spec, varied)
-    if output is not None:
-        refuse_overwriting(output, {source: "the scenario or log it fights"})
-        check_results(output, force)
+    _check_output(output, source, force)
     keeper = _keeper(keep_logs, logs, base, swept=bool(varied), force=force)
     drawn = _plots_to_draw(plots, points, force)
     data = PlotData() if drawn and not points[0] else None
     varied_paths = [path for path, _ in points[0]]
     results = ResultsFile(output, force=force, varied=varied_paths) if output is not None else None
-    fought = _fight(spec, points, Fighting(runs, base, jobs, scheduler), results, data, keeper)
+    how = Fighting(runs, base, jobs, scheduler)
+    fought = _fight(spec, points, how, results, data, keeper, last=plots is None and keeper is None)
     if fought.stopped is not None:
         _tell(points[: len(fought.reports)], fought.reports, name, as_json)
         raise fought.stopped
@@ -120,6 +119,13 @@ def battle(
     _tell(points, reports, name, as_json)
     if output is not None and not as_json:
         click.echo(f"results: {output}")
+
+
+def _check_output(output: Path | None, source: Path, force: bool) -> None:
+    """``-o`` is not what is fought, and is refused before any fight when it exists (unless --force)."""
+    if output is not None:
+        refuse_overwriting(output, {source: "the scenario or log it fights"})
+        check_results(output, force)
 
 
 def _spec(argument: Path, varied: tuple[str, ...]) -> tuple[BatchSpec, Path, int | None]:
@@ -197,6 +203,8 @@ def _fight(
     results: ResultsFile | None,
     data: PlotData | None,
     keeper: Keeper | None = None,
+    *,
+    last: bool = False,
 ) -> Fought:
     """Each point's batch fought and reported; the results written and the plots' data kept as they come.
     A stop (Ctrl-C, a kill, a closed terminal) ends the workers at once: the runs fought so far are
@@ -230,6 +238,8 @@ def _fight(
     finally:
         progress.close()
     if results is not None and fought.stopped is None:
+        if last:  # nothing is written after the results: a stop from here on cuts nothing short
+            stops.finishing()
         results.finish()
     return fought
 
@@ -313,10 +323,11 @@ def _keep(spec: BatchSpec, kept: Sequence[Kept], folder: Path, force: bool) -> N
             force=force,
             trace=False,
             what=spec.path,
+            last=False,
         )
         ended = encounter.state.t / 1000
         lines.append(f"{log.name}  run {run.index}, seed {run.seed}: {run.why}, ended at {ended:g} s")
-    files.write_new(folder / KEPT, ("\n".join(lines) + "\n").encode(), force=force, flag="--logs")
+    files.write_new(folder / KEPT, ("\n".join(lines) + "\n").encode(), force=force, flag="--logs", last=True)
     click.echo(f"logs: {len(kept)} kept in {folder} (kept.txt says why)", err=True)
 
 

@@ -30,11 +30,19 @@ from affray.stores import Place
 
 
 def record(
-    battle: Battle, header: LogHeader, output: Place, *, force: bool, trace: bool, what: object
+    battle: Battle,
+    header: LogHeader,
+    output: Place,
+    *,
+    force: bool,
+    trace: bool,
+    what: object,
+    last: bool = True,
 ) -> Encounter[Any]:
     """Simulate ``battle`` into a log at ``output`` (a file or a campaign's encounter) with ``header``,
     keeping no log in memory. A run that fails or is interrupted keeps what it wrote beside ``output`` and
-    says where (errors name ``what``)."""
+    says where (errors name ``what``). ``last``: the log is the command's last output, so once the fight
+    is over a stop no longer cuts the command short (affray.stops.finishing)."""
     writer: LogWriter | None = None
     try:
         with stops.held():  # a stop while the log is begun comes once it is, and is kept
@@ -54,6 +62,8 @@ def record(
         if writer is not None:
             writer.abandon()
         raise
+    if last:
+        stops.finishing()
     writer.close()
     tell_notes(writer.notices())
     return encounter
@@ -181,6 +191,7 @@ def heal(ctx: click.Context, log: Place, days: int, output: Path, force: bool) -
     except BaseException:
         writer.abandon()
         raise
+    stops.finishing()
     writer.close()
     tell_notes(writer.notices())
     done = aftermath.summary(encounter.log[start:])

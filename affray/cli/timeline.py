@@ -56,7 +56,7 @@ def timeline(
     choice = choose_lanes(drawn, wanted)  # an unknown id is refused before anything is written
     picture = output.suffix.lower().removeprefix(".")
     files.write_new(
-        output, lambda file: draw(drawn, file, picture, start, end, wanted), force=force, flag="-o"
+        output, lambda file: draw(drawn, file, picture, start, end, wanted), force=force, flag="-o", last=True
     )
     shown = f"{len(choice.lanes)} of {len(drawn.lanes)} lanes" if choice.why else f"{len(drawn.lanes)} lanes"
     click.echo(f"{output}: {shown}, {_drawn_stretch(drawn, start, end)}")

@@ -47,7 +47,7 @@ def view(log: Place, output: Path, start: float | None, end: float | None, force
     if not data.frames:
         raise AffrayError(f"{log}: no event between --from and --to (the log runs to {_last(whole.events)})")
     text = page(data)
-    files.write_new(output, text.encode(), force=force, flag="-o")
+    files.write_new(output, text.encode(), force=force, flag="-o", last=True)
     click.echo(f"{output}: {len(data.frames)} events, {len(text.encode()) / 1024:.0f} KiB")
 
 
