@@ -13,7 +13,7 @@ from affray.kernel.fold import fold
 VOCABULARY = vocabulary()
 
 
-def p(x: int, y: int) -> Position:
+def p(x: int | str, y: int | str) -> Position:
     return (Decimal(x), Decimal(y))
 
 
@@ -56,6 +56,19 @@ def test_a_move_from_rest_changes_the_course() -> None:
 def test_the_same_step_a_second_later_keeps_the_course() -> None:
     a = moves((1000, p(0, 0), p(1, 0)), (2000, p(1, 0), p(2, 0)), (3000, p(2, 0), p(3, 0))).combatants["a"]
     assert (a.course_changed_ms, a.velocity) == (1000, p(1, 0))
+
+
+def test_a_step_a_millimetre_shorter_keeps_the_course() -> None:
+    # E17, steady movement: positions are kept to the millimetre, so a 1 m/s walk steps 1 m, then 0.999 m;
+    # |1 - 0.999| = 0.001 m <= 0.002 m (SAME_STEP_M) on x and 0 on y: the same movement
+    walk = (1000, p(0, 0), p(1, 0)), (2000, p(1, 0), p("1.999", 0))
+    assert moves(*walk).combatants["a"].course_changed_ms == 1000
+
+
+def test_a_step_three_millimetres_shorter_changes_the_course() -> None:
+    # E17: |1 - 0.997| = 0.003 m > 0.002 m: a change of pace, which ruins the aim
+    walk = (1000, p(0, 0), p(1, 0)), (2000, p(1, 0), p("1.997", 0))
+    assert moves(*walk).combatants["a"].course_changed_ms == 2000
 
 
 def test_a_turn_changes_the_course() -> None:
