@@ -26,10 +26,10 @@ from affray.events.vocabulary import Part
 
 _ZERO = Decimal(0)
 RECENT_MS = 1000
+"""A move within the last second is the combatant's current velocity."""
 SAME_STEP_M = Decimal("0.002")
 """Steps that differ by no more than this on either axis are the same movement: positions are kept to the
 millimetre, so a steady pace moves 1 m one second and 0.999 m the next (E17: steady movement)."""
-"""A move within the last second is the combatant's current velocity."""
 
 
 class CombatantState(msgspec.Struct, kw_only=True):

@@ -8,15 +8,13 @@ from __future__ import annotations
 import contextlib
 import re
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.cli.conftest import DUEL, Affray
 from tests.cli.test_memory import siege
+from tests.killed import killed_once_written
 from tests.strategies import read_path
 
 KILL_AFTER = 400
@@ -38,23 +36,10 @@ def killed(tmp_path: Path) -> Path:
     had written ``KILL_AFTER`` events (as tests/stores/test_contract.py kills one)."""
     scenario = tmp_path / "siege.toml"
     scenario.write_text(siege(4))
-    run = subprocess.Popen(
-        [sys.executable, "-m", "affray", "run", scenario, "-o", tmp_path / "siege.jsonl"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+    arguments = ["run", scenario, "-o", tmp_path / "siege.jsonl"]
+    killed_once_written(
+        arguments, lambda _: _events(next(tmp_path.glob(".siege.jsonl.*.tmp"), None)), KILL_AFTER
     )
-    try:
-        deadline = time.monotonic() + 60
-        while _events(next(tmp_path.glob(".siege.jsonl.*.tmp"), None)) < KILL_AFTER:
-            assert run.poll() is None, run.stderr.read() if run.stderr else ""
-            assert time.monotonic() < deadline, "the run wrote too few events in a minute"
-            time.sleep(0.02)
-    finally:
-        run.kill()
-        run.wait(timeout=30)
-        if run.stderr:
-            run.stderr.close()
-    assert run.returncode == -9
     return tmp_path
 
 
@@ -137,23 +122,8 @@ def killed_in_campaign(tmp_path: Path) -> Path:
     scenario = tmp_path / "siege.toml"
     scenario.write_text(siege(4))
     campaign = tmp_path / "c.sqlite"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "affray", "run", scenario, "-o", campaign, "--encounter", "siege"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while _encounter_lines(campaign, ".siege.") < KILL_AFTER:
-            assert run.poll() is None, run.stderr.read() if run.stderr else ""
-            assert time.monotonic() < deadline, "the run wrote too few events in a minute"
-            time.sleep(0.02)
-    finally:
-        run.kill()
-        run.wait(timeout=30)
-        if run.stderr:
-            run.stderr.close()
-    assert run.returncode == -9
+    arguments = ["run", scenario, "-o", campaign, "--encounter", "siege"]
+    killed_once_written(arguments, lambda _: _encounter_lines(campaign, ".siege."), KILL_AFTER)
     return campaign
 
 

@@ -9,9 +9,6 @@ SIGKILL mid-run leaves every complete event, chained, with nothing half-written 
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +23,7 @@ from affray.events.reader import LogFile
 from affray.stores import Place, StoredLog
 from affray.stores.sqlite import Campaign
 from tests.cli.test_memory import siege
+from tests.killed import killed_once_written
 from tests.strategies import read_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,24 +189,9 @@ def _events_written(where: Place) -> int:
 def _killed_mid_run(store: Store, scenario: Path) -> Place:
     """Start ``affray run`` on a day-long fight, SIGKILL it once it has written ``KILL_AFTER`` events,
     and return where its lines are."""
-    run = subprocess.Popen(
-        [sys.executable, "-m", "affray", "run", scenario, "-o", str(store.place("siege"))],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while _events_written(store.writing("siege", run.pid)) < KILL_AFTER:  # a file's name is random
-            assert run.poll() is None, run.stderr.read() if run.stderr else ""
-            assert time.monotonic() < deadline, "the run wrote too few events in a minute"
-            time.sleep(0.02)
-    finally:
-        run.kill()
-        run.wait(timeout=30)
-        if run.stderr:
-            run.stderr.close()
-    assert run.returncode == -9
-    return store.writing("siege", run.pid)
+    arguments = ["run", scenario, "-o", str(store.place("siege"))]
+    pid = killed_once_written(arguments, lambda pid: _events_written(store.writing("siege", pid)), KILL_AFTER)
+    return store.writing("siege", pid)
 
 
 class _Enough(Exception):
