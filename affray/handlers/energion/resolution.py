@@ -8,8 +8,10 @@ extra aiming bonus; its damage is scaled by the range band too.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import msgspec
 
@@ -43,6 +45,8 @@ FULL_COVER = 100
 PARRY_DIE = "1d100"
 SHIELD_ARM = "left arm"
 _ZERO = Decimal(0)
+_UNROLLED = Roll(expr=HIT_DIE, faces=(), total=0, purpose="hit", roller="", source="generated")
+"""The roll a kept blow's derivation holds until each strike puts in its own."""
 
 
 @dataclass(frozen=True)
@@ -118,8 +122,12 @@ def _hit(
     armor (at the location rolled, with hit locations: E20, E22), the hit roll and the quality."""
     target = encounter.state.combatants[defender.id]
     shield_bonus = defender.shield.parry if defender.shield and SHIELD_ARM not in target.disabled else 0
-    chance = arm.hit_chance if shot is None else _shot_chance(shot)
     injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
+    if shot is None and locations is None and recovery_roll is None:
+        blow = _blow(attacker, arm, defender, shield_bonus, injury_penalty, ruled)
+        roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE, need=blow.need)
+        return msgspec.structs.replace(blow.template, roll=roll, quality=blow.quality(roll.total))
+    chance = arm.hit_chance if shot is None else _shot_chance(shot)
     chance += injury_penalty + ruled.modifier
     armor_value = defender.armor.value_against(arm.weapon_type)
     where_unknown = locations is not None and (shot is None or shot.presented is None)
@@ -133,6 +141,38 @@ def _hit(
         armored = location not in defender.spec.unarmored
         bare = defender.unarmored.value_against(arm.weapon_type)
         armor_value = location_armor_value(armor_value, bare, armored)
+    return _hit_derivation(
+        attacker,
+        arm,
+        defender,
+        (chance, armor_value, shield_bonus),
+        roll,
+        _quality(chance, armor_value + shield_bonus, roll.total),
+        ranged=shot,
+        location=location,
+        location_roll=location_roll,
+        location_armored=armored,
+        recovery_roll=recovery_roll,
+        injury_penalty=injury_penalty,
+        ruled=ruled,
+    )
+
+
+def _hit_derivation(
+    attacker: Loadout,
+    arm: Arm,
+    defender: Loadout,
+    figures: tuple[Decimal, int, int],
+    roll: Roll,
+    quality: Decimal,
+    *,
+    injury_penalty: int,
+    ruled: Ruled,
+    **where: Any,
+) -> HitDerivation:
+    """The hit's derivation from its ``figures`` (chance, armor value, shield bonus), roll and quality
+    (E4-E6); ``where`` holds the shot, location and recovery figures of an attack that has them."""
+    chance, armor_value, shield_bonus = figures
     return HitDerivation(
         skill=Decimal(attacker.spec.skill),
         bonus=arm.bonus,
@@ -143,18 +183,58 @@ def _hit(
         armor_value=armor_value,
         shield_bonus=shield_bonus,
         roll=roll,
-        quality=_quality(chance, armor_value + shield_bonus, roll.total),
-        ranged=shot,
-        location=location,
-        location_roll=location_roll,
-        location_armored=armored,
-        recovery_roll=recovery_roll,
+        quality=quality,
         proficiency=arm.carried.proficiency,
         martial_bonus=arm.martial_bonus,
         injury_penalty=injury_penalty,
         ruled_modifier=ruled.modifier,
         ruled_miss=ruled.miss,
+        **where,
     )
+
+
+@dataclass(frozen=True)
+class _Blow:
+    """A plain blow's derivation before its roll (no shot, hit location or kick recovery): the figures
+    are the same at every strike of one weapon at one defender, so it is worked out once (E4-E6)."""
+
+    template: HitDerivation
+    qualities: dict[int, Decimal]
+    need: Callable[[], str]
+
+    def quality(self, roll: int) -> Decimal:
+        """Rule E6's quality of a hit roll of ``roll``."""
+        found = self.qualities.get(roll)
+        if found is None:
+            hit = self.template
+            found = self.qualities[roll] = _quality(hit.hit_chance, hit.armor_value + hit.shield_bonus, roll)
+        return found
+
+
+_BLOWS: dict[tuple[int, int, int, int, int, bool], tuple[Arm, Loadout, _Blow]] = {}
+
+
+def _blow(
+    attacker: Loadout, arm: Arm, defender: Loadout, shield_bonus: int, injury_penalty: int, ruled: Ruled
+) -> _Blow:
+    """The plain blow of ``arm`` at ``defender``, kept by weapon, defender and the figures that vary in a
+    fight (the weapon and defender are kept with it, so their ids cannot be others' while it lives)."""
+    key = (id(arm), id(defender), shield_bonus, injury_penalty, ruled.modifier, ruled.miss)
+    kept = _BLOWS.get(key)
+    if kept is not None and kept[0] is arm and kept[1] is defender:
+        return kept[2]
+    chance = arm.hit_chance + (injury_penalty + ruled.modifier)
+    armor_value = defender.armor.value_against(arm.weapon_type)
+    figures = (chance, armor_value, shield_bonus)
+    template = _hit_derivation(
+        attacker, arm, defender, figures, _UNROLLED, _ZERO, injury_penalty=injury_penalty, ruled=ruled
+    )
+    armor = armor_value + shield_bonus
+    blow = _Blow(template, {}, lambda: _hit_need(attacker, arm, defender, chance, armor))
+    if len(_BLOWS) >= BLOWS_KEPT:
+        _BLOWS.clear()
+    _BLOWS[key] = (arm, defender, blow)
+    return blow
 
 
 def _location(
