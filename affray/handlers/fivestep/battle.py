@@ -3,6 +3,7 @@ characters equipped, the rounds run on the clock (rules F1-F13)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 
@@ -30,7 +31,7 @@ from affray.npc.fivestep.controllers import FivestepController, NearestFirst
 from affray.rules.fivestep.damage import parse_damage_die_roll
 from affray.rules.fivestep.hitting import HAND_TO_HAND_REACH_M, WEAPONRY_MAX_M
 from affray.rules.fivestep.sequence import action_cost
-from affray.rules.fivestep.tableset import parse_table_set
+from affray.rules.fivestep.tableset import TableSet, parse_table_set
 from affray.rules.fivestep.usertables import require
 
 AVERAGE_SIZE_M2 = Decimal("0.75")
@@ -55,7 +56,7 @@ class FivestepBattle(Ending):
         self.scenario = scenario
         self.procedures = scenario.procedures
         self.options = scenario.options
-        self.tables = parse_table_set(_table_files(scenario.tables))
+        self.tables = _table_set(tuple(_table_files(scenario.tables).items()))
         check_tables(scenario, self.tables)
         self.fighters: dict[str, Fighter] = {
             c.id: self._fighter(index, c) for index, c in enumerate(scenario.combatants)
@@ -260,6 +261,17 @@ class FivestepBattle(Ending):
         if self.procedures.damage == 3:
             reach = min(self.tables.damage.wep_mod().range_m[-1], reach)
         return reach
+
+
+TABLE_SETS_KEPT = 16
+"""How many scenarios' parsed tables are kept: a batch fights one scenario's tables over and over."""
+
+
+@functools.lru_cache(maxsize=TABLE_SETS_KEPT)
+def _table_set(files: tuple[tuple[str, tuple[str, str]], ...]) -> TableSet:
+    """The parsed table set of ``files`` (``(id, (source, text))``, as the scenario embeds them), parsed
+    once per text and kept: parsing is most of a battle's set-up."""
+    return parse_table_set(dict(files))
 
 
 def _table_files(tables: Mapping[str, str | TableFile]) -> dict[str, tuple[str, str]]:
