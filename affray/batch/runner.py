@@ -133,26 +133,46 @@ def run_batch(
 ) -> Generator[RunOutcome, None, None]:
     """Every run's outcome, in run order: fought on ``jobs`` processes (1: this one), or on the Dask
     cluster whose scheduler is at ``scheduler`` (``tcp://host:port``)."""
-    tasks = chunks(runs)
-    if scheduler is not None:
-        found = _on_dask(scheduler, spec, base, tasks)
-    elif jobs <= 1:
-        found = (fight(spec, base, task) for task in tasks)
-    else:
-        found = _on_pool(jobs, spec, base, tasks)
-    for outcomes in found:
-        if done:
-            done(len(outcomes))
+    for outcomes in run_tasks([(spec, task) for task in chunks(runs)], base, jobs, done, scheduler):
         yield from outcomes
 
 
-def _on_pool(jobs: int, spec: BatchSpec, base: int, tasks: Sequence[range]) -> Iterator[list[RunOutcome]]:
+Task = tuple[BatchSpec, range]
+"""Runs of one scenario: the scenario, and the numbers of the runs (each fought with its own seed)."""
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    base: int,
+    jobs: int = 1,
+    done: Done | None = None,
+    scheduler: str | None = None,
+) -> Generator[list[RunOutcome], None, None]:
+    """Each task's outcomes, in task order, fought as ``run_batch`` fights them: several scenarios (the
+    points of a fight's odds, say) share the workers."""
+    if scheduler is not None:
+        found = _on_dask(scheduler, base, tasks)
+    elif jobs <= 1:
+        found = (fight(spec, base, task) for spec, task in tasks)
+    else:
+        found = _on_pool(jobs, base, tasks)
+    for outcomes in found:
+        if done:
+            done(len(outcomes))
+        yield outcomes
+
+
+def _fight_task(base: int, task: Task) -> list[RunOutcome]:
+    return fight(task[0], base, task[1])
+
+
+def _on_pool(jobs: int, base: int, tasks: Sequence[Task]) -> Iterator[list[RunOutcome]]:
     """The tasks fought on ``jobs`` worker processes, their results in order. A batch stopped (Ctrl-C, a
     kill, a closed terminal, or the caller closing this generator) stops its workers at once, whatever
     they are fighting; the runs already yielded are the batch's."""
     pool = multiprocessing.get_context().Pool(jobs, initializer=_worker_started)
     try:
-        yield from pool.imap(partial(fight, spec, base), tasks)
+        yield from pool.imap(partial(_fight_task, base), tasks)
     except BaseException:
         pool.terminate()
         raise
@@ -187,9 +207,7 @@ def check_scheduler(address: str) -> None:
         raise AffrayError(f"{shown}: expected tcp://HOST:PORT, as in tcp://127.0.0.1:8786")
 
 
-def _on_dask(
-    scheduler: str, spec: BatchSpec, base: int, tasks: Sequence[range]
-) -> Iterator[list[RunOutcome]]:
+def _on_dask(scheduler: str, base: int, tasks: Sequence[Task]) -> Iterator[list[RunOutcome]]:
     """The tasks sent to a running Dask cluster (its workers need affray, as this process has it)."""
     try:
         from distributed import Client
@@ -201,7 +219,7 @@ def _on_dask(
     except Exception as exc:  # Dask and tornado raise their own timeouts and connection errors
         raise AffrayError(f"--scheduler {scheduler}: no Dask scheduler answers there ({exc})") from None
     with client:
-        pending = [client.submit(fight, spec, base, list(task), pure=False) for task in tasks]
+        pending = [client.submit(fight, spec, base, list(task), pure=False) for spec, task in tasks]
         try:
             for future in pending:
                 yield future.result()

@@ -16,8 +16,9 @@ from typing import Any
 import msgspec
 
 from affray.errors import AffrayError
-from affray.events.base import Event
+from affray.events.base import Event, Roll, rolls_in
 from affray.events.reader import LogFile
+from affray.events.shared import kind_of
 from affray.kernel.ruleset import Ruleset
 from affray.replays.diff import event_differences
 from affray.replays.whatif import logged_rolls
@@ -32,11 +33,39 @@ def continued_scenario(log: LogFile, after: int, where: str) -> dict[str, Any]:
     last = log.events[-1].seq if log.events else 0
     if after > last:
         raise AffrayError(f"{where}@{after}: the log's events run to seq {last}")
-    scenario: dict[str, Any] = msgspec.json.decode(log.header.scenario)
     prefix = [event for event in log.events if event.seq <= after]
-    rolled = {key: list(roll.faces) for key, (_, roll) in logged_rolls(prefix).items()}
+    return scenario_with_rolls(
+        log, {key: list(roll.faces) for key, (_, roll) in logged_rolls(prefix).items()}
+    )
+
+
+def scenario_with_rolls(log: LogFile, rolled: dict[str, list[int]]) -> dict[str, Any]:
+    """The log's scenario (its mapping) with ``rolled`` entered by stream and draw and every other roll
+    drawn from the seed; without its fair seed, for each run has its own seed."""
+    scenario: dict[str, Any] = msgspec.json.decode(log.header.scenario)
     scenario.pop("fair_seed", None)
     return {**scenario, "dice": {"source": "generated", "manual": [], "rolled": rolled}}
+
+
+class RollMade(msgspec.Struct, frozen=True):
+    """One roll of a recorded fight, in the order rolls were made: its stream and draw
+    (``gorm/hit#1``), the roll, and the seq, time and kind of the event that holds it."""
+
+    key: str
+    roll: Roll
+    seq: int
+    t: int
+    kind: str
+
+
+def rolls_made(log: LogFile) -> list[RollMade]:
+    """Every roll of the fight, in the order it was made (docs/log-format.md: no event holds a roll made
+    after one a later event holds, and an event's rolls are in the order made)."""
+    return [
+        RollMade(f"{roll.stream}#{roll.draw}", roll, event.seq, event.t, kind_of(type(event)))
+        for event in log.events
+        for roll in rolls_in(event)
+    ]
 
 
 def check_prefix(ruleset: Ruleset, scenario: Any, log: LogFile, after: int, where: str) -> None:
