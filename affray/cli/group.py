@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("campaign", "Write a campaign's encounter to a log file."),
     "heal": ("run", "Continue a log's clock past the fight: healing, repair."),
     "import": ("campaign", "Copy whole log files into a campaign."),
+    "odds": ("odds", "Each side's chance to win at every roll of a log; the luck of each."),
     "lineage": ("whatif", "Show the chain of what-ifs back to the first fight."),
     "regress": ("regress", "Re-simulate recorded logs; report what changed."),
     "replay": ("tell", "Tell the fight in a log, one line per event."),

@@ -62,6 +62,12 @@ class Progress:
             while self._next_line <= self.done:
                 self._next_line += self.total / 10
 
+    def grow(self, steps: int) -> None:
+        """``steps`` more are to be done than were first counted (work found as it goes)."""
+        self.total += steps
+        if self._bar is not None:
+            self._bar.update(self._task, total=self.total)
+
     def close(self) -> None:
         """Stop showing progress."""
         if self._bar is not None:

@@ -12,9 +12,11 @@ import io
 import json
 import os
 import re
+import signal
+import socket
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,3 +162,74 @@ def duel_named(folder: Path, brenna: str, gorm: str, title: str) -> Path:
     scenario = folder / "duel.toml"
     scenario.write_text(text)
     return scenario
+
+
+# --- a real Dask cluster on loopback ---------------------------------------------------------------
+
+DASK = Path(sys.executable).with_name("dask")
+STARTUP_S = 60
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_dask(*args: str) -> subprocess.Popen[bytes]:
+    """A Dask process in its own process group, its output kept out of the test's."""
+    return subprocess.Popen(
+        [str(DASK), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def stop_dask(process: subprocess.Popen[bytes]) -> None:
+    """Stop the process and everything it started, by its process group."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def scheduler() -> Iterator[str]:
+    """The address of a real Dask scheduler with one worker, both on 127.0.0.1 (ports chosen free,
+    dashboards on 127.0.0.1:0), stopped by their process groups when the tests end; skipped without Dask."""
+    distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = start_dask(
+        "scheduler", "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", "127.0.0.1:0"
+    )
+    worker = None
+    try:
+        worker = start_dask(
+            "worker",
+            address,
+            "--host",
+            "127.0.0.1",
+            "--nthreads",
+            "1",
+            "--nworkers",
+            "1",
+            "--dashboard-address",
+            "127.0.0.1:0",
+        )
+        client = distributed.Client(address, timeout=STARTUP_S, set_as_default=False)
+        try:
+            client.wait_for_workers(1, timeout=STARTUP_S)
+        finally:
+            client.close()
+        yield address
+    finally:
+        if worker is not None:
+            stop_dask(worker)
+        stop_dask(scheduler)

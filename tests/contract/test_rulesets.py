@@ -19,6 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from affray import rulesets
+from affray.batch.odds import Sampling, recorded_odds
+from affray.cli.odds import fight_odds
+from affray.events.base import rolls_in
 from affray.events.codec import ENCODER, encode_log
 from affray.events.shared import RulingApplied, kind_of
 from affray.kernel.dice import Dice, Need
@@ -338,3 +341,24 @@ def test_a_sample_fought_on_from_its_middle_replays_its_first_half_then_draws_it
     check_prefix(ruleset, loaded, log, after, path.name)
     again = ruleset.battle(msgspec.structs.replace(loaded, seed=loaded.seed + 1)).run().log
     assert [kind_of(type(e)) for e in again[:after]] == [kind_of(type(e)) for e in log.events[:after]]
+
+
+ONE_PER_RULESET = [
+    pytest.param(ROOT / "examples" / "duel.toml", id="energion:duel"),
+    pytest.param(ROOT / "examples" / "firefight.toml", id="fivestep:firefight"),
+    pytest.param(ROOT / "tests" / "toy" / "duel.toml", id="toy:duel"),
+]
+"""A sample of each ruleset, for what fights a sample many times at every roll."""
+
+
+@pytest.mark.parametrize("path", ONE_PER_RULESET)
+def test_a_samples_odds_run_from_its_opening_to_its_result_and_luck_accounts_for_the_change(
+    path: Path,
+) -> None:
+    # affray odds for every ruleset: every roll a point, the last one the recorded result
+    log = read(log_of(path))
+    report = fight_odds(log, path.name, Sampling(within=0.5, most=4, seed=1))
+    assert len(report.rolls) == sum(len(rolls_in(e)) for e in log.events)
+    assert report.rolls[-1].after == recorded_odds(report.winner, report.sides)
+    for side in report.split:
+        assert side.luck + side.rest == pytest.approx(side.final - side.opening)

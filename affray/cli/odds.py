@@ -1,0 +1,229 @@
+"""``affray odds``: each side's chance to win before and after every roll of a recorded fight, the luck of
+each roll, the pivotal rolls, and how much of the result was luck (affray.batch.odds, docs/odds.md)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+import msgspec
+
+from affray import files, rulesets, stores
+from affray.batch.odds import (
+    Chance,
+    Grow,
+    OddsReport,
+    RollLabel,
+    Sampling,
+    odds_report,
+    percent,
+    points,
+    sample_points,
+)
+from affray.batch.runner import BatchSpec, Done
+from affray.cli.command import LOG, SEED, refuse_overwriting, whole_verified
+from affray.cli.group import cli, short_help_of
+from affray.cli.progress import Progress
+from affray.cli.terminal import one_line
+from affray.errors import AffrayError
+from affray.events.codec import ENCODER
+from affray.events.reader import LogFile
+from affray.kernel.fold import fold
+from affray.replays.continuation import RollMade, rolls_made, scenario_with_rolls
+from affray.rulesets.controllers import played_from_outside
+from affray.stores import Place
+
+MAX_SAMPLES = 1_000_000
+MIN_SAMPLES = 10
+SAMPLES = 1500
+"""The most samples a point is given by default: enough for a chance near 50 % within 3 points (1,068)."""
+WITHIN = 3.0
+"""How closely each chance is to be known by default, in percentage points either way, at 95 %."""
+MAX_ROLLS = 5000
+"""The most rolls a fight may have for its odds: each is a point fought many times."""
+
+
+def fight_odds(
+    log: LogFile, where: str, how: Sampling, done: Done | None = None, grow: Grow | None = None
+) -> OddsReport:
+    """The odds of the recorded fight ``log`` (read whole and verified), named ``where`` in errors; the
+    samples at each roll fought as ``how`` says, ``done`` and ``grow`` told of the samples fought and
+    found to fight."""
+    outside = played_from_outside(msgspec.json.decode(log.header.scenario))
+    if outside:
+        who, controller = sorted(outside.items())[0]
+        raise AffrayError(
+            f"{where}: {who} is played by {controller!r}, code from outside affray, which every sample "
+            "would need; odds are worked out for fights affray plays whole"
+        )
+    made = rolls_made(log)
+    if len(made) > MAX_ROLLS:
+        raise AffrayError(
+            f"{where}: {len(made):,} rolls; odds are worked out for fights of at most {MAX_ROLLS:,}"
+        )
+    recorded = rulesets.recorded(log.header, where)
+    state = fold(log.events, rulesets.reading(log.header, where).vocabulary())
+    sides = list(dict.fromkeys(c.side for c in state.combatants.values()))
+    specs = [
+        BatchSpec(Path(where), mapping=ENCODER.encode(scenario_with_rolls(log, _first(made, count))))
+        for count in range(len(made))
+    ]
+    sampled = sample_points(specs, sides, how, done, grow)
+    labels = [_label(roll, state.combatants) for roll in made]
+    name = str(recorded.scenario.name) or Path(where).stem
+    return odds_report(name, how, labels, sampled, sides, state.winner)
+
+
+def _first(made: Sequence[RollMade], count: int) -> dict[str, list[int]]:
+    return {roll.key: list(roll.roll.faces) for roll in made[:count]}
+
+
+def _label(made: RollMade, combatants: dict[str, object]) -> RollLabel:
+    roller = combatants.get(made.roll.roller)
+    return RollLabel(
+        key=made.key,
+        expr=made.roll.expr,
+        faces=list(made.roll.faces),
+        total=made.roll.total,
+        roller=made.roll.roller,
+        side=getattr(roller, "side", None),
+        seq=made.seq,
+        t=made.t,
+        kind=made.kind,
+    )
+
+
+@cli.command(short_help=short_help_of("odds"))
+@click.argument("log", type=LOG)
+@click.option(
+    "--within",
+    type=click.FloatRange(min=0.1, max=50),
+    default=WITHIN,
+    show_default=True,
+    help="Know each chance within this many percentage points either way (95 %).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=MIN_SAMPLES, max=MAX_SAMPLES),
+    default=SAMPLES,
+    show_default=True,
+    help="The most fights at each roll (the same seeds at every roll).",
+)
+@click.option("--seed", type=SEED, help="The samples' seed (the scenario's by default).")
+@click.option(
+    "--jobs", type=click.IntRange(min=1, max=256), default=1, show_default=True, help="Worker processes."
+)
+@click.option(
+    "--scheduler", metavar="tcp://HOST:PORT", help="Fight the samples on this Dask scheduler's cluster."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path), help="Write the report as JSON to this file."
+)
+@click.option("--plot", type=click.Path(path_type=Path), help="Draw each side's chance over the rolls (PNG).")
+@click.option("--force", is_flag=True, help="Replace OUTPUT and PLOT if they exist.")
+def odds(
+    log: Place,
+    within: float,
+    samples: int,
+    seed: int | None,
+    jobs: int,
+    scheduler: str | None,
+    as_json: bool,
+    output: Path | None,
+    plot: Path | None,
+    force: bool,
+) -> None:
+    """Each side's chance to win just before and just after every roll of the fight in LOG, with its 95 %
+    interval; the luck of each roll (the jump of a side's chance across it), the pivotal rolls, and each
+    side's change from its opening chance split into luck and the rest (docs/odds.md).
+
+    At each roll the fight is fought on SAMPLES times from just after it, every roll up to it as
+    recorded and every later one a sample's own, the same sample seeds at every roll.
+    """
+    for path, flag in ((output, "-o"), (plot, "--plot")):
+        if path is not None:
+            refuse_overwriting(path, {stores.file_of(log): "the log whose odds they are"}, flag)
+            files.check_target(path, force=force, flag=flag)
+    recorded, _ = whole_verified(log, "odds are worked out for")
+    base = rulesets.recorded(recorded.header, str(log)).scenario.seed if seed is None else seed
+    how = Sampling(within / 100, samples, base, jobs, scheduler)
+    progress = Progress(0, sys.stderr, label="samples")
+    try:
+        report = fight_odds(recorded, str(log), how, progress.advance, progress.grow)
+    finally:
+        progress.close()
+    if plot is not None:
+        from affray.batch.odds_plot import draw_odds
+
+        draw_odds(report, plot, force=force, last=output is None)
+    if output is not None:
+        files.write_new(
+            output,
+            lambda file: file.write(msgspec.json.encode(report) + b"\n"),
+            force=force,
+            flag="-o",
+            last=True,
+        )
+    if as_json:
+        click.echo(msgspec.json.encode(report).decode())
+    else:
+        for line in tell_odds(report):
+            click.echo(one_line(line))
+
+
+def tell_odds(report: OddsReport) -> list[str]:
+    """The report for a terminal: the sentence, the opening, every roll with each side's chance before and
+    after it, the pivotal rolls, and each side's split."""
+    lines = [
+        f"{report.name}: odds at each of {len(report.rolls):,} rolls, each chance within "
+        f"{100 * report.within:g} points at 95 % (up to {report.most:,} samples a roll, seed {report.seed})",
+        report.sentence + ".",
+        "",
+        "at the start: " + _chances(report.opening.sides, report.opening.no_winner.chance),
+        "",
+        "  seq  time       roll                          "
+        + "  ".join(f"{side:>16}" for side in report.sides),
+    ]
+    for made in report.rolls:
+        roll = made.roll
+        faces = (
+            str(roll.total) if len(roll.faces) == 1 else f"{roll.total} ({'+'.join(map(str, roll.faces))})"
+        )
+        cells = [
+            f"{percent(made.before.sides[s].chance):>5} -> {percent(made.after.sides[s].chance):>5}"
+            f" {points(made.luck[s].chance):>3}"
+            for s in report.sides
+        ]
+        lines.append(
+            f"{roll.seq:>5}  {roll.t / 1000:>8.3f} s  {roll.key + ' = ' + faces:<28}  "
+            + "  ".join(f"{c:>16}" for c in cells)
+        )
+    lines += ["", "pivotal rolls:" if report.pivotal else "no roll moved the chances"]
+    by_key = {made.roll.key: made for made in report.rolls}
+    for key in report.pivotal:
+        made = by_key[key]
+        moved = ", ".join(
+            f"{side} {percent(made.before.sides[side].chance)} -> {percent(made.after.sides[side].chance)}"
+            for side in report.sides
+        )
+        lines.append(f"  {key} = {made.roll.total} (seq {made.roll.seq}, {made.roll.kind}): {moved}")
+    lines += ["", "luck and the rest, by side (percentage points):"]
+    for side in report.split:
+        result = "won" if side.final else "did not win"
+        whole = points(side.final - side.opening)
+        lines.append(
+            f"  {side.side}: {percent(side.opening)} at the start, {result}: {whole} = luck "
+            f"{points(side.luck)} + the rest {points(side.rest)}"
+        )
+    return lines
+
+
+def _chances(sides: dict[str, Chance], nobody: float) -> str:
+    """Each side's chance with its interval, and the chance of no winner."""
+    shown = [
+        f"{side} {percent(c.chance)} ({percent(c.low)} to {percent(c.high)})" for side, c in sides.items()
+    ]
+    return ", ".join([*shown, f"no winner {percent(nobody)}"])
