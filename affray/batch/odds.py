@@ -88,6 +88,9 @@ class OddsReport(msgspec.Struct, frozen=True):
     recorded outcome first), each side's split, and the sentence a referee can read out."""
 
     name: str
+    log_end: str
+    """The hash of the end line of the log whose odds these are (docs/log-format.md): a tool drawing them
+    beside a log checks that they are its odds."""
     within: float
     """How closely each chance was to be known, either way (0 to 1)."""
     most: int
@@ -172,17 +175,17 @@ def sample_points(
     if grow:
         grow(sum(wanted))
     while True:
-        tasks = [
-            (spec, task)
-            for spec, have, want in zip(specs, found, wanted, strict=True)
+        points = [
+            (index, task)
+            for index, (have, want) in enumerate(zip(found, wanted, strict=True))
             for task in chunks_between(len(have), want)
         ]
-        if not tasks:
+        if not points:
             return found
-        fought = run_tasks(tasks, how.seed, how.jobs, done, how.scheduler)
+        fought = run_tasks([(specs[i], task) for i, task in points], how.seed, how.jobs, done, how.scheduler)
         with contextlib.closing(fought):
-            for (spec, _), outcomes in zip(tasks, fought, strict=True):
-                found[specs.index(spec)].extend(outcome.winner for outcome in outcomes)
+            for (index, _), outcomes in zip(points, fought, strict=True):
+                found[index].extend(outcome.winner for outcome in outcomes)
         more = [_wanted(winners, sides, how) for winners in found]
         if grow:
             grow(sum(m - len(w) for m, w in zip(more, found, strict=True)))
@@ -237,6 +240,7 @@ def _share(winners: Winners, side: str | None) -> float:
 
 def odds_report(
     name: str,
+    log_end: str,
     how: Sampling,
     rolls: Sequence[RollLabel],
     sampled: Sequence[Winners],
@@ -262,6 +266,7 @@ def odds_report(
     ]
     return OddsReport(
         name=name,
+        log_end=log_end,
         within=how.within,
         most=how.most,
         seed=how.seed,
@@ -303,6 +308,10 @@ def percent(value: float) -> str:
     return f"{round(value * 100)} %"
 
 
+def _unit(value: float) -> str:
+    return "point" if abs(round(value * 100)) == 1 else "points"
+
+
 def whose(name: str) -> str:
     """The possessive of a side's or combatant's name: ``ford's``, ``raiders'``."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
@@ -327,8 +336,8 @@ def _sentence(
         start, luck, rest = side.opening, side.luck, side.rest
     if top is None or not _luck_of(top, winner):
         return (
-            f"No roll moved {chance} (from {percent(start)}); the rest accounts for {points(rest)} points of "
-            f"{outcome}"
+            f"No roll moved {chance} (from {percent(start)}); the rest accounts for {points(rest)} "
+            f"{_unit(rest)} of {outcome}"
         )
     roll = top.roll
     before = top.before.sides[winner].chance if winner is not None else top.before.no_winner.chance
@@ -336,6 +345,6 @@ def _sentence(
     face = roll.total if len(roll.faces) == 1 else f"{roll.total} ({'+'.join(map(str, roll.faces))})"
     return (
         f"{whose(roll.roller)} {face} at {roll.key}, seq {roll.seq}, moved {chance} from {percent(before)} "
-        f"to {percent(after)}; luck accounts for {points(luck)} points of {outcome} (from {percent(start)} "
-        f"at the start), the rest for {points(rest)}"
+        f"to {percent(after)}; luck accounts for {points(luck)} {_unit(luck)} of {outcome} (from "
+        f"{percent(start)} at the start), the rest for {points(rest)}"
     )

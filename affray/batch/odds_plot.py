@@ -48,8 +48,9 @@ def _figure(report: OddsReport) -> Figure:
     from matplotlib import pyplot
 
     figure, axes = pyplot.subplots(figsize=(max(7.0, min(16.0, 4 + 0.08 * len(report.rolls))), 4.8))
-    at = list(range(len(report.rolls) + 1))
     points = [report.opening, *(made.after for made in report.rolls)]
+    points.append(points[-1])  # the last step drawn one roll wide, as every other
+    at = list(range(len(points)))
     for index, side in enumerate(report.sides):
         colour = SIDE_COLOURS[index % len(SIDE_COLOURS)]
         chances = [p.sides[side] for p in points]
@@ -74,7 +75,7 @@ def _figure(report: OddsReport) -> Figure:
             "no winner",
         )
     _name_pivotal(axes, report)
-    axes.set_xlim(0, max(at[-1], 1))
+    axes.set_xlim(0, at[-1])
     axes.set_ylim(-2, 102)
     axes.set_yticks(range(0, 101, 20))
     axes.set_xlabel("rolls, in the order made (0: before the first)")

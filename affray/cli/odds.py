@@ -16,6 +16,7 @@ from affray.batch.odds import (
     Grow,
     OddsReport,
     RollLabel,
+    RollOdds,
     Sampling,
     odds_report,
     percent,
@@ -46,11 +47,11 @@ MAX_ROLLS = 5000
 
 
 def fight_odds(
-    log: LogFile, where: str, how: Sampling, done: Done | None = None, grow: Grow | None = None
+    log: LogFile, end: str, where: str, how: Sampling, done: Done | None = None, grow: Grow | None = None
 ) -> OddsReport:
-    """The odds of the recorded fight ``log`` (read whole and verified), named ``where`` in errors; the
-    samples at each roll fought as ``how`` says, ``done`` and ``grow`` told of the samples fought and
-    found to fight."""
+    """The odds of the recorded fight ``log`` (read whole and verified; ``end``, the hash of its end line),
+    named ``where`` in errors; the samples at each roll fought as ``how`` says, ``done`` and ``grow`` told
+    of the samples fought and found to fight."""
     outside = played_from_outside(msgspec.json.decode(log.header.scenario))
     if outside:
         who, controller = sorted(outside.items())[0]
@@ -73,7 +74,7 @@ def fight_odds(
     sampled = sample_points(specs, sides, how, done, grow)
     labels = [_label(roll, state.combatants) for roll in made]
     name = str(recorded.scenario.name) or Path(where).stem
-    return odds_report(name, how, labels, sampled, sides, state.winner)
+    return odds_report(name, end, how, labels, sampled, sides, state.winner)
 
 
 def _first(made: Sequence[RollMade], count: int) -> dict[str, list[int]]:
@@ -147,12 +148,12 @@ def odds(
         if path is not None:
             refuse_overwriting(path, {stores.file_of(log): "the log whose odds they are"}, flag)
             files.check_target(path, force=force, flag=flag)
-    recorded, _ = whole_verified(log, "odds are worked out for")
+    recorded, end = whole_verified(log, "odds are worked out for")
     base = rulesets.recorded(recorded.header, str(log)).scenario.seed if seed is None else seed
     how = Sampling(within / 100, samples, base, jobs, scheduler)
     progress = Progress(0, sys.stderr, label="samples")
     try:
-        report = fight_odds(recorded, str(log), how, progress.advance, progress.grow)
+        report = fight_odds(recorded, end, str(log), how, progress.advance, progress.grow)
     finally:
         progress.close()
     if plot is not None:
@@ -184,32 +185,20 @@ def tell_odds(report: OddsReport) -> list[str]:
         "",
         "at the start: " + _chances(report.opening.sides, report.opening.no_winner.chance),
         "",
-        "  seq  time       roll                          "
-        + "  ".join(f"{side:>16}" for side in report.sides),
+        "each side's chance (%) before -> after each roll, and the roll's luck (points):",
+        f"{'seq':>5}  {'time':>10}  {'roll':<32}"
+        + "".join(f"  {side[:CELL]:>{CELL}}" for side in report.sides),
     ]
     for made in report.rolls:
         roll = made.roll
-        faces = (
-            str(roll.total) if len(roll.faces) == 1 else f"{roll.total} ({'+'.join(map(str, roll.faces))})"
-        )
-        cells = [
-            f"{percent(made.before.sides[s].chance):>5} -> {percent(made.after.sides[s].chance):>5}"
-            f" {points(made.luck[s].chance):>3}"
-            for s in report.sides
-        ]
-        lines.append(
-            f"{roll.seq:>5}  {roll.t / 1000:>8.3f} s  {roll.key + ' = ' + faces:<28}  "
-            + "  ".join(f"{c:>16}" for c in cells)
-        )
+        cells = "".join(f"  {_cell(made, side):>{CELL}}" for side in report.sides)
+        lines.append(f"{roll.seq:>5}  {roll.t / 1000:>8.3f} s  {roll.key + ' = ' + _faces(made):<32}{cells}")
     lines += ["", "pivotal rolls:" if report.pivotal else "no roll moved the chances"]
     by_key = {made.roll.key: made for made in report.rolls}
     for key in report.pivotal:
         made = by_key[key]
-        moved = ", ".join(
-            f"{side} {percent(made.before.sides[side].chance)} -> {percent(made.after.sides[side].chance)}"
-            for side in report.sides
-        )
-        lines.append(f"  {key} = {made.roll.total} (seq {made.roll.seq}, {made.roll.kind}): {moved}")
+        moved = ", ".join(f"{side} {_cell(made, side)}" for side in report.sides)
+        lines.append(f"  {key} = {_faces(made)} (seq {made.roll.seq}, {made.roll.kind}): {moved}")
     lines += ["", "luck and the rest, by side (percentage points):"]
     for side in report.split:
         result = "won" if side.final else "did not win"
@@ -219,6 +208,22 @@ def tell_odds(report: OddsReport) -> list[str]:
             f"{points(side.luck)} + the rest {points(side.rest)}"
         )
     return lines
+
+
+CELL = 20
+"""The width of a side's column: ``98.4 -> 99.2  +0.8``."""
+
+
+def _cell(made: RollOdds, side: str) -> str:
+    """A side's chance before and after a roll, in percent to a tenth, and the jump in points."""
+    before, after = made.before.sides[side].chance, made.after.sides[side].chance
+    return f"{100 * before:5.1f} -> {100 * after:5.1f} {100 * made.luck[side].chance:+5.1f}"
+
+
+def _faces(made: RollOdds) -> str:
+    """The roll's total, with its faces when it rolled several dice: ``7 (3+4)``."""
+    roll = made.roll
+    return str(roll.total) if len(roll.faces) == 1 else f"{roll.total} ({'+'.join(map(str, roll.faces))})"
 
 
 def _chances(sides: dict[str, Chance], nobody: float) -> str:

@@ -115,7 +115,9 @@ def curve(
     seed: int, samples_seed: int, within: float = 0.03
 ) -> list[tuple[PointOdds, dict[str | None, Fraction]]]:
     """Each point of the fight's odds, with the exact chances at it."""
-    report = fight_odds(fight_log(seed), "toy.jsonl", Sampling(within=within, most=4000, seed=samples_seed))
+    report = fight_odds(
+        fight_log(seed), "", "toy.jsonl", Sampling(within=within, most=4000, seed=samples_seed)
+    )
     fixed = {made.roll.key: made.roll.total for made in report.rolls}
     keys = list(fixed)
     points = [report.opening, *(made.after for made in report.rolls)]
@@ -197,7 +199,7 @@ def test_luck_and_the_rest_add_up_to_the_whole_change(
     rolls = [
         RollLabel(f"x/hit#{i}", "1d100", [5], 5, "x", "a", i, i, "k") for i in range(1, len(sampled) + 1)
     ]
-    report = odds_report("f", Sampling(0.03, 100, 1), rolls, sampled, ["a", "b"], winner)
+    report = odds_report("f", "", Sampling(0.03, 100, 1), rolls, sampled, ["a", "b"], winner)
     for side in report.split:
         assert side.final == (1.0 if side.side == winner else 0.0)
         assert side.luck == pytest.approx(side.final - side.opening)
@@ -207,7 +209,7 @@ def test_luck_and_the_rest_add_up_to_the_whole_change(
 def test_the_pivotal_rolls_are_the_largest_swings_of_the_result() -> None:
     sampled = [["a", "b"] * 5, ["a"] * 9 + ["b"], ["a"] * 9 + ["b"]]
     rolls = [RollLabel(f"x/hit#{i}", "1d100", [i], i, "x", "a", i, i, "k") for i in (1, 2, 3)]
-    report = odds_report("f", Sampling(0.03, 100, 1), rolls, sampled, ["a", "b"], "a")
+    report = odds_report("f", "", Sampling(0.03, 100, 1), rolls, sampled, ["a", "b"], "a")
     # a: 0.5 -> 0.9 (+40) -> 0.9 (0) -> 1.0 (+10)
     assert report.pivotal == ["x/hit#1", "x/hit#3"]
     assert report.sentence.startswith("x's 1 at x/hit#1, seq 1, moved a's chance from 50 % to 90 %; luck")
@@ -221,7 +223,7 @@ def test_the_first_round_knows_a_chance_seen_as_none_within_the_margin() -> None
 
 
 def test_a_point_near_even_is_given_samples_until_it_is_known_within_the_margin() -> None:
-    report = fight_odds(fight_log(13), "toy.jsonl", Sampling(within=0.05, most=2000, seed=1))
+    report = fight_odds(fight_log(13), "", "toy.jsonl", Sampling(within=0.05, most=2000, seed=1))
     for point in [report.opening, *(made.after for made in report.rolls[:-1])]:
         for chance in [*point.sides.values(), point.no_winner]:
             assert (

@@ -357,7 +357,7 @@ def test_a_samples_odds_run_from_its_opening_to_its_result_and_luck_accounts_for
 ) -> None:
     # affray odds for every ruleset: every roll a point, the last one the recorded result
     log = read(log_of(path))
-    report = fight_odds(log, path.name, Sampling(within=0.5, most=4, seed=1))
+    report = fight_odds(log, "", path.name, Sampling(within=0.5, most=4, seed=1))
     assert len(report.rolls) == sum(len(rolls_in(e)) for e in log.events)
     assert report.rolls[-1].after == recorded_odds(report.winner, report.sides)
     for side in report.split:
