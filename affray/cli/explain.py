@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import click
+import msgspec
 
 from affray import rulesets
 from affray.cli.command import LOG, open_log_arg, warn_if_broken
 from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError
+from affray.events.base import Event
 from affray.events.codec import ENCODER
+from affray.events.reader import LogReader
 from affray.kernel.fold import FoldError
+from affray.replays.explain import RollLuck, tell_explained
 from affray.replays.explain import explain as explain_event
-from affray.replays.explain import tell_explained
 from affray.stores import Place
 
 
@@ -20,20 +26,51 @@ from affray.stores import Place
 @click.argument("log", type=LOG)
 @click.argument("seq", type=click.IntRange(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print the derivation as JSON.")
-def explain(log: Place, seq: int, as_json: bool) -> None:
+@click.option(
+    "--odds",
+    "odds_file",
+    type=click.Path(path_type=Path),
+    help="Show the luck of the event's rolls, from this report of `affray odds LOG -o`.",
+)
+def explain(log: Place, seq: int, as_json: bool, odds_file: Path | None) -> None:
     """Explain event SEQ of LOG: each input, modifier, chart row and roll behind it, with its rule id and
-    the arithmetic, and the earlier events it depends on. The log is read no further than SEQ."""
+    the arithmetic, and the earlier events it depends on. The log is read no further than SEQ (to its end
+    with --odds, whose report must be of the whole log)."""
     with open_log_arg(log) as reader:
         reading = rulesets.reading(reader.header, str(log))
+        events = iter(reader)
         try:
-            found = explain_event(reader, seq, reading)
+            found = explain_event(events, seq, reading)
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         if found is None:
             warn_if_broken(reader, log, "read")
             raise AffrayError(f"{log}: no seq {seq}: the log holds seq 1 to {reader.count}")
+        if odds_file is not None:
+            found = msgspec.structs.replace(found, luck=_luck(odds_file, reader, events, log, seq))
     if as_json:
         click.echo(ENCODER.encode(found).decode())
         return
     for line in tell_explained(found):
         click.echo(one_line(line))
+
+
+def _luck(path: Path, reader: LogReader, events: Iterator[Event], log: Place, seq: int) -> list[RollLuck]:
+    """The luck of event ``seq``'s rolls from the odds report at ``path``, once the log (its ``events``
+    read on to its end) is found to be the one the report is of."""
+    from affray.cli.odds import read_odds
+
+    for _ in events:  # the end line's hash names the whole log
+        pass
+    if reader.problem is not None or reader.end_hash is None:
+        raise AffrayError(f"--odds {path}: {log} is not whole, and odds are of whole logs")
+    report = read_odds(path, reader.end_hash)
+    return [
+        RollLuck(
+            roll=made.roll.key,
+            before={side: c.chance for side, c in made.before.sides.items()},
+            after={side: c.chance for side, c in made.after.sides.items()},
+        )
+        for made in report.rolls
+        if made.roll.seq == seq
+    ]

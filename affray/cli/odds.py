@@ -28,7 +28,7 @@ from affray.cli.command import LOG, SEED, refuse_overwriting, whole_verified
 from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
 from affray.cli.terminal import one_line
-from affray.errors import AffrayError
+from affray.errors import AffrayError, excerpt, printable, read_user_file
 from affray.events.codec import ENCODER
 from affray.events.reader import LogFile
 from affray.kernel.fold import fold
@@ -173,6 +173,32 @@ def odds(
     else:
         for line in tell_odds(report):
             click.echo(one_line(line))
+
+
+SLACK = 1e-9
+"""How far a chance read back may stray outside its interval or 0..1 by rounding."""
+ODDS_FILE_LIMIT = 64 << 20
+"""The largest odds file read: a report of the most rolls a fight may have is a few megabytes."""
+
+
+def read_odds(path: Path, log_end: str, flag: str = "--odds") -> OddsReport:
+    """The odds report in the file at ``path`` (``affray odds -o``), checked to be the odds of the log whose
+    end line hashes to ``log_end``; any fault is one AffrayError naming ``flag`` and the file."""
+    shown = f"{flag} {printable(str(path))}"
+    data = read_user_file(path, AffrayError, "an odds file", named=shown, limit=ODDS_FILE_LIMIT)
+    try:
+        report = msgspec.json.decode(data, type=OddsReport)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        raise AffrayError(f"{shown}: not a report of affray odds ({excerpt(str(exc))})") from None
+    if report.log_end != log_end:
+        raise AffrayError(f"{shown}: the odds of another log (or of another version of this one)")
+    points = [report.opening, *(made.after for made in report.rolls)]
+    chances = [c for p in points for c in (*p.sides.values(), p.no_winner)]
+    if any(set(p.sides) != set(report.sides) for p in points) or not all(
+        -SLACK <= c.low <= c.chance + SLACK and c.chance <= c.high + SLACK <= 1 + 2 * SLACK for c in chances
+    ):
+        raise AffrayError(f"{shown}: its chances are not those of a report of affray odds")
+    return report
 
 
 def tell_odds(report: OddsReport) -> list[str]:

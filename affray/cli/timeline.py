@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,9 +17,14 @@ from affray.replays.picture import FORMATS
 from affray.replays.timeline import Timeline, build, choose_lanes
 from affray.stores import Place
 
+if TYPE_CHECKING:
+    from affray.batch.odds import Chance
+    from affray.replays.picture import Step, WinChances
 
-def whole_timeline(log: Place) -> Timeline:
-    """The timeline of the whole log at ``log``; a log cut short or damaged is refused where it breaks."""
+
+def whole_timeline(log: Place) -> tuple[Timeline, str | None]:
+    """The timeline of the whole log at ``log``, and the hash of its end line (None: it has none); a log
+    cut short or damaged is refused where it breaks."""
     with open_log_arg(log) as reader:
         reading = rulesets.reading(reader.header, str(log))
         name = str(rulesets.recorded(reader.header, str(log)).scenario.name) or log.stem
@@ -27,7 +33,33 @@ def whole_timeline(log: Place) -> Timeline:
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         refuse_broken(log, reader.problem, "drawn")
-    return timeline
+        end = reader.end_hash
+    return timeline, end
+
+
+def _chances(path: Path, log_end: str | None, drawn: Timeline) -> WinChances:
+    """Each side's chance to win over time, from the odds report at ``path`` (which must be the log's, of
+    its sides)."""
+    from affray.cli.odds import read_odds
+    from affray.replays.picture import WinChances
+
+    if log_end is None:
+        raise AffrayError(f"--odds {path}: the log has no end line, and odds are of whole logs")
+    report = read_odds(path, log_end)
+    if set(report.sides) != set(drawn.sides()):
+        raise AffrayError(f"--odds {path}: its sides are not the log's")
+    steps: dict[str, list[Step]] = {}
+    for side in report.sides:
+        # rolls at one instant make one step on the clock: the chance after the last of them
+        at = {0: _chance(report.opening.sides[side])}
+        at.update((made.roll.t, _chance(made.after.sides[side])) for made in report.rolls)
+        steps[side] = [(t, *chance) for t, chance in at.items()]
+    opening = {side: chance.chance for side, chance in report.opening.sides.items()}
+    return WinChances(steps, report.within, opening)
+
+
+def _chance(chance: Chance) -> tuple[float, float, float]:
+    return chance.chance, chance.low, chance.high
 
 
 @cli.command(short_help=short_help_of("timeline"))
@@ -38,9 +70,21 @@ def whole_timeline(log: Place) -> Timeline:
 @click.option("--from", "start", type=click.FloatRange(min=0), help="Draw from this second.")
 @click.option("--to", "end", type=click.FloatRange(min=0), help="Draw to this second.")
 @click.option("--only", default="", help="Lanes for these combatants, by id, comma-separated (ID,ID,...).")
+@click.option(
+    "--odds",
+    "odds_file",
+    type=click.Path(path_type=Path),
+    help="Add a panel of each side's chance to win, from this report of `affray odds LOG -o`.",
+)
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def timeline(
-    log: Place, output: Path, start: float | None, end: float | None, only: str, force: bool
+    log: Place,
+    output: Path,
+    start: float | None,
+    end: float | None,
+    only: str,
+    odds_file: Path | None,
+    force: bool,
 ) -> None:
     """Draw the fight in LOG on its clock into OUTPUT: a lane per combatant (perception, reaction,
     initiative, attacks and their outcome, aiming, casting, holds, conditions, going out) and each
@@ -49,14 +93,19 @@ def timeline(
     new_output(output, force, {stores.file_of(log): "the log"}, FORMATS, "a picture")
     if start is not None and end is not None and end <= start:
         raise AffrayError(f"--to {end:g} is not after --from {start:g}")
-    drawn = whole_timeline(log)
+    drawn, log_end = whole_timeline(log)
     from affray.replays.picture import draw
 
+    chances = _chances(odds_file, log_end, drawn) if odds_file is not None else None
     wanted = [who.strip() for who in only.split(",") if who.strip()]
     choice = choose_lanes(drawn, wanted)  # an unknown id is refused before anything is written
     picture = output.suffix.lower().removeprefix(".")
     files.write_new(
-        output, lambda file: draw(drawn, file, picture, start, end, wanted), force=force, flag="-o", last=True
+        output,
+        lambda file: draw(drawn, file, picture, start, end, wanted, chances),
+        force=force,
+        flag="-o",
+        last=True,
     )
     shown = f"{len(choice.lanes)} of {len(drawn.lanes)} lanes" if choice.why else f"{len(drawn.lanes)} lanes"
     click.echo(f"{output}: {shown}, {_drawn_stretch(drawn, start, end)}")

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
+import msgspec
 
 from affray import files, rulesets, stores
 from affray.cli.command import LOG, new_output, open_log_arg, refuse_broken
@@ -15,7 +16,7 @@ from affray.events.base import Event
 from affray.events.reader import read_all
 from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.kernel.fold import FoldError
-from affray.replays.page import fight, page
+from affray.replays.page import Odds, RollChances, fight, page
 from affray.stores import Place
 
 
@@ -26,29 +27,67 @@ from affray.stores import Place
 )
 @click.option("--from", "start", type=click.FloatRange(min=0), help="Show from this second.")
 @click.option("--to", "end", type=click.FloatRange(min=0), help="Show to this second.")
+@click.option(
+    "--odds",
+    "odds_file",
+    type=click.Path(path_type=Path),
+    help="Draw each side's chance to win under the scrubber, from this report of `affray odds LOG -o`.",
+)
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
-def view(log: Place, output: Path, start: float | None, end: float | None, force: bool) -> None:
+def view(
+    log: Place, output: Path, start: float | None, end: float | None, odds_file: Path | None, force: bool
+) -> None:
     """Write the fight in LOG as one HTML page to OUTPUT: a scrubber and play/pause over the events, a map
     of where everyone stands, each combatant's state, the events told, and each one's derivation on a
-    click; --from/--to show a stretch of a long fight. The page needs no network; the log's data is in
+    click; --from/--to show a stretch of a long fight; --odds, each side's chance to win under the
+    scrubber and the luck of each roll with its event. The page needs no network; the log's data is in
     it."""
     new_output(output, force, {stores.file_of(log): "the log"}, (".html", ".htm"), "a page")
     if start is not None and end is not None and end <= start:
         raise AffrayError(f"--to {end:g} is not after --from {start:g}")
     with open_log_arg(log) as reader:
         whole = read_all(reader)
+        log_end = reader.end_hash
     refuse_broken(log, whole.problem, "shown")
+    odds = _odds(odds_file, log_end) if odds_file is not None else None
     recorded = rulesets.recorded(whole.header, str(log))
     try:
         title = str(recorded.scenario.name) or log.stem
         data = fight(whole.header, whole.events, recorded, title, _ms(start), _ms(end))
     except FoldError as exc:
         raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+    if odds is not None:
+        if set(odds.sides) != {c.side for c in data.combatants}:
+            raise AffrayError(f"--odds {odds_file}: its sides are not the log's")
+        data = msgspec.structs.replace(data, odds=odds)
     if not data.frames:
         raise AffrayError(f"{log}: no event between --from and --to (the log runs to {_last(whole.events)})")
     text = page(data)
     files.write_new(output, text.encode(), force=force, flag="-o", last=True)
     click.echo(f"{output}: {len(data.frames)} events, {len(text.encode()) / 1024:.0f} KiB")
+
+
+def _odds(path: Path, log_end: str | None) -> Odds:
+    """The page's odds from the report at ``path``, which must be of the whole log ending in ``log_end``."""
+    from affray.cli.odds import read_odds
+
+    if log_end is None:
+        raise AffrayError(f"--odds {path}: the log has no end line, and odds are of whole logs")
+    report = read_odds(path, log_end)
+    sides = report.sides
+    return Odds(
+        sides=sides,
+        opening=[report.opening.sides[side].chance for side in sides],
+        rolls=[
+            RollChances(
+                made.roll.seq,
+                made.roll.key,
+                [made.before.sides[side].chance for side in sides],
+                [made.after.sides[side].chance for side in sides],
+            )
+            for made in report.rolls
+        ],
+    )
 
 
 def _ms(seconds: float | None) -> int | None:

@@ -85,6 +85,15 @@ class Earlier(msgspec.Struct, frozen=True):
     told: str
 
 
+class RollLuck(msgspec.Struct, frozen=True):
+    """One roll's luck, as ``affray odds`` found it: each side's chance (0 to 1) just before and just after
+    the roll."""
+
+    roll: str
+    before: dict[str, float]
+    after: dict[str, float]
+
+
 class Explained(msgspec.Struct, frozen=True, kw_only=True):
     """One event explained: its seq, time and kind, the replay's line for it, the derivation, and the
     earlier events it depends on."""
@@ -97,6 +106,8 @@ class Explained(msgspec.Struct, frozen=True, kw_only=True):
     depends_on: list[Earlier]
     ruled_by: list[Earlier] = msgspec.field(default_factory=list)
     """The referee's rulings that took effect on it (the ``ruling_applied`` events right after it)."""
+    luck: list[RollLuck] | msgspec.UnsetType = msgspec.UNSET
+    """The luck of each of its rolls, when an odds report is given (``explain --odds``)."""
 
 
 def generic(event: Event, state: Any, history: Any) -> Explanation:
@@ -207,4 +218,16 @@ def tell_explained(explained: Explained) -> list[str]:
     if explained.ruled_by:
         lines.append("ruled by:")
         lines += [f"  #{e.seq:<4} {e.told}" for e in explained.ruled_by]
+    if explained.luck:
+        lines.append("luck (each side's chance to win just before -> just after the roll, affray odds):")
+        lines += [f"  {luck.roll}: {_moved(luck)}" for luck in explained.luck]
     return lines
+
+
+def _moved(luck: RollLuck) -> str:
+    """``ford 61.0 % -> 88.0 % (+27.0), raiders ...``."""
+    moved = [(side, before, luck.after.get(side, before)) for side, before in luck.before.items()]
+    return ", ".join(
+        f"{side} {100 * before:.1f} % -> {100 * after:.1f} % ({100 * (after - before):+.1f})"
+        for side, before, after in moved
+    )

@@ -104,7 +104,26 @@ class Derivation(msgspec.Struct, frozen=True, array_like=True):
         )
 
 
-class Fight(msgspec.Struct, frozen=True):
+class RollChances(msgspec.Struct, frozen=True, array_like=True):
+    """One roll as ``affray odds`` found it: the seq of its event, its stream and draw, and each side's
+    chance (0 to 1) just before and just after it, the sides in the order of ``Odds.sides``."""
+
+    seq: int
+    key: str
+    before: list[float]
+    after: list[float]
+
+
+class Odds(msgspec.Struct, frozen=True):
+    """Each side's chance to win over the fight (``view --odds``): the sides, the chances before the first
+    roll, and each roll; the page draws them under its scrubber and shows a roll's luck with its event."""
+
+    sides: list[str]
+    opening: list[float]
+    rolls: list[RollChances]
+
+
+class Fight(msgspec.Struct, frozen=True, omit_defaults=True):
     """Everything the page shows."""
 
     title: str
@@ -115,6 +134,8 @@ class Fight(msgspec.Struct, frozen=True):
     combatants: list[Combatant]
     frames: list[Frame]
     derivations: list[Derivation]
+    odds: Odds | None = None
+    """Each side's chance to win, when an odds report is given."""
 
 
 def fight(

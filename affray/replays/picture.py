@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from affray.colours import SIDE_COLOURS
@@ -39,6 +40,21 @@ LIFTS_POINTS = (0.0, 1.5, -1.5, 3.0, -3.0)
 """How far each combatant's damage line is drawn off its values, in points, by its lane's order."""
 
 
+Step = tuple[int, float, float, float]
+"""A chance from a moment on: the time (ms), the chance (0 to 1) and its 95 % interval."""
+
+
+@dataclass(frozen=True)
+class WinChances:
+    """Each side's chance to win over the fight's time, as ``affray odds`` found it: steps from the start,
+    one at each roll; ``within``, how closely each chance was known (0 to 1)."""
+
+    sides: dict[str, list[Step]]
+    within: float
+    opening: dict[str, float]
+    """Each side's chance before the first roll (rolls made at 0 s step over it at once)."""
+
+
 def draw(
     timeline: Timeline,
     output: BinaryIO,
@@ -46,26 +62,32 @@ def draw(
     start: float | None = None,
     end: float | None = None,
     only: Sequence[str] = (),
+    chances: WinChances | None = None,
 ) -> None:
     """Draw ``timeline`` into ``output`` (an open binary file) as a ``picture`` (png, svg or pdf), between
     ``start`` and ``end`` seconds (by default the fight, up to the encounter's end: an aftermath of days is
-    drawn with ``--to``), with lanes for ``only`` (ids) if given."""
+    drawn with ``--to``), with lanes for ``only`` (ids) if given, and a panel of each side's ``chances``
+    to win if given."""
     choice = choose_lanes(timeline, only)
     with plain_pyplot() as pyplot:
-        figure = timeline_figure(pyplot, timeline, choice, Window(timeline, start, end))
+        figure = timeline_figure(pyplot, timeline, choice, Window(timeline, start, end), chances)
         try:
             figure.savefig(output, format=picture, dpi=110)
         finally:
             pyplot.close(figure)
 
 
-def timeline_figure(pyplot: Any, timeline: Timeline, choice: LaneChoice, window: Window) -> Any:
+def timeline_figure(
+    pyplot: Any, timeline: Timeline, choice: LaneChoice, window: Window, chances: WinChances | None = None
+) -> Any:
     """The whole figure, laid out, not yet saved (under ``plain_pyplot``; the caller closes it)."""
     lanes = choice.lanes
     heights = [LANE_INCHES * len(lanes) + 0.6, PANEL_INCHES]
     whole_fight = bool(choice.why)
     if whole_fight:
         heights += [PANEL_INCHES * 0.7, PANEL_INCHES]
+    if chances is not None:
+        heights.append(PANEL_INCHES)
     colours = _colours(timeline)
     entries = _legend(timeline, choice, colours, window)
     legend_rows = -(-len(entries) // LEGEND_COLUMNS)
@@ -81,6 +103,8 @@ def timeline_figure(pyplot: Any, timeline: Timeline, choice: LaneChoice, window:
     if whole_fight:
         _sides_standing(panels[2], timeline, colours)
         _sides_health(panels[3], timeline, colours)
+    if chances is not None:
+        _win_chances(panels[-1], chances, timeline.fight_end(), colours)
     bottom = panels[-1]
     margin = (window.end - window.start) * 0.015
     bottom.set_xlim(window.start - margin, window.end + margin)
@@ -168,6 +192,31 @@ def _sides_health(axes: Axes, timeline: Timeline, colours: dict[str, str]) -> No
         _steps(axes, timeline.side_health.get(side, []), color=colour, linewidth=1.6, label=f"side {side}")
     axes.set_ylabel(_wrapped(timeline.measure) + "\nper side, summed")
     axes.set_ylim(bottom=0)
+    axes.grid(color="#eeeeee", linewidth=0.6)
+
+
+def _win_chances(axes: Axes, chances: WinChances, end: int, colours: dict[str, str]) -> None:
+    """Each side's chance to win after each roll (``affray odds``), its 95 % interval as a band."""
+    for side, steps in chances.sides.items():
+        if not steps:
+            continue
+        steps = [*steps, (max(end, steps[-1][0]), *steps[-1][1:])]
+        xs = [t / MS_PER_SECOND for t, *_ in steps]
+        colour = colours.get(side, "#7f7f7f")
+        axes.fill_between(
+            xs,
+            [100 * low for *_, low, _ in steps],
+            [100 * high for *_, high in steps],
+            step="post",
+            color=colour,
+            alpha=0.15,
+            linewidth=0,
+        )
+        axes.step(xs, [100 * chance for _, chance, *_ in steps], where="post", color=colour, linewidth=1.6)
+        axes.plot([0], [100 * chances.opening[side]], marker="o", markersize=5, color=colour, zorder=3)
+    axes.set_ylabel(f"chance to win (%)\n95 % bands (within {100 * chances.within:g})\ndot: before any roll")
+    axes.set_ylim(-2, 102)
+    axes.set_yticks(range(0, 101, 25))
     axes.grid(color="#eeeeee", linewidth=0.6)
 
 

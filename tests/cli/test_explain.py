@@ -48,3 +48,62 @@ def test_a_seq_beyond_a_cut_is_named_after_the_cut_is_warned_of(
     assert result.code == 2
     assert result.err_lines[0].startswith(f"warning: {cut}: the log is cut short")
     assert result.err_lines[1] == f"error: {cut}: no seq 20: the log holds seq 1 to 10"
+
+
+# --- --odds: the luck of the event's rolls, from a report of affray odds ---------------------------
+
+
+def _odds(affray: Affray, log: Path) -> Path:
+    report = log.with_name("odds.json")
+    assert affray("odds", log, "--within", "10", "-o", report).code == 0
+    return report
+
+
+def test_odds_show_each_roll_of_the_event_with_each_sides_chance_before_and_after(
+    affray: Affray, duel_log: Path
+) -> None:
+    result = affray("explain", duel_log, "17", "--odds", _odds(affray, duel_log))
+    assert result.code == 0, result
+    lines = result.out.splitlines()
+    luck = lines[
+        lines.index("luck (each side's chance to win just before -> just after the roll, affray odds):") :
+    ]
+    assert [line.split(":")[0].strip() for line in luck[1:]] == ["gorm/hit#1", "brenna/parry#1"]
+    assert all(" ford " in line and " raiders " in line for line in luck[1:])
+
+
+def test_odds_in_json_are_the_reports_chances_at_the_roll(affray: Affray, duel_log: Path) -> None:
+    odds = _odds(affray, duel_log)
+    report = json.loads(odds.read_text())
+    made = next(r for r in report["rolls"] if r["roll"]["key"] == "brenna/hit#1")
+    found = json.loads(affray("explain", duel_log, "10", "--json", "--odds", odds).out)
+    assert found["luck"] == [
+        {
+            "roll": "brenna/hit#1",
+            "before": {side: c["chance"] for side, c in made["before"]["sides"].items()},
+            "after": {side: c["chance"] for side, c in made["after"]["sides"].items()},
+        }
+    ]
+
+
+def test_without_odds_the_json_holds_no_luck(affray: Affray, duel_log: Path) -> None:
+    assert "luck" not in json.loads(affray("explain", duel_log, "10", "--json").out)
+
+
+def test_the_odds_of_another_log_are_one_error_line(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other" / "duel.jsonl"
+    other.parent.mkdir()
+    assert affray("run", DUEL, "--seed", "5", "-o", other).code == 0
+    odds = _odds(affray, other)
+    assert_user_error(affray("explain", duel_log, "10", "--odds", odds), "the odds of another log")
+
+
+def test_odds_beside_a_log_cut_short_are_one_error_line(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    odds = _odds(affray, duel_log)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(duel_log.read_bytes().splitlines(keepends=True)[:-1]))
+    assert_user_error(
+        affray("explain", cut, "10", "--odds", odds), "is not whole, and odds are of whole logs"
+    )

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import DUEL, Affray, Result, assert_user_error, call_main
+from tests.strategies import chain_hash
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = ("--within", "10", "--samples", "200")
@@ -177,3 +178,10 @@ def test_odds_on_a_dask_cluster_are_what_local_workers_give(
     result = affray("odds", duel_log, *QUICK, "--json", "--scheduler", scheduler)
     assert result.code == 0, result
     assert json.loads(result.out) == report
+
+
+def test_the_report_names_its_log_by_the_hash_of_the_logs_end_line(
+    duel_log: Path, report: dict[str, Any]
+) -> None:
+    # BLAKE2b-128 of the end line, the same hash a what-if names its parent by (docs/log-format.md)
+    assert report["log_end"] == chain_hash(duel_log.read_bytes().splitlines()[-1])

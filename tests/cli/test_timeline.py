@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import Affray, assert_user_error
+from tests.cli.conftest import ROOT, Affray, assert_user_error
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".svg": b"<?xml", ".pdf": b"%PDF"}
 
@@ -111,3 +111,66 @@ def test_a_stretch_drawn_is_said_with_the_fights_length(
     out = tmp_path / "middle.png"
     result = affray("timeline", duel_log, "-o", out, "--from", "20", "--to", "30")
     assert result.out.strip() == f"{out}: 2 lanes, from 20.000 s to 30.000 s of 46.330 s"
+
+
+# --- --odds: each side's chance to win, from a report of affray odds --------------------------------
+
+
+@pytest.fixture
+def odds_file(affray: Affray, duel_log: Path, tmp_path: Path) -> Path:
+    report = tmp_path / "odds.json"
+    assert affray("odds", duel_log, "--within", "10", "-o", report).code == 0
+    return report
+
+
+def test_odds_add_a_panel_of_each_sides_chance_to_win(
+    affray: Affray, duel_log: Path, odds_file: Path, tmp_path: Path
+) -> None:
+    plain, with_odds = tmp_path / "plain.svg", tmp_path / "odds.svg"
+    assert affray("timeline", duel_log, "-o", plain).code == 0
+    assert affray("timeline", duel_log, "-o", with_odds, "--odds", odds_file).code == 0
+    assert "chance to win (%)" not in plain.read_text()
+    assert "chance to win (%)" in with_odds.read_text()
+
+
+def test_odds_of_another_log_are_one_error_line(
+    affray: Affray, duel_log: Path, odds_file: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other.jsonl"
+    assert affray("run", ROOT / "examples" / "duel.toml", "--seed", "5", "-o", other).code == 0
+    result = affray("timeline", other, "-o", tmp_path / "t.png", "--odds", odds_file)
+    assert_user_error(result, f"--odds {odds_file}: the odds of another log")
+    assert not (tmp_path / "t.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (b"not json", "not a report of affray odds"),
+        (b'{"name": "x"}', "not a report of affray odds"),
+    ],
+)
+def test_a_file_that_is_no_odds_report_is_one_error_line(
+    affray: Affray, duel_log: Path, tmp_path: Path, text: bytes, said: str
+) -> None:
+    report = tmp_path / "odds.json"
+    report.write_bytes(text)
+    assert_user_error(affray("timeline", duel_log, "-o", tmp_path / "t.png", "--odds", report), said)
+
+
+def test_odds_with_chances_beyond_certain_are_one_error_line(
+    affray: Affray, duel_log: Path, odds_file: Path, tmp_path: Path
+) -> None:
+    forged = tmp_path / "forged.json"
+    forged.write_text(odds_file.read_text().replace('"chance":1.0', '"chance":7.0', 1))
+    result = affray("timeline", duel_log, "-o", tmp_path / "t.png", "--odds", forged)
+    assert_user_error(result, "its chances are not those of a report of affray odds")
+
+
+def test_an_odds_file_too_large_is_refused_unread(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as file:
+        file.truncate(65 << 20)  # sparse: its size is checked before a byte is read
+    assert_user_error(
+        affray("timeline", duel_log, "-o", tmp_path / "t.png", "--odds", huge), "larger than 64 MiB"
+    )

@@ -3,8 +3,12 @@ Chromium: tests/cli/test_view_in_chromium.py)."""
 
 from __future__ import annotations
 
+import base64
+import gzip
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +83,54 @@ def test_a_stretch_that_ends_before_it_begins_is_one_error_line(
         affray("view", duel_log, "-o", tmp_path / "x.html", "--from", "30", "--to", "20"),
         "--to 20 is not after --from 30",
     )
+
+
+# --- --odds: each side's chance to win under the scrubber, the luck of each roll with its event ---------
+
+
+def page_data(page: Path) -> dict[str, Any]:
+    """The fight's data a page embeds (gzip-compressed JSON in base64)."""
+    embedded = page.read_text().split('<script id="fight" type="application/octet-stream">')[1]
+    return dict(json.loads(gzip.decompress(base64.b64decode(embedded.split("</script>")[0]))))
+
+
+def test_odds_are_embedded_side_by_side_with_each_roll(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    odds, out = tmp_path / "odds.json", tmp_path / "duel.html"
+    assert affray("odds", duel_log, "--within", "10", "-o", odds).code == 0
+    assert affray("view", duel_log, "-o", out, "--odds", odds).code == 0
+    report, shown = json.loads(odds.read_text()), page_data(out)["odds"]
+    assert shown["sides"] == report["sides"] == ["ford", "raiders"]
+    assert shown["opening"] == [report["opening"]["sides"][side]["chance"] for side in shown["sides"]]
+    first = report["rolls"][0]
+    assert shown["rolls"][0] == [
+        first["roll"]["seq"],
+        first["roll"]["key"],
+        [first["before"]["sides"][side]["chance"] for side in shown["sides"]],
+        [first["after"]["sides"][side]["chance"] for side in shown["sides"]],
+    ]
+    assert len(shown["rolls"]) == len(report["rolls"])
+
+
+def test_a_page_without_odds_holds_none(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "duel.html"
+    assert affray("view", duel_log, "-o", out).code == 0
+    assert "odds" not in page_data(out)
+
+
+def test_odds_of_another_log_are_one_error_line_and_no_page(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    other, odds = tmp_path / "other.jsonl", tmp_path / "odds.json"
+    assert (
+        affray(
+            "run", Path(__file__).resolve().parents[2] / "examples" / "duel.toml", "--seed", "9", "-o", other
+        ).code
+        == 0
+    )
+    assert affray("odds", other, "--within", "10", "-o", odds).code == 0
+    assert_user_error(
+        affray("view", duel_log, "-o", tmp_path / "p.html", "--odds", odds), "the odds of another log"
+    )
+    assert not (tmp_path / "p.html").exists()

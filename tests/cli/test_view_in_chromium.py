@@ -160,3 +160,25 @@ def test_a_stretch_of_the_fight_starts_with_everyone_as_they_are_then(
         assert stretch.shown_points() == stretch.state("--seq", str(frames[index][0])), f"frame {index}"
     assert stretch.errors == []
     stretch.page.close()
+
+
+def test_odds_are_drawn_under_the_scrubber_and_a_rolls_luck_shown_with_its_event(
+    browser: Any, affray: Affray, tmp_path: Path
+) -> None:
+    log, odds, html = tmp_path / "duel.jsonl", tmp_path / "odds.json", tmp_path / "duel.html"
+    assert affray("run", ROOT / "examples" / "duel.toml", "-o", log).code == 0
+    assert affray("odds", log, "--within", "10", "-o", odds).code == 0
+    assert affray("view", log, "-o", html, "--odds", odds).code == 0
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    chromium.show(page, html)
+    assert page.locator("#odds").is_visible()
+    assert [p.get_attribute("data-side") for p in page.locator("#odds path").all()] == ["ford", "raiders"]
+    assert page.locator("#now").inner_text().endswith(" - ford 100 %, raiders 0 %")  # the end: the result
+    index = page.evaluate("FRAMES.findIndex(f => f[0] === 10)")
+    page.locator("#events li").nth(index).click()
+    explained = affray("explain", log, "10", "--odds", odds).out.splitlines()
+    assert page.locator("#derivation ul.luck li").all_inner_texts() == [explained[-1].strip()]
+    assert errors == []
+    page.close()
