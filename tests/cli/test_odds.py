@@ -8,12 +8,16 @@ import contextlib
 import io
 import itertools
 import json
+import re
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.cli.conftest import DUEL, Affray, Result, assert_user_error, call_main
+from tests.cli.test_signals import OLD, stopped_once, temporary_files
 from tests.strategies import chain_hash
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -185,3 +189,37 @@ def test_the_report_names_its_log_by_the_hash_of_the_logs_end_line(
 ) -> None:
     # BLAKE2b-128 of the end line, the same hash a what-if names its parent by (docs/log-format.md)
     assert report["log_end"] == chain_hash(duel_log.read_bytes().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("stop", "group"), [(signal.SIGINT, True), (signal.SIGTERM, False)], ids=["ctrl-c-to-the-job", "kill"]
+)
+def test_a_stop_ends_the_samples_at_once_and_keeps_the_old_report(
+    duel_log: Path, tmp_path: Path, stop: signal.Signals, group: bool
+) -> None:
+    output = tmp_path / "odds.json"
+    output.write_bytes(OLD)
+    args = [
+        "odds",
+        duel_log,
+        "--within",
+        "0.3",
+        "--samples",
+        "100000",
+        "--jobs",
+        "2",
+        "-o",
+        output,
+        "--force",
+    ]
+    started = time.monotonic()
+    result = stopped_once(args, lambda: time.monotonic() - started > 2, stop, tmp_path, group=group)
+    assert time.monotonic() - started < 60, "the samples were fought on after the stop"
+    assert result.code == 128 + stop, result
+    *progress, last = result.err_lines
+    assert all(re.fullmatch(r"\d+/\d+ samples, \d+/s, about \d+ s left", line) for line in progress), (
+        result.err
+    )
+    assert last == ("interrupted" if stop == signal.SIGINT else f"interrupted by {stop.name}")
+    assert output.read_bytes() == OLD
+    assert temporary_files(tmp_path) == []
