@@ -23,7 +23,7 @@ from affray.batch.odds import (
     points,
     sample_points,
 )
-from affray.batch.runner import BatchSpec, Done
+from affray.batch.runner import BatchSpec, Done, load
 from affray.cli.command import LOG, SEED, refuse_overwriting, whole_verified
 from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
@@ -32,8 +32,8 @@ from affray.errors import AffrayError, excerpt, printable, read_user_file
 from affray.events.codec import ENCODER
 from affray.events.reader import LogFile
 from affray.kernel.fold import fold
-from affray.replays.continuation import RollMade, rolls_made, scenario_with_rolls
-from affray.rulesets.controllers import played_from_outside
+from affray.replays.continuation import RollMade, replayed_otherwise, rolls_made, scenario_with_rolls
+from affray.rulesets.controllers import EXTERNAL, import_factories, played_from_outside
 from affray.stores import Place
 
 MAX_SAMPLES = 1_000_000
@@ -47,34 +47,66 @@ MAX_ROLLS = 5000
 
 
 def fight_odds(
-    log: LogFile, end: str, where: str, how: Sampling, done: Done | None = None, grow: Grow | None = None
+    log: LogFile,
+    end: str,
+    where: str,
+    how: Sampling,
+    done: Done | None = None,
+    grow: Grow | None = None,
+    *,
+    controllers: Path | None = None,
 ) -> OddsReport:
     """The odds of the recorded fight ``log`` (read whole and verified; ``end``, the hash of its end line),
     named ``where`` in errors; the samples at each roll fought as ``how`` says, ``done`` and ``grow`` told
-    of the samples fought and found to fight."""
-    outside = played_from_outside(msgspec.json.decode(log.header.scenario))
-    if outside:
-        who, controller = sorted(outside.items())[0]
-        raise AffrayError(
-            f"{where}: {who} is played by {controller!r}, code from outside affray, which every sample "
-            "would need; odds are worked out for fights affray plays whole"
-        )
+    of the samples fought and found to fight. Combatants played by code from outside affray are played by
+    that code in every sample, imported from ``controllers`` and nowhere else."""
     made = rolls_made(log)
     if len(made) > MAX_ROLLS:
         raise AffrayError(
             f"{where}: {len(made):,} rolls; odds are worked out for fights of at most {MAX_ROLLS:,}"
         )
     recorded = rulesets.recorded(log.header, where)
-    state = fold(log.events, rulesets.reading(log.header, where).vocabulary())
-    sides = list(dict.fromkeys(c.side for c in state.combatants.values()))
+    _import_controllers(log, where, how, controllers)
     specs = [
         BatchSpec(Path(where), mapping=ENCODER.encode(scenario_with_rolls(log, _first(made, count))))
-        for count in range(len(made))
+        for count in range(len(made) + 1)
     ]
-    sampled = sample_points(specs, sides, how, done, grow)
+    last = log.events[-1].seq if log.events else 0
+    differs = replayed_otherwise(*load(specs[-1]), log, last)  # every roll as recorded: the recorded fight
+    if differs:
+        played = f" with the controllers of --controllers {controllers}" if controllers is not None else ""
+        raise AffrayError(f"{where}: fought again{played}, {differs}; its odds would be another fight's")
+    state = fold(log.events, rulesets.reading(log.header, where).vocabulary())
+    sides = list(dict.fromkeys(c.side for c in state.combatants.values()))
+    sampled = sample_points(specs[:-1], sides, how, done, grow)
     labels = [_label(roll, state.combatants) for roll in made]
     name = str(recorded.scenario.name) or Path(where).stem
     return odds_report(name, end, how, labels, sampled, sides, state.winner)
+
+
+def _import_controllers(log: LogFile, where: str, how: Sampling, controllers: Path | None) -> None:
+    """The code of the combatants played from outside affray, imported from ``controllers`` (every sample
+    decides for them anew), or why their odds cannot be worked out."""
+    played = played_from_outside(msgspec.json.decode(log.header.scenario))
+    if not played:
+        return
+    who, controller = sorted(played.items())[0]
+    if controllers is None:
+        raise AffrayError(
+            f"{where}: {who} is played by {controller!r}, code from outside affray, which every sample "
+            "would need; give the folder it is imported from with --controllers DIR"
+        )
+    stepped = sorted(c for c, name in played.items() if name == EXTERNAL)
+    if stepped:
+        raise AffrayError(
+            f"{where}: {stepped[0]} is played step by step from outside (external), which no sample can ask"
+        )
+    if how.scheduler is not None:
+        raise AffrayError(
+            "--controllers: the samples of a fight played by code of your own are fought on --jobs, not on "
+            "a Dask cluster"
+        )
+    import_factories(played.values(), controllers, "--controllers")
 
 
 def _first(made: Sequence[RollMade], count: int) -> dict[str, list[int]]:
@@ -119,6 +151,13 @@ def _label(made: RollMade, combatants: dict[str, object]) -> RollLabel:
 @click.option(
     "--scheduler", metavar="tcp://HOST:PORT", help="Fight the samples on this Dask scheduler's cluster."
 )
+@click.option(
+    "--controllers",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    metavar="DIR",
+    help="Import the code LOG's scenario names as controllers (package.module:factory) from DIR, and only "
+    "from there, to play them in every sample. Without it a fight played by such code is refused.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path), help="Write the report as JSON to this file."
@@ -132,6 +171,7 @@ def odds(
     seed: int | None,
     jobs: int,
     scheduler: str | None,
+    controllers: Path | None,
     as_json: bool,
     output: Path | None,
     plot: Path | None,
@@ -153,7 +193,9 @@ def odds(
     how = Sampling(within / 100, samples, base, jobs, scheduler)
     progress = Progress(0, sys.stderr, label="samples")
     try:
-        report = fight_odds(recorded, end, str(log), how, progress.advance, progress.grow)
+        report = fight_odds(
+            recorded, end, str(log), how, progress.advance, progress.grow, controllers=controllers
+        )
     finally:
         progress.close()
     if plot is not None:

@@ -71,20 +71,27 @@ def rolls_made(log: LogFile) -> list[RollMade]:
 def check_prefix(ruleset: Ruleset, scenario: Any, log: LogFile, after: int, where: str) -> None:
     """A continuation's first ``after`` events are the log's (but that its rolls were entered): else the
     fight does not replay as it was recorded, and fighting it on would tell of another fight."""
+    differs = replayed_otherwise(ruleset, scenario, log, after)
+    if differs:
+        raise AffrayError(f"{where}@{after}: {differs}; it cannot be fought on")
+
+
+def replayed_otherwise(ruleset: Ruleset, scenario: Any, log: LogFile, after: int) -> str:
+    """How ``scenario`` fought today parts from the log's first ``after`` events (its rolls' source
+    aside), in words; "" when it does not."""
     fought: list[Event] = []
     ruleset.battle(scenario).run(sinks=[fought.append], keep_log=False)
     recorded = [event for event in log.events if event.seq <= after]
     for made, kept in zip(fought, recorded, strict=False):
         found = [d for d in event_differences(made, kept) if not d.path.endswith(".source")]
         if found:
-            raise AffrayError(
-                f"{where}@{after}: seq {kept.seq} does not replay as recorded ({found[0].path}: "
-                f"{found[0].a!r} today, {found[0].b!r} recorded); it cannot be fought on"
+            return (
+                f"seq {kept.seq} does not replay as recorded ({found[0].path}: {found[0].a!r} today, "
+                f"{found[0].b!r} recorded)"
             )
     if len(fought) < len(recorded):
-        raise AffrayError(
-            f"{where}@{after}: the fight ends at seq {len(fought)} today; it cannot be fought on"
-        )
+        return f"the fight ends at seq {len(fought)} today"
+    return ""
 
 
 def split_at(argument: str) -> tuple[str, int | None]:

@@ -10,6 +10,7 @@ import itertools
 import json
 import re
 import signal
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -170,9 +171,50 @@ def test_a_log_cut_short_is_one_error_line(affray: Affray, duel_log: Path, tmp_p
     assert_user_error(affray("odds", cut, *QUICK), "no end line")
 
 
-def test_a_fight_played_by_code_from_outside_is_one_error_line(affray: Affray) -> None:
-    log = ROOT / "tests" / "golden" / "ambush.jsonl"  # its outlaws are played by examples/bots/utility.py
-    assert_user_error(affray("odds", log, *QUICK), "code from outside affray", "fights affray plays whole")
+AMBUSH = ROOT / "tests" / "golden" / "ambush.jsonl"
+"""A fight whose outlaws are played by examples/bots/utility.py (``bots.utility:utility``)."""
+
+
+def test_a_fight_played_by_code_from_outside_is_one_error_line_without_its_folder(affray: Affray) -> None:
+    result = affray("odds", AMBUSH, *QUICK)
+    assert_user_error(
+        result, "code from outside affray", "give the folder it is imported from with --controllers"
+    )
+    assert "bots" not in sys.modules
+
+
+def test_with_the_controllers_folder_a_fight_played_by_its_code_gets_its_odds(affray: Affray) -> None:
+    result = affray("odds", AMBUSH, *QUICK, "--controllers", ROOT / "examples", "--json")
+    assert result.code == 0, result
+    report = json.loads(result.out)
+    assert report["winner"] == "outlaws"
+    assert len(report["rolls"]) == 23
+    assert sys.modules["bots.utility"].__file__ == str(ROOT / "examples" / "bots" / "utility.py")
+
+
+def test_controllers_that_do_not_play_the_fight_as_recorded_are_one_error_line(
+    affray: Affray, tmp_path: Path
+) -> None:
+    # a bot of the same name that always waits: the fight it plays is not the one the log records
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "__init__.py").write_text("")
+    (tmp_path / "bots" / "utility.py").write_text(
+        "from affray.npc.energion.intents import Wait\n\n\n"
+        "class Waiting:\n"
+        "    def decide(self, view, legal):\n"
+        "        return Wait(seconds=1, reason='waits')\n\n\n"
+        "def utility(seat):\n"
+        "    return Waiting()\n"
+    )
+    result = affray("odds", AMBUSH, *QUICK, "--controllers", tmp_path)
+    assert_user_error(result, "does not replay as recorded")
+
+
+def test_controllers_on_a_dask_cluster_are_one_error_line(affray: Affray) -> None:
+    result = affray(
+        "odds", AMBUSH, *QUICK, "--controllers", ROOT / "examples", "--scheduler", "tcp://127.0.0.1:1"
+    )
+    assert_user_error(result, "--controllers", "not on a Dask cluster")
 
 
 def test_odds_on_a_dask_cluster_are_what_local_workers_give(
