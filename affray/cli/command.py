@@ -5,8 +5,9 @@ file is then written by ``affray.files``) and refusing to write over an input.""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -190,3 +191,21 @@ def whole_verified(log: Place, purpose: str) -> tuple[LogFile, str]:
         where = f"{verdict.where}: " if verdict.where else ""
         raise AffrayError(f"{log} does not verify ({where}{verdict.message}); {purpose} a log that does")
     return whole, end
+
+
+Decorated = TypeVar("Decorated", bound=Callable[..., Any])
+
+
+def odds_option(command: Decorated) -> Decorated:
+    """The ``--odds [FILE]`` option of the commands that show a log's odds beside it (affray.cli.odds's
+    ``odds_beside``): FILE, or "" to work them out now."""
+    return click.option(
+        "--odds",
+        "odds_given",
+        is_flag=False,
+        flag_value="",
+        default=None,
+        metavar="[FILE]",
+        help="Each side's chance to win, from FILE (a report of `affray odds LOG -o FILE`), or worked out "
+        "now with affray odds's defaults when no FILE is given.",
+    )(command)

@@ -243,6 +243,30 @@ def read_odds(path: Path, log_end: str, flag: str = "--odds") -> OddsReport:
     return report
 
 
+def odds_beside(log: Place, given: str, log_end: str | None) -> OddsReport:
+    """The odds to show beside the log at ``log`` (whose end line hashes to ``log_end``): read from the
+    file ``given``, checked to be the log's; or, ``given`` empty, worked out now with the defaults."""
+    if log_end is None:
+        raise AffrayError(f"--odds: {log} has no end line, and odds are of whole logs")
+    if given:
+        return read_odds(Path(given), log_end)
+    recorded, end = whole_verified(log, "odds are worked out for")
+    played = played_from_outside(msgspec.json.decode(recorded.header.scenario))
+    if played:
+        raise AffrayError(
+            f"--odds: {log} is played by code of your own ({sorted(played.values())[0]!r}): make its odds "
+            "with `affray odds LOG --controllers DIR -o FILE` and give --odds FILE"
+        )
+    seed = rulesets.recorded(recorded.header, str(log)).scenario.seed
+    progress = Progress(0, sys.stderr, label="samples")
+    try:
+        return fight_odds(
+            recorded, end, str(log), Sampling(WITHIN / 100, SAMPLES, seed), progress.advance, progress.grow
+        )
+    finally:
+        progress.close()
+
+
 def tell_odds(report: OddsReport) -> list[str]:
     """The report for a terminal: the sentence, the opening, every roll with each side's chance before and
     after it, the pivotal rolls, and each side's split."""

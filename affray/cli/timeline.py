@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from affray import files, rulesets, stores
-from affray.cli.command import LOG, new_output, open_log_arg, refuse_broken
+from affray.cli.command import LOG, new_output, odds_option, open_log_arg, refuse_broken
 from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
 from affray.kernel.clock import MS_PER_SECOND, game_time
@@ -18,7 +18,7 @@ from affray.replays.timeline import Timeline, build, choose_lanes
 from affray.stores import Place
 
 if TYPE_CHECKING:
-    from affray.batch.odds import Chance
+    from affray.batch.odds import Chance, OddsReport
     from affray.replays.picture import Step, WinChances
 
 
@@ -37,17 +37,12 @@ def whole_timeline(log: Place) -> tuple[Timeline, str | None]:
     return timeline, end
 
 
-def _chances(path: Path, log_end: str | None, drawn: Timeline) -> WinChances:
-    """Each side's chance to win over time, from the odds report at ``path`` (which must be the log's, of
-    its sides)."""
-    from affray.cli.odds import read_odds
+def _chances(report: OddsReport, drawn: Timeline) -> WinChances:
+    """Each side's chance to win over time, from the odds report of the log drawn."""
     from affray.replays.picture import WinChances
 
-    if log_end is None:
-        raise AffrayError(f"--odds {path}: the log has no end line, and odds are of whole logs")
-    report = read_odds(path, log_end)
     if set(report.sides) != set(drawn.sides()):
-        raise AffrayError(f"--odds {path}: its sides are not the log's")
+        raise AffrayError("--odds: its sides are not the log's")
     steps: dict[str, list[Step]] = {}
     for side in report.sides:
         # rolls at one instant make one step on the clock: the chance after the last of them
@@ -70,12 +65,7 @@ def _chance(chance: Chance) -> tuple[float, float, float]:
 @click.option("--from", "start", type=click.FloatRange(min=0), help="Draw from this second.")
 @click.option("--to", "end", type=click.FloatRange(min=0), help="Draw to this second.")
 @click.option("--only", default="", help="Lanes for these combatants, by id, comma-separated (ID,ID,...).")
-@click.option(
-    "--odds",
-    "odds_file",
-    type=click.Path(path_type=Path),
-    help="Add a panel of each side's chance to win, from this report of `affray odds LOG -o`.",
-)
+@odds_option
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def timeline(
     log: Place,
@@ -83,7 +73,7 @@ def timeline(
     start: float | None,
     end: float | None,
     only: str,
-    odds_file: Path | None,
+    odds_given: str | None,
     force: bool,
 ) -> None:
     """Draw the fight in LOG on its clock into OUTPUT: a lane per combatant (perception, reaction,
@@ -96,7 +86,11 @@ def timeline(
     drawn, log_end = whole_timeline(log)
     from affray.replays.picture import draw
 
-    chances = _chances(odds_file, log_end, drawn) if odds_file is not None else None
+    chances = None
+    if odds_given is not None:
+        from affray.cli.odds import odds_beside
+
+        chances = _chances(odds_beside(log, odds_given, log_end), drawn)
     wanted = [who.strip() for who in only.split(",") if who.strip()]
     choice = choose_lanes(drawn, wanted)  # an unknown id is refused before anything is written
     picture = output.suffix.lower().removeprefix(".")

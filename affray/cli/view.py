@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import msgspec
 
 from affray import files, rulesets, stores
-from affray.cli.command import LOG, new_output, open_log_arg, refuse_broken
+from affray.cli.command import LOG, new_output, odds_option, open_log_arg, refuse_broken
 from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
 from affray.events.base import Event
@@ -19,6 +20,9 @@ from affray.kernel.fold import FoldError
 from affray.replays.page import Odds, RollChances, fight, page
 from affray.stores import Place
 
+if TYPE_CHECKING:
+    from affray.batch.odds import OddsReport
+
 
 @cli.command(short_help=short_help_of("view"))
 @click.argument("log", type=LOG)
@@ -27,15 +31,10 @@ from affray.stores import Place
 )
 @click.option("--from", "start", type=click.FloatRange(min=0), help="Show from this second.")
 @click.option("--to", "end", type=click.FloatRange(min=0), help="Show to this second.")
-@click.option(
-    "--odds",
-    "odds_file",
-    type=click.Path(path_type=Path),
-    help="Draw each side's chance to win under the scrubber, from this report of `affray odds LOG -o`.",
-)
+@odds_option
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def view(
-    log: Place, output: Path, start: float | None, end: float | None, odds_file: Path | None, force: bool
+    log: Place, output: Path, start: float | None, end: float | None, odds_given: str | None, force: bool
 ) -> None:
     """Write the fight in LOG as one HTML page to OUTPUT: a scrubber and play/pause over the events, a map
     of where everyone stands, each combatant's state, the events told, and each one's derivation on a
@@ -49,7 +48,11 @@ def view(
         whole = read_all(reader)
         log_end = reader.end_hash
     refuse_broken(log, whole.problem, "shown")
-    odds = _odds(odds_file, log_end) if odds_file is not None else None
+    odds = None
+    if odds_given is not None:
+        from affray.cli.odds import odds_beside
+
+        odds = _odds(odds_beside(log, odds_given, log_end))
     recorded = rulesets.recorded(whole.header, str(log))
     try:
         title = str(recorded.scenario.name) or log.stem
@@ -58,7 +61,7 @@ def view(
         raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
     if odds is not None:
         if set(odds.sides) != {c.side for c in data.combatants}:
-            raise AffrayError(f"--odds {odds_file}: its sides are not the log's")
+            raise AffrayError("--odds: its sides are not the log's")
         data = msgspec.structs.replace(data, odds=odds)
     if not data.frames:
         raise AffrayError(f"{log}: no event between --from and --to (the log runs to {_last(whole.events)})")
@@ -67,13 +70,8 @@ def view(
     click.echo(f"{output}: {len(data.frames)} events, {len(text.encode()) / 1024:.0f} KiB")
 
 
-def _odds(path: Path, log_end: str | None) -> Odds:
-    """The page's odds from the report at ``path``, which must be of the whole log ending in ``log_end``."""
-    from affray.cli.odds import read_odds
-
-    if log_end is None:
-        raise AffrayError(f"--odds {path}: the log has no end line, and odds are of whole logs")
-    report = read_odds(path, log_end)
+def _odds(report: OddsReport) -> Odds:
+    """The page's odds from the log's odds report."""
     sides = report.sides
     return Odds(
         sides=sides,

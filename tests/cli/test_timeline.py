@@ -174,3 +174,19 @@ def test_an_odds_file_too_large_is_refused_unread(affray: Affray, duel_log: Path
     assert_user_error(
         affray("timeline", duel_log, "-o", tmp_path / "t.png", "--odds", huge), "larger than 64 MiB"
     )
+
+
+def test_odds_without_a_file_are_worked_out_and_drawn(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "odds.svg"
+    result = affray("timeline", duel_log, "--odds", "-o", out)
+    assert result.code == 0, result
+    assert "chance to win (%)" in out.read_text()
+
+
+def test_odds_of_a_fight_played_by_code_of_ones_own_must_be_given_as_a_file(
+    affray: Affray, tmp_path: Path
+) -> None:
+    result = affray(
+        "timeline", ROOT / "tests" / "golden" / "ambush.jsonl", "--odds", "-o", tmp_path / "a.png"
+    )
+    assert_user_error(result, "played by code of your own", "affray odds LOG --controllers DIR -o FILE")

@@ -134,3 +134,11 @@ def test_odds_of_another_log_are_one_error_line_and_no_page(
         affray("view", duel_log, "-o", tmp_path / "p.html", "--odds", odds), "the odds of another log"
     )
     assert not (tmp_path / "p.html").exists()
+
+
+def test_odds_without_a_file_are_worked_out_for_the_page(
+    affray: Affray, duel_log: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "duel.html"
+    assert affray("view", duel_log, "--odds", "-o", out).code == 0
+    assert page_data(out)["odds"]["sides"] == ["ford", "raiders"]
