@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from affray import files
-from affray.batch.odds import OddsReport, percent
+from affray.batch.odds import Chance, OddsReport, percent
 from affray.batch.plots import DPI, NO_WINNER_LOOK
 from affray.colours import SIDE_COLOURS
 from affray.drawing import plain_pyplot
@@ -50,32 +50,13 @@ def _figure(report: OddsReport) -> Figure:
     figure, axes = pyplot.subplots(figsize=(max(7.0, min(16.0, 4 + 0.08 * len(report.rolls))), 4.8))
     points = [report.opening, *(made.after for made in report.rolls)]
     points.append(points[-1])  # the last step drawn one roll wide, as every other
-    at = list(range(len(points)))
     for index, side in enumerate(report.sides):
-        colour = SIDE_COLOURS[index % len(SIDE_COLOURS)]
-        chances = [p.sides[side] for p in points]
-        _curve(
-            axes,
-            at,
-            [c.chance for c in chances],
-            [c.low for c in chances],
-            [c.high for c in chances],
-            colour,
-            f"side {side}",
-        )
+        _curve(axes, [p.sides[side] for p in points], SIDE_COLOURS[index % len(SIDE_COLOURS)], f"side {side}")
     nobody = [p.no_winner for p in points]
     if any(c.chance for c in nobody):
-        _curve(
-            axes,
-            at,
-            [c.chance for c in nobody],
-            [c.low for c in nobody],
-            [c.high for c in nobody],
-            NO_WINNER_LOOK["color"],
-            "no winner",
-        )
+        _curve(axes, nobody, NO_WINNER_LOOK["color"], "no winner")
     _name_pivotal(axes, report)
-    axes.set_xlim(0, at[-1])
+    axes.set_xlim(0, len(points) - 1)
     axes.set_ylim(-2, 102)
     axes.set_yticks(range(0, 101, 20))
     axes.set_xlabel("rolls, in the order made (0: before the first)")
@@ -93,20 +74,20 @@ def _figure(report: OddsReport) -> Figure:
     return figure
 
 
-def _curve(
-    axes: Axes, at: list[int], mid: list[float], low: list[float], high: list[float], colour: str, label: str
-) -> None:
-    percent_of = [100 * v for v in mid]
-    axes.fill_between(
+def _curve(axes: Axes, chances: list[Chance], colour: str, label: str) -> None:
+    """A chance after each roll (x: the roll's number) as a step line over its 95 % band."""
+    at = range(len(chances))
+    low, high = [100 * c.low for c in chances], [100 * c.high for c in chances]
+    axes.fill_between(at, low, high, step="post", color=colour, alpha=0.15, linewidth=0)
+    axes.step(
         at,
-        [100 * v for v in low],
-        [100 * v for v in high],
-        step="post",
+        [100 * c.chance for c in chances],
+        where="post",
         color=colour,
-        alpha=0.15,
-        linewidth=0,
+        linewidth=1.6,
+        label=label,
+        zorder=3,
     )
-    axes.step(at, percent_of, where="post", color=colour, linewidth=1.6, label=label, zorder=3)
 
 
 def _name_pivotal(axes: Axes, report: OddsReport) -> None:
