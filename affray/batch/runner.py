@@ -8,11 +8,12 @@ workers, so the same seeds give the same results byte for byte.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import signal
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,19 +37,30 @@ CHUNK = 64
 class BatchSpec:
     """A scenario to fight many times: its file, and values put at paths in it (``combatants.gorm.skill``);
     or, given ``mapping``, the scenario that mapping holds (as JSON), named by ``path`` in errors: a
-    recorded fight fought on from a point (affray.replays.continuation)."""
+    recorded fight fought on from a point (affray.replays.continuation), with only the first ``entered``
+    of its entered rolls (``dice.rolled``, in the order made) when that is given: the points of a fight's
+    odds share one mapping."""
 
     path: Path
     changes: tuple[tuple[str, Any], ...] = field(default=())
     mapping: bytes | None = None
+    entered: int | None = None
 
 
-@cache
+SPECS_KEPT = 64
+"""How many specs' scenarios a process keeps loaded: a batch's, a sweep's points or a fight's odds come to
+a worker one after another."""
+
+
+@lru_cache(maxsize=SPECS_KEPT)
 def _loaded(spec: BatchSpec) -> tuple[Ruleset, Any]:
     """The spec's ruleset and scenario, loaded once per process. A mapping's scenario imports no code from
     anywhere: it comes from a log."""
     if spec.mapping is not None:
         raw = msgspec.json.decode(spec.mapping)
+        if spec.entered is not None:
+            rolled = raw["dice"]["rolled"]
+            raw["dice"]["rolled"] = dict(itertools.islice(rolled.items(), spec.entered))
         folder = None
     else:
         raw = parse_toml(read_user_file(spec.path, ScenarioError, "a scenario file"), str(spec.path))

@@ -4,7 +4,6 @@ each roll, the pivotal rolls, and how much of the result was luck (affray.batch.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -29,7 +28,6 @@ from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, excerpt, printable, read_user_file
-from affray.events.codec import ENCODER
 from affray.events.reader import LogFile
 from affray.kernel.fold import fold
 from affray.replays.continuation import RollMade, replayed_otherwise, rolls_made, scenario_with_rolls
@@ -43,7 +41,7 @@ SAMPLES = 1500
 WITHIN = 3.0
 """How closely each chance is to be known by default, in percentage points either way, at 95 %."""
 MAX_ROLLS = 5000
-"""The most rolls a fight may have for its odds: each is a point fought many times."""
+"""The most rolls a fight may have for its odds: each is a point fought many times (a day's work)."""
 
 
 def fight_odds(
@@ -67,10 +65,9 @@ def fight_odds(
         )
     recorded = rulesets.recorded(log.header, where)
     _import_controllers(log, where, how, controllers)
-    specs = [
-        BatchSpec(Path(where), mapping=ENCODER.encode(scenario_with_rolls(log, _first(made, count))))
-        for count in range(len(made) + 1)
-    ]
+    # the rolls in the order made (an encoder that sorts keys would lose it): point i enters the first i
+    every = msgspec.json.encode(scenario_with_rolls(log, {roll.key: list(roll.roll.faces) for roll in made}))
+    specs = [BatchSpec(Path(where), mapping=every, entered=count) for count in range(len(made) + 1)]
     last = log.events[-1].seq if log.events else 0
     differs = replayed_otherwise(*load(specs[-1]), log, last)  # every roll as recorded: the recorded fight
     if differs:
@@ -107,10 +104,6 @@ def _import_controllers(log: LogFile, where: str, how: Sampling, controllers: Pa
             "a Dask cluster"
         )
     import_factories(played.values(), controllers, "--controllers")
-
-
-def _first(made: Sequence[RollMade], count: int) -> dict[str, list[int]]:
-    return {roll.key: list(roll.roll.faces) for roll in made[:count]}
 
 
 def _label(made: RollMade, combatants: dict[str, object]) -> RollLabel:

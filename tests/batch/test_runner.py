@@ -11,6 +11,7 @@ from affray import rulesets
 from affray.batch.runner import BatchSpec, chunks, load, put, run_batch
 from affray.batch.seeds import run_seed
 from affray.errors import ScenarioError
+from tests.strategies import read_path
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = BatchSpec(ROOT / "examples" / "duel.toml")
@@ -67,3 +68,17 @@ def test_a_change_at_a_path_the_scenario_lacks_is_an_error(path: str, said: str)
 def test_a_change_the_scenario_refuses_names_the_field() -> None:
     with pytest.raises(ScenarioError, match=r"combatants\[1\]\.skill"):
         load(BatchSpec(DUEL.path, (("combatants.gorm.skill", 999),)))
+
+
+def test_a_mapping_with_entered_enters_only_its_first_rolls_in_their_order() -> None:
+    # the points of a fight's odds share one mapping: point k enters the first k rolls
+    raw = rulesets.recorded(read_path(ROOT / "tests" / "golden" / "duel.jsonl").header, "duel").scenario
+    mapping = msgspec.json.decode(msgspec.json.encode(raw))
+    mapping["dice"] = {
+        "source": "generated",
+        "manual": [],
+        "rolled": {"b/hit#1": [5], "a/hit#1": [7], "c/x#1": [1]},
+    }
+    encoded = msgspec.json.encode(mapping)
+    _, scenario = load(BatchSpec(ROOT / "duel", mapping=encoded, entered=2))
+    assert scenario.dice.rolled == {"b/hit#1": [5], "a/hit#1": [7]}
