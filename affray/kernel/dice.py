@@ -209,7 +209,7 @@ class EnteredDice(DiceSource):
         """The entered faces of this draw, or the generated ones."""
         key = f"{stream}#{draw}"
         entered = self._entered.get(key)
-        if not self._is_manual(stream):
+        if not (self._manual and self._is_manual(stream)):
             generated = self._generated.faces(stream, draw, count, sides)  # drawn even when replaced
             if entered is None:
                 return generated

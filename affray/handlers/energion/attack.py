@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from affray.events.base import Roll
-from affray.events.energion.kinds import AttackResolved
+from affray.events.energion.kinds import AttackResolved, RangedDerivation
 from affray.events.energion.state import WEAPON_ARM, EnergionCombatant
 from affray.events.shared import CheckRolled
 from affray.handlers.energion.host import Arena, EnergionHost
@@ -40,25 +40,12 @@ def attack(
     """Strike or shoot, or refuse what cannot be done; return how long until the next action (E1's gap)."""
     arm = arm_for_attack(me, mine, intent)
     defender = battle.loadouts[intent.target]
-    action = f"attack {intent.target}"
-    problem = _barred(encounter, me, mine, arm)
-    if problem:
-        return refuse(encounter, me.id, action, problem)
-    shot = None
-    if arm.ranged:
-        aimed = aim_shot(encounter, me, arm, defender)
-        if isinstance(aimed, str):
-            return refuse(encounter, me.id, action, aimed)
-        shot = aimed
-    else:
-        gap = distance(mine.position, encounter.state.combatants[intent.target].position)
-        if gap > arm.reach:
-            return refuse(
-                encounter, me.id, action, f"{intent.target} is {gap} m away, beyond reach {arm.reach} m"
-            )
+    shot = _aimed_or_barred(encounter, me, mine, arm, defender)
+    if isinstance(shot, str):
+        return refuse(encounter, me.id, f"attack {intent.target}", shot)
     recovery = _recovery(encounter, me, mine, arm)
     if isinstance(recovery, str):
-        return refuse(encounter, me.id, action, recovery)
+        return refuse(encounter, me.id, f"attack {intent.target}", recovery)
     rulings = _rulings_due(encounter, battle.referee, me.id) if battle.referee else None
     event = encounter.emit(
         resolve_attack(
@@ -79,6 +66,22 @@ def attack(
     battle.after_attack(encounter, event, me, arm)
     # E13: a martial artist attacks at most twice in any second.
     return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.artist else arm.speed_ms
+
+
+def _aimed_or_barred(
+    encounter: Arena, me: Loadout, mine: EnergionCombatant, arm: Arm, defender: Loadout
+) -> RangedDerivation | str | None:
+    """A shot's range and aim figures (None for a blow within reach), or why the attack cannot be made
+    now: the weapon is barred (S4, S5, E20), the target out of range, out of sight or out of reach."""
+    problem = _barred(encounter, me, mine, arm)
+    if problem:
+        return problem
+    if arm.ranged:
+        return aim_shot(encounter, me, arm, defender)
+    gap = distance(mine.position, encounter.state.combatants[defender.id].position)
+    if gap > arm.reach:
+        return f"{defender.id} is {gap} m away, beyond reach {arm.reach} m"
+    return None
 
 
 @dataclass
