@@ -14,13 +14,6 @@ from typing import Any
 from affray.events.vocabulary import Upcaster
 
 
-def missing_steps(
-    upcasters: Mapping[tuple[str, int], Upcaster], kind: str, recorded: int, current: int
-) -> list[int]:
-    """The versions between ``recorded`` and ``current`` that have no upcaster."""
-    return [v for v in range(recorded, current) if (kind, v) not in upcasters]
-
-
 def lacks_a_step(
     upcasters: Mapping[tuple[str, int], Upcaster], kind: str, recorded: int, current: int
 ) -> bool:

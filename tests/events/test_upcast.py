@@ -140,10 +140,6 @@ def test_upcast_from_the_current_version_changes_nothing() -> None:
     assert upcast.upcast({}, record, 1, 1) == record
 
 
-def test_missing_steps_names_the_versions_without_an_upcaster() -> None:
-    assert upcast.missing_steps({("moved", 2): lambda r: r}, "moved", 1, 4) == [1, 3]
-
-
 def test_a_new_header_records_every_kind_of_its_vocabulary_and_no_other() -> None:
     assert HEADER.event_versions == energion_with({}).versions
 

@@ -185,7 +185,8 @@ class SpecialDamageModule:
         """Table 1 (S9), from what the encounter knows; the target's RS check last."""
         found: list[SpecialModifier] = []
         for reason, count in self._situation(encounter, attacker, defender, target, hit, hit_twice):
-            value = self.modifiers.named(reason).contribution(count)
+            row = self.modifiers.named(reason)
+            value = row.contribution(count) if row.applies(target.special.body) else 0
             if value:
                 found.append(SpecialModifier(reason, value))
         now = int(encounter.now)

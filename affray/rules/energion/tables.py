@@ -161,10 +161,6 @@ class EnergionTables(msgspec.Struct, frozen=True, kw_only=True):
         """Return the shield of that name (case-insensitive); raise UnknownTableEntry if none."""
         return find_named("shield", name, self.shields.values())
 
-    def weapon_names(self) -> list[str]:
-        """Return every weapon name once, in chart order."""
-        return list(dict.fromkeys(w.name for w in self._all_weapons()))
-
     def _all_weapons(self) -> list[Weapon]:
         return [w for cls in self.classes for w in cls.weapons]
 

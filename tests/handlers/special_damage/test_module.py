@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import msgspec
+import pytest
+
 from affray.events.energion.kinds import AttackResolved
 from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Moved
 from affray.events.special_damage.kinds import (
@@ -25,10 +28,12 @@ from affray.events.special_damage.kinds import (
 )
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario, decode_scenario
+from affray.handlers.special_damage import module
 from affray.kernel.encounter import Encounter
 from affray.npc.energion.intents import Aim, Attack, Flee, Intent
 from affray.npc.energion.tactician import Tactician
 from affray.npc.energion.view import View
+from affray.rules.special_damage.tables import load_modifiers
 from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario_toml
 
 
@@ -214,6 +219,23 @@ def test_robotics_skill_against_a_robot_and_a_giant_target() -> None:
 def test_robotics_skill_does_not_count_against_a_living_target() -> None:
     # S9 (** footnote): against robots only: 1 + 2 = 3
     event = only_special(fight(special(a(robotics_skill=2), b(), rolls=[3, 1])))
+    assert event.total == 3
+
+
+def test_a_row_the_table_keeps_to_robots_does_not_count_against_a_living_target(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # S9: a row counts only against the kinds of target its applies_to names (the data's ** rows): made
+    # "Tiny target" a robots' row, a tiny living target takes no +2: 5 - 2 - 2 + 2 = 3 (Arm wound)
+    table = load_modifiers()
+    rows = tuple(
+        msgspec.structs.replace(row, applies_to=("robot",)) if row.reason == "Tiny target" else row
+        for row in table.modifiers
+    )
+    monkeypatch.setattr(module, "load_modifiers", lambda: msgspec.structs.replace(table, modifiers=rows))
+    built = special(a(), b(size_m2=0.2, suit_defense=True), rolls=[3, 5, 50], underwater=True)
+    event = only_special(fight(built))
+    assert SpecialModifier("Tiny target", 2) not in event.modifiers
     assert event.total == 3
 
 
