@@ -282,6 +282,8 @@ class GrappleResolved(Event, frozen=True, kw_only=True, tag="grapple_resolved"):
     damage: Decimal = Decimal(0)
     damage_roll: Roll | None = None
     recovery_ms: int = 0
+    injury_penalty: int = 0
+    """S4, S5: the attacker's injuries' penalty, in the hit chance (ruling 8)."""
 
 
 class HoldEscapeRolled(Event, frozen=True, kw_only=True, tag="hold_escape_rolled"):

@@ -30,6 +30,7 @@ from affray.handlers.energion.spells import cast, cast_problem, spell_views
 from affray.handlers.energion.weapons import arm_views, change_time
 from affray.handlers.outside import Offer, Outside, Reply
 from affray.handlers.shared import refuse
+from affray.handlers.special_damage.module import malfunction
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.space import distance, metres
 from affray.npc.energion.intents import (
@@ -351,7 +352,8 @@ def _grapple(acting: Acting, intent: Grapple) -> Process:
     """Rule E15: try the grappling procedure, or refuse it."""
     encounter = acting.encounter
     target = encounter.state.combatants[intent.target]
-    problem = grapple_problem(acting.me, acting.mine, target, intent)
+    # S5 (ruling 8): a damaged robot's malfunction is rolled before each of its attacks, a procedure too
+    problem = malfunction(encounter, acting.mine) or grapple_problem(acting.me, acting.mine, target, intent)
     if problem:
         yield encounter.timeout(acting.refuse(f"{intent.procedure} {intent.target}", problem))
     else:

@@ -36,6 +36,8 @@ def grapple_problem(me: Loadout, mine: EnergionCombatant, target: EnergionCombat
     procedure = _procedure(me, intent.procedure)
     if procedure is None:
         return f"{me.id} does not know the {intent.procedure}"
+    if mine.special.no_melee():
+        return "its damage allows no melee attack"  # S4, ruling 8: a procedure is a melee attack
     if procedure.name == "Double Kick" and me.arm_for("kick") is None:
         return "a double kick needs a martial artist's kick (Foot)"
     if target.out:
@@ -55,7 +57,8 @@ def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple
     defender = battle.loadouts[intent.target]
     target = encounter.state.combatants[intent.target]
     able = target.reacted and not target.knocked_down and target.held_by is None
-    hit_chance = formulas.tidy(Decimal(me.spec.skill) + me.melee_bonus)
+    injury_penalty = encounter.state.combatants[me.id].special.to_hit()  # S4, S5 (ruling 8)
+    hit_chance = formulas.tidy(Decimal(me.spec.skill) + me.melee_bonus + injury_penalty)
     armor_value = _armor(procedure, defender, target, aware=target.reacted)
 
     def need() -> str:
@@ -85,6 +88,7 @@ def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple
             target=target.id,
             procedure=procedure.name,
             hit_chance=hit_chance,
+            injury_penalty=injury_penalty,
             armor=procedure.armor,
             armor_value=armor_value,
             roll=roll,

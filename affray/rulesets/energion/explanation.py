@@ -252,7 +252,7 @@ def _grapple(e: GrappleResolved, s: EnergionState, history: History) -> Explanat
             rule="E15",
             source=f"grappling chart, row {e.procedure} ({CHARTS}/grappling.toml)",
         ),
-        Step(what="hit chance", value=f"{number(e.hit_chance)}%", how="skill + melee bonus", rule="E4, E15"),
+        Step(what="hit chance", value=f"{number(e.hit_chance)}%", how=_grapple_chance(e), rule="E4, E15"),
         Step(what="armor", value=number(e.armor_value), how=armor, rule="E15"),
         roll_step("attack roll", e.roll, "E6"),
         Step(
@@ -273,6 +273,11 @@ def _grapple(e: GrappleResolved, s: EnergionState, history: History) -> Explanat
     chosen = history.latest("target_chosen", e.attacker)
     depends = [Because(chosen.seq, f"{e.attacker} chose its target")] if chosen is not None else []
     return Explanation(steps=steps, depends_on=depends)
+
+
+def _grapple_chance(e: GrappleResolved) -> str:
+    """How a procedure's chance is made: skill and melee bonus, less the attacker's injuries (S4, S5)."""
+    return "skill + melee bonus" + (f" {e.injury_penalty:+d} injuries (S4, S5)" if e.injury_penalty else "")
 
 
 def _escape(e: HoldEscapeRolled, s: EnergionState, history: History) -> Explanation:

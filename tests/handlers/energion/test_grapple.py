@@ -19,6 +19,9 @@ from affray.events.energion.kinds import (
     StoodUp,
 )
 from affray.events.shared import ActionRefused
+from affray.events.special_damage.kinds import Injury
+from affray.handlers.energion.battle import EnergionBattle
+from affray.handlers.energion.grapple import grapple_problem
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.npc.energion.intents import Attack, BreakHold, Grapple, Intent
 from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario
@@ -178,6 +181,17 @@ def test_a_double_kick_without_a_martial_artists_foot_is_refused() -> None:
 
 
 # --- refusals --------------------------------------------------------------------------------------------
+
+
+def test_an_injury_that_forbids_melee_refuses_a_procedure() -> None:
+    # S4, ruling 8: "no melee attacks" (a robot's arm joints damage) refuses a procedure as it does a blow
+    built = brawl(90)
+    encounter, _ = run(built, a=[grab()])
+    mine = encounter.state.combatants["a"]
+    mine.special.injuries.append(Injury(name="Arm joints damage", no_melee=True))
+    me = EnergionBattle(built).loadouts["a"]
+    problem = grapple_problem(me, mine, encounter.state.combatants["b"], grab())
+    assert problem == "its damage allows no melee attack"
 
 
 def test_a_procedure_not_known_is_refused() -> None:

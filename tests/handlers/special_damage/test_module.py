@@ -13,7 +13,7 @@ from decimal import Decimal
 import msgspec
 import pytest
 
-from affray.events.energion.kinds import AttackResolved
+from affray.events.energion.kinds import AttackResolved, GrappleResolved
 from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Moved
 from affray.events.special_damage.kinds import (
     ConditionEnded,
@@ -30,7 +30,7 @@ from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario, decode_scenario
 from affray.handlers.special_damage import module
 from affray.kernel.encounter import Encounter
-from affray.npc.energion.intents import Aim, Attack, Flee, Intent
+from affray.npc.energion.intents import Aim, Attack, Flee, Grapple, Intent
 from affray.npc.energion.tactician import Tactician
 from affray.npc.energion.view import View
 from affray.rules.special_damage.tables import load_modifiers
@@ -291,6 +291,23 @@ def test_a_chest_wound_takes_five_off_the_victims_later_attacks() -> None:
     first = of_kind(encounter, AttackResolved)[0].damage
     assert first is not None
     assert encounter.state.combatants["b"].damage_taken == first.damage + Decimal(5)
+
+
+def test_a_chest_wound_takes_five_off_the_victims_grappling_procedures_too() -> None:
+    # S4, ruling 8: a procedure is an attack: b tries a Hold Down at 60 - 5 = 55 (its roll of 90 misses)
+    built = special(
+        a(weapons=[{"name": "Dagger, Normal"}]),
+        b(perception=1, grapples=["Hold Down"]),
+        rolls=[3, 1, 100, 90],
+        max_seconds=2,
+    )
+    encounter, _ = run(
+        built,
+        a=[Attack(target="b", reason="scripted")],
+        b=[Grapple(procedure="Hold Down", target="a", reason="s")],
+    )
+    (grab,) = of_kind(encounter, GrappleResolved)
+    assert (grab.injury_penalty, grab.hit_chance, grab.outcome) == (-5, Decimal(55), "miss")
 
 
 def test_a_leg_wound_slows_the_victim_by_half_a_metre_a_second() -> None:
