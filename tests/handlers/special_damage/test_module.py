@@ -398,6 +398,39 @@ def test_a_damaged_robot_malfunctions_before_an_attack() -> None:
     assert (refused.combatant, refused.reason) == ("b", "malfunction: 20 within 20%")
 
 
+def test_a_damaged_robot_malfunctions_before_a_grappling_procedure() -> None:
+    # S5, ruling 8: a procedure is an attack: b's malfunction roll 20 <= 20 loses its Hold Down
+    built = special(
+        a(), b(kind="robot", perception=1, grapples=["Hold Down"]), rolls=[3, 6, 51, 20], max_seconds=2
+    )
+    encounter, _ = run(
+        built,
+        a=[Attack(target="b", reason="scripted")],
+        b=[Grapple(procedure="Hold Down", target="a", reason="s")],
+    )
+    (refused,) = of_kind(encounter, ActionRefused)
+    assert (refused.combatant, refused.reason) == ("b", "malfunction: 20 within 20%")
+    assert not of_kind(encounter, GrappleResolved)
+
+
+def test_a_robot_whose_arm_joints_are_damaged_tries_no_grappling_procedure() -> None:
+    # S5, ruling 8: Arm joints damage (as below): no melee attack, and a procedure is one
+    built = special(
+        a(),
+        b(kind="robot", perception=1, grapples=["Hold Down"]),
+        rolls=[3, 2, 50],
+        level_divisor=20,
+        max_seconds=2,
+    )
+    encounter, _ = run(
+        built,
+        a=[Attack(target="b", reason="scripted")],
+        b=[Grapple(procedure="Hold Down", target="a", reason="s")],
+    )
+    (refused,) = of_kind(encounter, ActionRefused)
+    assert refused.reason == "its damage allows no melee attack"
+
+
 def test_a_damaged_robot_that_does_not_malfunction_attacks_with_its_penalty() -> None:
     # S5: malfunction roll 21 > 20: b strikes with 60 - 5 (Brain casing damage) = 55
     built = special(a(), b(kind="robot", perception=1), rolls=[3, 6, 51, 21, 100], max_seconds=2)
