@@ -21,17 +21,8 @@ from affray.testing.pytest_plugin import Golden
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 GOLDEN = Path(__file__).resolve().parent / "golden"
-EXAMPLE_NAMES = [
-    "duel",
-    "skirmish",
-    "archers",
-    "mage-duel",
-    "brawl",
-    "robots",
-    "bar-brawl",
-    "firefight",
-    "ambush",
-]
+EXAMPLE_NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml"))
+"""Every example has a golden log of its name."""
 
 
 def _affray(*args: str | Path) -> tuple[int, str]:

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from affray.rulesets import BUILT_IN_MODULES, BUILT_IN_RULESETS
+
 PACKAGE = Path(__file__).resolve().parent.parent / "affray"
-RULESETS = ("energion", "fivestep", "special_damage")
+RULESETS = (*BUILT_IN_RULESETS, *BUILT_IN_MODULES)
 """The built-in rulesets and modules: each has a package under events, handlers, npc and rulesets."""
 LAYERED = ("events", "handlers", "npc", "rulesets", "rules")
 MAY_IMPORT = {

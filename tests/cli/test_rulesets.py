@@ -67,7 +67,7 @@ def test_a_scenario_of_a_ruleset_not_installed_is_one_error_line(affray: Affray,
     out = tmp_path / "toy.jsonl"
     assert_user_error(
         affray("run", TOY_DUEL, "-o", out),
-        f"{TOY_DUEL}: $.ruleset: no ruleset 'toy' (installed: energion, fivestep)",
+        f"{TOY_DUEL}: $.ruleset: no ruleset 'toy' (installed: {', '.join(rulesets.ruleset_names())})",
     )
     assert not out.exists()
 
