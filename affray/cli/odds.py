@@ -4,6 +4,7 @@ each roll, the pivotal rolls, and how much of the result was luck (affray.batch.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -184,13 +185,7 @@ def odds(
     recorded, end = whole_verified(log, "odds are worked out for")
     base = rulesets.recorded(recorded.header, str(log)).scenario.seed if seed is None else seed
     how = Sampling(within / 100, samples, base, jobs, scheduler)
-    progress = Progress(0, sys.stderr, label="samples")
-    try:
-        report = fight_odds(
-            recorded, end, str(log), how, progress.advance, progress.grow, controllers=controllers
-        )
-    finally:
-        progress.close()
+    report = _shown_fighting(recorded, end, log, how, controllers)
     if plot is not None:
         from affray.batch.odds_plot import draw_odds
 
@@ -236,13 +231,30 @@ def read_odds(path: Path, log_end: str, flag: str = "--odds") -> OddsReport:
     return report
 
 
-def odds_beside(log: Place, given: str, log_end: str | None) -> OddsReport:
-    """The odds to show beside the log at ``log`` (whose end line hashes to ``log_end``): read from the
-    file ``given``, checked to be the log's; or, ``given`` empty, worked out now with the defaults."""
+def _shown_fighting(
+    recorded: LogFile, end: str, log: Place, how: Sampling, controllers: Path | None = None
+) -> OddsReport:
+    """``fight_odds`` with its progress on standard error."""
+    progress = Progress(0, sys.stderr, label="samples")
+    try:
+        return fight_odds(
+            recorded, end, str(log), how, progress.advance, progress.grow, controllers=controllers
+        )
+    finally:
+        progress.close()
+
+
+def odds_beside(log: Place, given: str, log_end: str | None, sides: Iterable[str]) -> OddsReport:
+    """The odds to show beside the log at ``log`` (whose end line hashes to ``log_end``, whose sides are
+    ``sides``): read from the file ``given``, checked to be the log's; or, ``given`` empty, worked out now
+    with the defaults."""
     if log_end is None:
         raise AffrayError(f"--odds: {log} has no end line, and odds are of whole logs")
     if given:
-        return read_odds(Path(given), log_end)
+        report = read_odds(Path(given), log_end)
+        if set(report.sides) != set(sides):
+            raise AffrayError("--odds: its sides are not the log's")
+        return report
     recorded, end = whole_verified(log, "odds are worked out for")
     played = played_from_outside(msgspec.json.decode(recorded.header.scenario))
     if played:
@@ -251,13 +263,7 @@ def odds_beside(log: Place, given: str, log_end: str | None) -> OddsReport:
             "with `affray odds LOG --controllers DIR -o FILE` and give --odds FILE"
         )
     seed = rulesets.recorded(recorded.header, str(log)).scenario.seed
-    progress = Progress(0, sys.stderr, label="samples")
-    try:
-        return fight_odds(
-            recorded, end, str(log), Sampling(WITHIN / 100, SAMPLES, seed), progress.advance, progress.grow
-        )
-    finally:
-        progress.close()
+    return _shown_fighting(recorded, end, log, Sampling(WITHIN / 100, SAMPLES, seed))
 
 
 def tell_odds(report: OddsReport) -> list[str]:

@@ -37,12 +37,10 @@ def whole_timeline(log: Place) -> tuple[Timeline, str | None]:
     return timeline, end
 
 
-def _chances(report: OddsReport, drawn: Timeline) -> WinChances:
+def _chances(report: OddsReport) -> WinChances:
     """Each side's chance to win over time, from the odds report of the log drawn."""
     from affray.replays.picture import WinChances
 
-    if set(report.sides) != set(drawn.sides()):
-        raise AffrayError("--odds: its sides are not the log's")
     steps: dict[str, list[Step]] = {}
     for side in report.sides:
         # rolls at one instant make one step on the clock: the chance after the last of them
@@ -90,7 +88,7 @@ def timeline(
     if odds_given is not None:
         from affray.cli.odds import odds_beside
 
-        chances = _chances(odds_beside(log, odds_given, log_end), drawn)
+        chances = _chances(odds_beside(log, odds_given, log_end, drawn.sides()))
     wanted = [who.strip() for who in only.split(",") if who.strip()]
     choice = choose_lanes(drawn, wanted)  # an unknown id is refused before anything is written
     picture = output.suffix.lower().removeprefix(".")

@@ -48,21 +48,17 @@ def view(
         whole = read_all(reader)
         log_end = reader.end_hash
     refuse_broken(log, whole.problem, "shown")
-    odds = None
-    if odds_given is not None:
-        from affray.cli.odds import odds_beside
-
-        odds = _odds(odds_beside(log, odds_given, log_end))
     recorded = rulesets.recorded(whole.header, str(log))
     try:
         title = str(recorded.scenario.name) or log.stem
         data = fight(whole.header, whole.events, recorded, title, _ms(start), _ms(end))
     except FoldError as exc:
         raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
-    if odds is not None:
-        if set(odds.sides) != {c.side for c in data.combatants}:
-            raise AffrayError("--odds: its sides are not the log's")
-        data = msgspec.structs.replace(data, odds=odds)
+    if odds_given is not None:
+        from affray.cli.odds import odds_beside
+
+        sides = {c.side for c in data.combatants}
+        data = msgspec.structs.replace(data, odds=_odds(odds_beside(log, odds_given, log_end, sides)))
     if not data.frames:
         raise AffrayError(f"{log}: no event between --from and --to (the log runs to {_last(whole.events)})")
     text = page(data)

@@ -293,6 +293,16 @@ def test_a_chest_wound_takes_five_off_the_victims_later_attacks() -> None:
     assert encounter.state.combatants["b"].damage_taken == first.damage + Decimal(5)
 
 
+def struck_then_grappling(built: EnergionScenario) -> Encounter:
+    """``built`` fought with a striking a and b trying a Hold Down on a."""
+    encounter, _ = run(
+        built,
+        a=[Attack(target="b", reason="scripted")],
+        b=[Grapple(procedure="Hold Down", target="a", reason="s")],
+    )
+    return encounter
+
+
 def test_a_chest_wound_takes_five_off_the_victims_grappling_procedures_too() -> None:
     # S4, ruling 8: a procedure is an attack: b tries a Hold Down at 60 - 5 = 55 (its roll of 90 misses)
     built = special(
@@ -301,11 +311,7 @@ def test_a_chest_wound_takes_five_off_the_victims_grappling_procedures_too() -> 
         rolls=[3, 1, 100, 90],
         max_seconds=2,
     )
-    encounter, _ = run(
-        built,
-        a=[Attack(target="b", reason="scripted")],
-        b=[Grapple(procedure="Hold Down", target="a", reason="s")],
-    )
+    encounter = struck_then_grappling(built)
     (grab,) = of_kind(encounter, GrappleResolved)
     assert (grab.injury_penalty, grab.hit_chance, grab.outcome) == (-5, Decimal(55), "miss")
 
@@ -403,11 +409,7 @@ def test_a_damaged_robot_malfunctions_before_a_grappling_procedure() -> None:
     built = special(
         a(), b(kind="robot", perception=1, grapples=["Hold Down"]), rolls=[3, 6, 51, 20], max_seconds=2
     )
-    encounter, _ = run(
-        built,
-        a=[Attack(target="b", reason="scripted")],
-        b=[Grapple(procedure="Hold Down", target="a", reason="s")],
-    )
+    encounter = struck_then_grappling(built)
     (refused,) = of_kind(encounter, ActionRefused)
     assert (refused.combatant, refused.reason) == ("b", "malfunction: 20 within 20%")
     assert not of_kind(encounter, GrappleResolved)
@@ -422,11 +424,7 @@ def test_a_robot_whose_arm_joints_are_damaged_tries_no_grappling_procedure() -> 
         level_divisor=20,
         max_seconds=2,
     )
-    encounter, _ = run(
-        built,
-        a=[Attack(target="b", reason="scripted")],
-        b=[Grapple(procedure="Hold Down", target="a", reason="s")],
-    )
+    encounter = struck_then_grappling(built)
     (refused,) = of_kind(encounter, ActionRefused)
     assert refused.reason == "its damage allows no melee attack"
 
