@@ -59,16 +59,19 @@ def nearest_enemy(
 
 class TargetMemory:
     """A controller's last choice of target, kept while the field stands as it was (no one has joined,
-    moved, fallen or changed condition, and no condition has run out), when the same choice follows."""
+    moved, fallen or changed condition, and no condition has run out) and its priority targets are the
+    same, when the same choice follows."""
 
     def __init__(self) -> None:
         self.distances: Distances = {}
         self._version = -1
+        self._priority: Sequence[str] = ()
         self._found: Found = None
 
     def nearest(self, me: Placed, roster: Roster, now: int, priority: Sequence[str] = ()) -> Found:
-        """``nearest_enemy`` for ``me``, remembered until the field changes."""
-        if roster.version != self._version or not roster.steady(now):
+        """``nearest_enemy`` for ``me``, remembered until the field or the priority targets change."""
+        if roster.version != self._version or not roster.steady(now) or priority != self._priority:
             self._found = nearest_enemy(me, roster, now, priority, self.distances)
             self._version = roster.version if roster.steady(now) else -1
+            self._priority = priority
         return self._found

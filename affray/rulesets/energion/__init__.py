@@ -33,7 +33,7 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionSc
 
 RULESET = Ruleset(
     name="energion",
-    version="5",
+    version="6",
     description="second by second: perception, initiative, weapon speed, parries, shots, spells, grappling",
     vocabularies=vocabulary,
     load=load,

@@ -35,7 +35,7 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> FivestepSc
 
 RULESET = Ruleset(
     name="fivestep",
-    version="2",
+    version="3",
     description="five steps: surprise, primary attack, Agility Points as time, to hit, damage to body parts",
     vocabularies=vocabulary,
     load=load,
