@@ -21,7 +21,8 @@ ROSTER = Roster(
 def test_the_memory_keeps_the_nearest_while_the_field_stands() -> None:
     memory = TargetMemory()
     first = memory.nearest(ME, ROSTER, 0)
-    assert first is not None and first[0].id == "b"
+    assert first is not None
+    assert first[0].id == "b"
     assert memory.nearest(ME, ROSTER, 4000) is first
 
 
@@ -30,4 +31,5 @@ def test_new_priority_targets_are_chosen_though_the_field_stands() -> None:
     memory = TargetMemory()
     memory.nearest(ME, ROSTER, 0)
     found = memory.nearest(ME, ROSTER, 21000, ("c",))
-    assert found is not None and (found[0].id, found[1]) == ("c", Decimal(2))
+    assert found is not None
+    assert (found[0].id, found[1]) == ("c", Decimal(2))
