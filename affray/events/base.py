@@ -25,6 +25,11 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=Fals
     """Whether this kind changes who stands where: a join, a move, a fall, a condition. The fold counts
     such events (``EncounterState.field_version``) so that controllers' views of the field are rebuilt
     only when it changed; a kind that changes a position, ``out`` or ``conditions`` must say so."""
+    CHANGES_THE_WORLD: ClassVar[bool] = True
+    """Whether this kind may change what a combatant's next action is checked against. The encounter counts
+    such events (``Encounter.changes``): while none happens, a combatant may repeat an action without its
+    checks. Only a kind that changes nothing another combatant's action is checked against (tallies,
+    damage taken, parry times, and the acting combatant's own readiness and aim) may say no."""
 
     seq: int = 0
     t: int = 0

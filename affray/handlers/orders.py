@@ -85,6 +85,10 @@ class StandingOrders(Generic[C]):
         found = self._in_effect(combatant, now, "priority_targets")
         return own if found is None else tuple(found[1].priority_targets or ())
 
+    def next_after(self, combatant: str, now: int) -> int | None:
+        """When the first order for ``combatant`` given for after ``now`` takes effect (None: none is)."""
+        return next((start for start, _, _ in self._by_combatant.get(combatant, ()) if start > now), None)
+
     def controller(self, combatant: str, now: int, own: C) -> C:
         """Who plays it at ``now``: the order's controller, else its own."""
         if combatant not in self._by_combatant:

@@ -53,9 +53,10 @@ class Encounter(simpy.Environment, Generic[S]):
     ``seq`` and ``t``, applies it to ``state`` with the ``vocabulary``'s ``apply``, the same that replays
     use, appends it to ``log`` and hands it to every sink (a log writer, say). ``count`` is how many
     events were emitted and ``last`` the latest. Without ``keep_log`` the events only go to the sinks and
-    ``log`` stays empty, so a run of any length takes memory for its state alone. With ``trace`` every
-    emit is also logged through structlog at debug level, with ``seq`` and ``t`` bound; without it the hot
-    path never touches the logger.
+    ``log`` stays empty, so a run of any length takes memory for its state alone. ``changes`` counts the
+    events that may change what an action is checked against (``Event.CHANGES_THE_WORLD``). With
+    ``trace`` every emit is also logged through structlog at debug level, with ``seq`` and ``t`` bound;
+    without it the hot path never touches the logger.
     """
 
     def __init__(
@@ -69,6 +70,7 @@ class Encounter(simpy.Environment, Generic[S]):
         self.log: list[Event] = []
         self._keep_log = keep_log
         self.count = 0
+        self.changes = 0
         self.last: Event | None = None
         self.sinks: list[EventSink] = []
         self._sink_failed: BaseException | None = None
@@ -104,6 +106,8 @@ class Encounter(simpy.Environment, Generic[S]):
         self.count = seq = self.count + 1
         stamped = msgspec.structs.replace(event, seq=seq, t=int(self.now))
         self._apply(self.state, stamped)
+        if stamped.CHANGES_THE_WORLD:
+            self.changes += 1
         self.last = stamped
         if self._keep_log:
             self.log.append(stamped)

@@ -119,6 +119,16 @@ def test_the_latest_order_in_effect_counts() -> None:
     ]
 
 
+def test_next_after_is_when_the_first_later_order_takes_effect() -> None:
+    orders = [
+        Order(combatant="a", at=1, controller="nearest"),
+        Order(combatant="a", at=3, controller="tactician"),
+    ]
+    standing = StandingOrders(orders, lambda name, who: name)
+    assert [standing.next_after("a", ms) for ms in (0, 1000, 2999, 3000)] == [1000, 3000, 3000, None]
+    assert standing.next_after("b", 0) is None
+
+
 def test_an_orders_controller_is_made_once_and_kept() -> None:
     made: list[str] = []
 

@@ -6,12 +6,13 @@ from collections.abc import Generator
 from decimal import Decimal
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 
 from affray.events.base import Event
 from affray.events.codec import encode_log
-from affray.events.energion.kinds import CombatantJoined, Perceived, Reacted
+from affray.events.energion.kinds import AttackResolved, CombatantJoined, Perceived, Reacted
 from affray.events.energion.state import vocabulary
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario
@@ -20,6 +21,7 @@ from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, encode_state, fold
 from tests.strategies import (
     example,
+    example_log,
     header_for,
     read,
     rolls_made_and_logged,
@@ -86,6 +88,18 @@ def test_emit_applies_the_event_to_the_live_state() -> None:
     e.emit(joined("a"))
     e.emit(Perceived(combatant="a", after_ms=0))
     assert (e.state.seq, e.state.combatants["a"].perceived) == (2, True)
+
+
+def test_changes_count_the_events_that_change_the_world_and_not_attacks() -> None:
+    """``changes`` counts every event but a kind that says it changes nothing another's action is checked
+    against (an attack resolved): two joins and a perception, then an attack, make 3."""
+    e = encounter()
+    e.emit(joined("a"))
+    e.emit(joined("b"))
+    e.emit(Perceived(combatant="a", after_ms=0))
+    attack = next(event for event in read(example_log("duel")).events if isinstance(event, AttackResolved))
+    e.emit(msgspec.structs.replace(attack, attacker="a", target="b"))
+    assert e.changes == 3
 
 
 def test_sinks_receive_each_stamped_event_after_it_is_applied() -> None:

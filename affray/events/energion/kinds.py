@@ -188,6 +188,7 @@ class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit
 class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):
     """One attack from roll to damage: the hit, the parry if any, and the damage if it landed."""
 
+    CHANGES_THE_WORLD: ClassVar[bool] = False
     attacker: str
     target: str
     weapon: str

@@ -27,6 +27,7 @@ from affray.handlers.energion.legal import Situation, legal, menu_for
 from affray.handlers.energion.loadout import Loadout
 from affray.handlers.energion.movement import ESCAPE_DISTANCE, escaped, flee, move
 from affray.handlers.energion.spells import cast, cast_problem, spell_views
+from affray.handlers.energion.streak import Streak, begin_streak
 from affray.handlers.energion.weapons import arm_views, change_time
 from affray.handlers.outside import Offer, Outside, Reply
 from affray.handlers.shared import refuse
@@ -80,7 +81,7 @@ class Acting:
         self._field = FieldWatch(encounter.state)
         self._look = partial(_look, encounter.state.combatants)
         self._menu: tuple[Intent, ...] | None = None
-        self._decided: tuple[object, Intent | None] | None = None
+        self._decided: tuple[tuple[Any, ...], Intent | None] | None = None
 
     @property
     def controller(self) -> Player:
@@ -153,6 +154,23 @@ class Acting:
         intent = controller.decide(self.view())
         self._decided = (key, intent)
         return intent
+
+    def streak(self, intent: Attack, checked: int, gap_ms: int) -> Streak | None:
+        """The attack just made with ``intent``, struck again while nothing changes (:mod:`.streak`), if
+        its controller's answer is kept (``decide``): until a timed condition on the field runs out or a
+        standing order for it is due. ``checked``: ``Encounter.changes`` when it was checked."""
+        decided, controller = self._decided, self.controller
+        if decided is None or decided[1] is not intent or decided[0][0] is not controller:
+            return None
+        if decided[0][1] is None or not getattr(controller, "steady", False):
+            return None
+        moments = (
+            self._field.roster().steady_until,
+            self.battle.orders.next_after(self.me.id, int(self.encounter.now)),
+        )
+        due = [moment for moment in moments if moment is not None]
+        until = min(due) if due else None
+        return begin_streak(self.encounter, self.battle, self.me, intent, checked, gap_ms, until)
 
     def refuse(self, action: str, reason: str) -> int:
         """Record the refusal; the ms the combatant then waits before it decides again."""
@@ -345,7 +363,14 @@ def _aim(acting: Acting, intent: Aim) -> Process:
 
 
 def _attack(acting: Acting, intent: Attack) -> Process:
-    yield acting.encounter.timeout(attack(acting.encounter, acting.battle, acting.me, acting.mine, intent))
+    """Strike or shoot (or be refused); a plain blow is then struck again while nothing changes."""
+    encounter = acting.encounter
+    changes = encounter.changes
+    gap_ms = attack(encounter, acting.battle, acting.me, acting.mine, intent)
+    kept = acting.streak(intent, changes, gap_ms)
+    yield encounter.timeout(gap_ms)
+    while kept is not None and kept.holds():
+        yield encounter.timeout(kept.strike())
 
 
 def _grapple(acting: Acting, intent: Grapple) -> Process:

@@ -85,6 +85,31 @@ def resolve_attack(
     referee's rulings change: a modifier to the chance, a miss whatever the rolls, points of damage.
     """
     hit = _hit(encounter, attacker, arm, defender, shot, locations, recovery_roll, ruled)
+    return _outcome(encounter, attacker, arm, defender, hit, shot, subdue, charge_speed, ruled)
+
+
+def strike_again(
+    encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout, blow: Blow
+) -> AttackResolved:
+    """A plain blow (``plain_blow``) struck once more, as ``resolve_attack`` strikes it: its hit roll, the
+    parry of one that would land, the damage of one that lands."""
+    return _outcome(
+        encounter, attacker, arm, defender, blow.struck(encounter, attacker.id), None, False, None, UNRULED
+    )
+
+
+def _outcome(
+    encounter: Arena,
+    attacker: Loadout,
+    arm: Arm,
+    defender: Loadout,
+    hit: HitDerivation,
+    shot: RangedDerivation | None,
+    subdue: bool,
+    charge_speed: Decimal | None,
+    ruled: Ruled,
+) -> AttackResolved:
+    """Rules E5, E7: the defender's parry of a hit that would land, and the damage of one that lands."""
     quality = hit.quality
     parry = _parry(encounter, defender, melee=shot is None) if quality > 0 else None
     outcome: Outcome
@@ -120,13 +145,10 @@ def _hit(
 ) -> HitDerivation:
     """Rules E4-E6: the chance (a shot's as E8 and E16-E19 make it; less injuries, plus a ruling), the
     armor (at the location rolled, with hit locations: E20, E22), the hit roll and the quality."""
-    target = encounter.state.combatants[defender.id]
-    shield_bonus = defender.shield.parry if defender.shield and SHIELD_ARM not in target.disabled else 0
-    injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
     if shot is None and locations is None and recovery_roll is None:
-        blow = _blow(attacker, arm, defender, shield_bonus, injury_penalty, ruled)
-        roll = encounter.dice.roll(attacker.id, "hit", HIT_DIE, need=blow.need)
-        return msgspec.structs.replace(blow.template, roll=roll, quality=blow.quality(roll.total))
+        return plain_blow(encounter, attacker, arm, defender, ruled).struck(encounter, attacker.id)
+    shield_bonus = _shield_bonus(encounter, defender)
+    injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
     chance = arm.hit_chance if shot is None else _shot_chance(shot)
     chance += injury_penalty + ruled.modifier
     armor_value = defender.armor.value_against(arm.weapon_type)
@@ -193,8 +215,16 @@ def _hit_derivation(
     )
 
 
+def _shield_bonus(encounter: Arena, defender: Loadout) -> int:
+    """Rule E4: a shield adds its parry to the armor while its arm works."""
+    shield = defender.shield
+    if shield is None or SHIELD_ARM in encounter.state.combatants[defender.id].disabled:
+        return 0
+    return shield.parry
+
+
 @dataclass(frozen=True)
-class _Blow:
+class Blow:
     """A plain blow's derivation before its roll (no shot, hit location or kick recovery): the figures
     are the same at every strike of one weapon at one defender, so it is worked out once (E4-E6)."""
 
@@ -210,13 +240,27 @@ class _Blow:
             found = self.qualities[roll] = _quality(hit.hit_chance, hit.armor_value + hit.shield_bonus, roll)
         return found
 
+    def struck(self, encounter: Arena, attacker: str) -> HitDerivation:
+        """Rules E4-E6: the hit roll of one strike, and its derivation."""
+        roll = encounter.dice.roll(attacker, "hit", HIT_DIE, need=self.need)
+        return msgspec.structs.replace(self.template, roll=roll, quality=self.quality(roll.total))
 
-_BLOWS: dict[tuple[int, int, int, int, int, bool], tuple[Arm, Loadout, _Blow]] = {}
+
+_BLOWS: dict[tuple[int, int, int, int, int, bool], tuple[Arm, Loadout, Blow]] = {}
+
+
+def plain_blow(
+    encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout, ruled: Ruled = UNRULED
+) -> Blow:
+    """The plain blow of ``arm`` at ``defender`` now: its figures as the shield arm and the attacker's
+    injuries stand (E4, S4, S5), and a referee's modifier."""
+    injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
+    return _blow(attacker, arm, defender, _shield_bonus(encounter, defender), injury_penalty, ruled)
 
 
 def _blow(
     attacker: Loadout, arm: Arm, defender: Loadout, shield_bonus: int, injury_penalty: int, ruled: Ruled
-) -> _Blow:
+) -> Blow:
     """The plain blow of ``arm`` at ``defender``, kept by weapon, defender and the figures that vary in a
     fight (the weapon and defender are kept with it, so their ids cannot be others' while it lives)."""
     key = (id(arm), id(defender), shield_bonus, injury_penalty, ruled.modifier, ruled.miss)
@@ -230,7 +274,7 @@ def _blow(
         attacker, arm, defender, figures, _UNROLLED, _ZERO, injury_penalty=injury_penalty, ruled=ruled
     )
     armor = armor_value + shield_bonus
-    blow = _Blow(template, {}, lambda: _hit_need(attacker, arm, defender, chance, armor))
+    blow = Blow(template, {}, lambda: _hit_need(attacker, arm, defender, chance, armor))
     if len(_BLOWS) >= BLOWS_KEPT:
         _BLOWS.clear()
     _BLOWS[key] = (arm, defender, blow)
