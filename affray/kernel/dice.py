@@ -14,7 +14,6 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fnmatch import fnmatchcase
-from typing import Any
 
 import msgspec
 
@@ -85,6 +84,11 @@ class DiceSource:
     """Where faces come from: ``faces`` gives the faces of one roll, the ``draw``-th on its stream, and
     whether they were generated or entered by hand."""
 
+    def drawer(self, stream: str) -> Callable[[int], int] | None:
+        """A function giving the stream's next generated face of a die of so many sides, when every face
+        of the stream is generated (then ``faces`` need not be asked); None otherwise."""
+        return None
+
     def faces(
         self, stream: str, draw: int, count: int, sides: int, need: Need = None
     ) -> tuple[tuple[int, ...], RollSource]:
@@ -102,27 +106,21 @@ class GeneratedDice(DiceSource):
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self._counters: dict[str, int] = {}
-        self._prefixes: dict[str, Any] = {}
+        self._streams: dict[str, _HashedStream] = {}
+
+    def _stream(self, stream: str) -> _HashedStream:
+        found = self._streams.get(stream)
+        if found is None:
+            found = self._streams[stream] = _HashedStream(_stream_prefix(self.seed, stream))
+        return found
 
     def face(self, stream: str, sides: int) -> int:
         """Draw until a word falls below the largest multiple of ``sides``; map it to 1..sides."""
-        prefix = self._prefixes.get(stream)
-        if prefix is None:
-            # The hash state after the stream's fixed prefix; each draw copies it and adds the counter.
-            prefix = self._prefixes[stream] = hashlib.blake2b(
-                _stream_prefix(self.seed, stream), digest_size=8
-            )
-        limit = _limit(sides)
-        counter = self._counters.get(stream, 0)
-        while True:
-            state = prefix.copy()
-            state.update(counter.to_bytes(8, "big"))
-            word = int.from_bytes(state.digest(), "big")
-            counter += 1
-            if word < limit:
-                self._counters[stream] = counter
-                return word % sides + 1
+        return self._stream(stream).face(sides)
+
+    def drawer(self, stream: str) -> Callable[[int], int]:
+        """The stream's ``face``."""
+        return self._stream(stream).face
 
     def faces(
         self, stream: str, draw: int, count: int, sides: int, need: Need = None
@@ -131,6 +129,30 @@ class GeneratedDice(DiceSource):
         if count == 1:
             return (self.face(stream, sides),), "generated"
         return tuple(self.face(stream, sides) for _ in range(count)), "generated"
+
+
+class _HashedStream:
+    """One generated stream: the hash state after its fixed prefix (each word copies it and adds the
+    counter) and the number of words drawn."""
+
+    __slots__ = ("_counter", "_prefix")
+
+    def __init__(self, prefix: bytes) -> None:
+        self._prefix = hashlib.blake2b(prefix, digest_size=8)
+        self._counter = 0
+
+    def face(self, sides: int) -> int:
+        """Draw until a word falls below the largest multiple of ``sides``; map it to 1..sides."""
+        limit = _limit(sides)
+        counter = self._counter
+        while True:
+            state = self._prefix.copy()
+            state.update(counter.to_bytes(8, "big"))
+            word = int.from_bytes(state.digest(), "big")
+            counter += 1
+            if word < limit:
+                self._counter = counter
+                return word % sides + 1
 
 
 @functools.cache
@@ -198,7 +220,14 @@ class EnteredDice(DiceSource):
         self._generated = GeneratedDice(seed)
         self._manual = tuple(manual)
         self._entered = {key: tuple(faces) for key, faces in entered.items()}
+        self._entered_streams = {key.rpartition("#")[0] for key in self._entered}
         self._used: set[str] = set()
+
+    def drawer(self, stream: str) -> Callable[[int], int] | None:
+        """The generated stream's ``face`` for a stream neither manual nor with a roll entered."""
+        if stream in self._entered_streams or (self._manual and self._is_manual(stream)):
+            return None
+        return self._generated.drawer(stream)
 
     def _is_manual(self, stream: str) -> bool:
         return any(fnmatchcase(stream, pattern) for pattern in self._manual)
@@ -238,31 +267,63 @@ class EnteredDice(DiceSource):
         return f"{len(left)} of the rolls entered in $.dice.rolled were never asked for: {named}"
 
 
+@functools.lru_cache(maxsize=256)
+def _parsed(expr: str) -> DiceExpression:
+    return parse_expression(expr)
+
+
+class Stream:
+    """One stream of a Dice, ``roller/purpose``: rolls on it are numbered on from the stream's last."""
+
+    __slots__ = ("_drawer", "_draws", "_source", "name", "purpose", "roller")
+
+    def __init__(self, source: DiceSource, roller: str, purpose: str) -> None:
+        self.roller = roller
+        self.purpose = purpose
+        self.name = f"{roller}/{purpose}"
+        self._source = source
+        self._drawer = source.drawer(self.name)
+        self._draws = 0
+
+    def roll(self, expr: str, need: Need = None) -> Roll:
+        """Roll ``expr`` as the stream's next draw (see ``Dice.roll``)."""
+        parsed = _parsed(expr)
+        draw = self._draws = self._draws + 1
+        drawer = self._drawer
+        if drawer is not None and parsed.count == 1:
+            faces: tuple[int, ...] = (drawer(parsed.sides),)
+            source: RollSource = "generated"
+        else:
+            faces, source = self._source.faces(self.name, draw, parsed.count, parsed.sides, need)
+        return Roll(
+            expr=expr,
+            faces=faces,
+            total=sum(faces) + parsed.modifier,
+            purpose=self.purpose,
+            roller=self.roller,
+            source=source,
+            draw=draw,
+        )
+
+
 class Dice:
     """Rolls expressions for a roller and purpose, numbering each stream's draws from 1, and returns the
     recorded Roll."""
 
     def __init__(self, source: DiceSource) -> None:
         self.source = source
-        self._parsed: dict[str, DiceExpression] = {}
-        self._draws: dict[str, int] = {}
+        self._streams: dict[tuple[str, str], Stream] = {}
+
+    def stream(self, roller: str, purpose: str) -> Stream:
+        """The stream ``roller/purpose``, for a caller that rolls on it often."""
+        key = (roller, purpose)
+        found = self._streams.get(key)
+        if found is None:
+            found = self._streams[key] = Stream(self.source, roller, purpose)
+        return found
 
     def roll(self, roller: str, purpose: str, expr: str, need: Need = None) -> Roll:
         """Roll ``expr`` on the stream ``roller/purpose``, as that stream's next draw; ``need`` says what
         it is for and what it needs ("brenna attacks gorm with Sword, Long: under 62.5 to hit"), for a
         referee asked for it at a table (called only then)."""
-        parsed = self._parsed.get(expr)
-        if parsed is None:
-            parsed = self._parsed[expr] = parse_expression(expr)
-        stream = f"{roller}/{purpose}"
-        draw = self._draws[stream] = self._draws.get(stream, 0) + 1
-        faces, source = self.source.faces(stream, draw, parsed.count, parsed.sides, need)
-        return Roll(
-            expr=expr,
-            faces=faces,
-            total=sum(faces) + parsed.modifier,
-            purpose=purpose,
-            roller=roller,
-            source=source,
-            draw=draw,
-        )
+        return self.stream(roller, purpose).roll(expr, need)

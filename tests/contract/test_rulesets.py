@@ -24,7 +24,7 @@ from affray.cli.odds import fight_odds
 from affray.events.base import rolls_in
 from affray.events.codec import ENCODER, encode_log
 from affray.events.shared import RulingApplied, kind_of
-from affray.kernel.dice import Dice, Need
+from affray.kernel.dice import Need, Stream
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
 from affray.kernel.ruleset import Module, Reading, Ruleset
@@ -138,14 +138,14 @@ def test_a_rechained_forgery_is_caught_by_the_re_simulation(path: Path) -> None:
 def _rolls_made(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[str, int]], list[Any]]:
     """Run a sample, noting every roll as it is made (stream and draw); those and the log."""
     made: list[tuple[str, int]] = []
-    plain = Dice.roll
+    plain = Stream.roll
 
-    def noted(self: Dice, roller: str, purpose: str, expr: str, need: Need = None) -> Any:
-        roll = plain(self, roller, purpose, expr, need)
+    def noted(self: Stream, expr: str, need: Need = None) -> Any:
+        roll = plain(self, expr, need)
         made.append((roll.stream, roll.draw))
         return roll
 
-    monkeypatch.setattr(Dice, "roll", noted)
+    monkeypatch.setattr(Stream, "roll", noted)
     ruleset, scenario = load(path)
     return made, ruleset.battle(scenario).run().log
 

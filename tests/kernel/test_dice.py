@@ -234,6 +234,15 @@ def test_each_streams_rolls_are_numbered_from_one() -> None:
     ]
 
 
+def test_a_streams_handle_rolls_on_from_the_dices_own_rolls() -> None:
+    dice = Dice(GeneratedDice(9))
+    first = dice.roll("a", "hit", "1d100")
+    hits = dice.stream("a", "hit")
+    second, third = hits.roll("1d100"), dice.roll("a", "hit", "1d100")
+    assert [r.draw for r in (first, second, third)] == [1, 2, 3]
+    assert [r.total for r in (first, second, third)] == reference_faces(9, "a/hit", 100, 3)
+
+
 def entered(manual: list[str], rolls: dict[str, list[int]]) -> Dice:
     return Dice(EnteredDice(9, manual, rolls))
 
@@ -251,6 +260,21 @@ def test_an_entered_roll_is_marked_manual_and_the_generated_ones_generated() -> 
         "manual",
         "generated",
     )
+
+
+@pytest.mark.parametrize(
+    ("manual", "rolls", "stream", "drawn"),
+    [
+        pytest.param([], {}, "a/hit", True, id="generated"),
+        pytest.param([], {"a/hit#5": [1]}, "a/hit", False, id="entered"),
+        pytest.param([], {"a/hit#5": [1]}, "a/parry", True, id="another-entered"),
+        pytest.param(["a/*"], {}, "a/hit", False, id="manual"),
+    ],
+)
+def test_entered_dice_draw_straight_from_the_generated_stream_only_where_nothing_is_entered(
+    manual: list[str], rolls: dict[str, list[int]], stream: str, drawn: bool
+) -> None:
+    assert (EnteredDice(9, manual, rolls).drawer(stream) is not None) is drawn
 
 
 def test_a_manual_streams_roll_that_was_not_entered_names_its_stream_draw_and_die() -> None:

@@ -28,6 +28,7 @@ from affray.events.energion.state import EnergionCombatant
 from affray.handlers.energion.host import Arena
 from affray.handlers.energion.loadout import Arm, Loadout
 from affray.kernel.clock import MS_PER_SECOND
+from affray.kernel.dice import Stream
 from affray.kernel.space import distance
 from affray.rules.energion import close_combat, formulas, ranged
 from affray.rules.energion.close_combat import subdue_outcome
@@ -89,13 +90,11 @@ def resolve_attack(
 
 
 def strike_again(
-    encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout, blow: Blow
+    encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout, blow: Blow, hits: Stream
 ) -> AttackResolved:
-    """A plain blow (``plain_blow``) struck once more, as ``resolve_attack`` strikes it: its hit roll, the
-    parry of one that would land, the damage of one that lands."""
-    return _outcome(
-        encounter, attacker, arm, defender, blow.struck(encounter, attacker.id), None, False, None, UNRULED
-    )
+    """A plain blow (``plain_blow``) struck once more, as ``resolve_attack`` strikes it: its hit roll on
+    ``hits``, the parry of one that would land, the damage of one that lands."""
+    return _outcome(encounter, attacker, arm, defender, blow.struck(hits), None, False, None, UNRULED)
 
 
 def _outcome(
@@ -146,7 +145,8 @@ def _hit(
     """Rules E4-E6: the chance (a shot's as E8 and E16-E19 make it; less injuries, plus a ruling), the
     armor (at the location rolled, with hit locations: E20, E22), the hit roll and the quality."""
     if shot is None and locations is None and recovery_roll is None:
-        return plain_blow(encounter, attacker, arm, defender, ruled).struck(encounter, attacker.id)
+        hits = encounter.dice.stream(attacker.id, "hit")
+        return plain_blow(encounter, attacker, arm, defender, ruled).struck(hits)
     shield_bonus = _shield_bonus(encounter, defender)
     injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
     chance = arm.hit_chance if shot is None else _shot_chance(shot)
@@ -240,9 +240,9 @@ class Blow:
             found = self.qualities[roll] = _quality(hit.hit_chance, hit.armor_value + hit.shield_bonus, roll)
         return found
 
-    def struck(self, encounter: Arena, attacker: str) -> HitDerivation:
-        """Rules E4-E6: the hit roll of one strike, and its derivation."""
-        roll = encounter.dice.roll(attacker, "hit", HIT_DIE, need=self.need)
+    def struck(self, hits: Stream) -> HitDerivation:
+        """Rules E4-E6: one strike's hit roll, on the attacker's stream of hit rolls, and its derivation."""
+        roll = hits.roll(HIT_DIE, need=self.need)
         return msgspec.structs.replace(self.template, roll=roll, quality=self.quality(roll.total))
 
 

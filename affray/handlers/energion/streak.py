@@ -17,6 +17,7 @@ from affray.handlers.energion.attack import arm_for_attack
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Arm, Loadout
 from affray.handlers.energion.resolution import Blow, plain_blow, strike_again
+from affray.kernel.dice import Stream
 from affray.npc.energion.intents import Attack
 
 
@@ -30,6 +31,8 @@ class Streak:
     arm: Arm
     defender: Loadout
     blow: Blow
+    hits: Stream
+    """The attacker's stream of hit rolls."""
     gap_ms: int
     changes: int
     """``Encounter.changes`` when the blow was last checked."""
@@ -44,7 +47,8 @@ class Streak:
     def strike(self) -> int:
         """Strike the blow once more; the ms until the next action."""
         encounter = self.encounter
-        event = encounter.emit(strike_again(encounter, self.attacker, self.arm, self.defender, self.blow))
+        struck = strike_again(encounter, self.attacker, self.arm, self.defender, self.blow, self.hits)
+        event = encounter.emit(struck)
         self.battle.after_attack(encounter, event, self.attacker, self.arm)
         return self.gap_ms
 
@@ -69,4 +73,5 @@ def begin_streak(
         return None
     defender = battle.loadouts[intent.target]
     blow = plain_blow(encounter, attacker, arm, defender)
-    return Streak(encounter, battle, attacker, arm, defender, blow, gap_ms, checked, until)
+    hits = encounter.dice.stream(attacker.id, "hit")
+    return Streak(encounter, battle, attacker, arm, defender, blow, hits, gap_ms, checked, until)
