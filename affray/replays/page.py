@@ -196,13 +196,14 @@ class _Watch:
     ) -> list[tuple[int, Seen | None]]:
         """Each combatant that changed since last asked, with how it is now (all of them if ``everyone``)."""
         found: list[tuple[int, Seen | None]] = []
+        status_of, keys = self.display.status, self.keys
         for k, listed in enumerate(self.joined):
             c = combatants.get(listed.id)
             if c is None:  # listed before it joined: the page lists everyone who ever joins
                 if everyone:
                     found.append((k, None))
                 continue
-            status = conditions_now(c, now) or self.display.status(c, now)
+            status = (c.conditions and conditions_now(c, now)) or status_of(c, now)
             key = (
                 c.position,
                 c.damage_points,
@@ -212,8 +213,8 @@ class _Watch:
                 len(getattr(c, "disabled", ())),
                 sum(getattr(c, "used", {}).values()),
             )
-            if key != self.keys[k]:
-                self.keys[k] = key
+            if key != keys[k]:
+                keys[k] = key
                 self.shown[k] = Seen(
                     c.position[0], c.position[1], self.display.left(c), self._left(c), c.out, status
                 )
@@ -251,6 +252,8 @@ def visible(json: str) -> str:
     """``json`` (JSON text) with each character of its strings that does not print as itself (a control,
     U+202E that turns the text around it) written as its escape made text: the page shows ``\\u202e``, as
     the commands do (``affray.errors.printable``), where it would show the control's effect."""
+    if json.isascii() and "\\" not in json:
+        return json  # nothing the pattern finds
     return _SHOWN_OR_NOT.sub(_shown, json)
 
 
