@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, get_args
 
 import msgspec
 
 Position = tuple[Decimal, Decimal]
 """A point on the plane in metres, to the millimetre."""
+
+_NAMES = "names"
+ActorId = Annotated[str, msgspec.Meta(extra={_NAMES: "actor"})]
+"""The type of the field by which an event names the combatant it records the doing of (an attack's
+attacker, a move's mover) or what befell (who fell, who woke): what a ruling on the event is about."""
+CombatantId = Annotated[str, msgspec.Meta(extra={_NAMES: "combatant"})]
+"""The type of a field by which an event names another combatant it is about (an attack's target)."""
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False):
@@ -68,3 +76,23 @@ def rolls_in(value: object) -> list[Roll]:
     if isinstance(value, dict):
         return [r for item in value.values() for r in rolls_in(item)]
     return []
+
+
+def _names(annotation: object) -> str | None:
+    """What a field of this type names: "actor", "combatant", or None."""
+    for meta in get_args(annotation)[1:]:
+        if isinstance(meta, msgspec.Meta) and meta.extra:
+            return meta.extra.get(_NAMES)
+    return None
+
+
+@functools.cache
+def named_fields(kind: type[msgspec.Struct]) -> tuple[str, ...]:
+    """The fields of ``kind`` that name combatants (typed ``ActorId`` or ``CombatantId``), in order."""
+    return tuple(f.name for f in msgspec.structs.fields(kind) if _names(f.type) is not None)
+
+
+@functools.cache
+def actor_field(kind: type[msgspec.Struct]) -> str | None:
+    """The field of ``kind`` typed ``ActorId``, if it has one."""
+    return next((f.name for f in msgspec.structs.fields(kind) if _names(f.type) == "actor"), None)

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import msgspec
 
-from affray.events.base import Event, Position, Roll
+from affray.events.base import ActorId, Event, Position, Roll
 
 
 class Score(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -31,7 +31,7 @@ class CombatantJoined(Event, frozen=True, kw_only=True, omit_defaults=True):
 
     MOVES_THE_FIELD: ClassVar[bool] = True
 
-    combatant: str
+    combatant: ActorId
     name: str
     side: str
     damage_points: Decimal
@@ -44,7 +44,7 @@ class Moved(Event, frozen=True, kw_only=True, tag="moved", omit_defaults=True):
 
     MOVES_THE_FIELD: ClassVar[bool] = True
 
-    combatant: str
+    combatant: ActorId
     toward: str
     start: Position
     end: Position
@@ -55,7 +55,7 @@ class Moved(Event, frozen=True, kw_only=True, tag="moved", omit_defaults=True):
 class ActionRefused(Event, frozen=True, kw_only=True, tag="action_refused"):
     """An intent that the rules do not allow now, and why."""
 
-    combatant: str
+    combatant: ActorId
     action: str
     reason: str
 
@@ -66,7 +66,7 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="check_rolled"):
     robot's malfunction (S5). A roll at or under ``chance`` (``under``) succeeds: for a malfunction,
     success is the robot's failure."""
 
-    combatant: str
+    combatant: ActorId
     check: str
     roll: Roll
     chance: Decimal
@@ -78,7 +78,7 @@ class CombatantOut(Event, frozen=True, kw_only=True, tag="combatant_out"):
 
     MOVES_THE_FIELD: ClassVar[bool] = True
 
-    combatant: str
+    combatant: ActorId
     reason: str
 
 
@@ -87,7 +87,7 @@ class RulingApplied(Event, frozen=True, kw_only=True, tag="ruling_applied"):
     ``ruling`` of the scenario's ``rulings``, what it did, and why. The ruled event already holds the
     effect; this records that it was the referee's."""
 
-    combatant: str
+    combatant: ActorId
     ruling: int
     rules_on: int
     effect: str

@@ -12,16 +12,13 @@ from typing import Any
 
 import msgspec
 
-from affray.events.base import Event
+from affray.events.base import Event, named_fields
 from affray.events.shared import RulingApplied, kind_of
 from affray.kernel.clock import game_time
 from affray.kernel.explanation import Because, Explainer, Explanation, Step, rolls_and_fields
 from affray.kernel.fold import apply_checked
 from affray.kernel.ruleset import Reading, Teller
 from affray.replays.narrate import SHARED_TELLERS
-
-NAMED = ("combatant", "attacker", "target", "thrower", "holder", "computer")
-"""The fields by which an event names the combatants it is about."""
 
 
 class Index:
@@ -38,8 +35,8 @@ class Index:
         """Note ``event``, told as ``told``; one that names no combatant is kept under ""."""
         kind = kind_of(type(event))
         named = False
-        for field in NAMED:
-            who = getattr(event, field, None)
+        for field in named_fields(type(event)):
+            who = getattr(event, field)
             if isinstance(who, str):
                 self._keep((kind, who), event, told)
                 self._as[(kind, field, who)] = event

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from affray.errors import AffrayError, excerpt
-from affray.events.base import Event, Roll, rolls_in
+from affray.events.base import Event, Roll, actor_field, rolls_in
 from affray.events.codec import encode_event
 from affray.events.shared import kind_of
 from affray.kernel.dice import STREAM_DRAW, parse_expression
@@ -95,8 +95,6 @@ def changed_scenario(
 _RULE = re.compile(
     r"^(?P<effect>miss|damage|modifier|leaves)(?:=(?P<value>[+-]?[0-9]{1,5}|[A-Za-z0-9_-]{1,40}))?$"
 )
-_NAMED = ("attacker", "combatant", "thrower")
-"""The fields by which an event names the combatant who acts in it."""
 
 
 class RulingChange(msgspec.Struct, frozen=True):
@@ -173,9 +171,11 @@ def _on_event(
         raise AffrayError(
             f"--seq {change.seq} is a {kind}: a {change.effect} ruling rules on {rules_on[effect]} events"
         )
-    actor = next(getattr(event, name) for name in _NAMED if isinstance(getattr(event, name, None), str))
+    actor = actor_field(type(event))
+    if actor is None:
+        raise AffrayError(f"--seq {change.seq} is a {kind}, which names no combatant a ruling could be on")
     value: Any = "miss" if effect == "outcome" else int(change.value or 0)
-    return {"seq": change.seq, "combatant": actor, effect: value}
+    return {"seq": change.seq, "combatant": getattr(event, actor), effect: value}
 
 
 _INTENT = re.compile(

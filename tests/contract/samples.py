@@ -21,6 +21,8 @@ def _int(info: mi.IntType) -> st.SearchStrategy[int]:
 
 
 def _values(info: mi.Type) -> st.SearchStrategy[Any]:
+    if isinstance(info, mi.Metadata):  # an annotated type (ActorId): its values are the type's
+        return _values(info.type)
     if isinstance(info, mi.IntType):
         return _int(info)
     if isinstance(info, mi.StrType):

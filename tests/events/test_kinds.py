@@ -9,10 +9,10 @@ import typing
 import msgspec
 import pytest
 
-from affray.events.base import Event, Roll
+from affray.events.base import Event, Roll, actor_field, named_fields
 from affray.events.energion.kinds import AttackResolved, CombatantJoined, Perceived
 from affray.events.energion.state import vocabulary
-from affray.events.shared import CombatantOut, kind_of
+from affray.events.shared import CombatantOut, EncounterEnded, kind_of
 from tests.strategies import all_kinds
 
 EVENT_KINDS = sorted(all_kinds(), key=lambda kind: f"{kind.__module__}.{kind.__name__}")
@@ -100,3 +100,26 @@ def test_a_decimal_field_decodes_to_the_exact_decimal_written() -> None:
     event = msgspec.json.decode(line, type=vocabulary().union)
     assert isinstance(event, CombatantJoined)
     assert (str(event.damage_points), str(event.position[0])) == ("18.750", "0.000")
+
+
+def test_an_attack_names_its_attacker_as_the_actor_and_its_target_as_well() -> None:
+    assert (named_fields(AttackResolved), actor_field(AttackResolved)) == (("attacker", "target"), "attacker")
+
+
+def test_a_kind_that_names_no_combatant_has_no_actor() -> None:
+    assert (named_fields(EncounterEnded), actor_field(EncounterEnded)) == ((), None)
+
+
+@KINDS
+def test_every_field_that_holds_a_combatants_id_says_so(kind: type[Event]) -> None:
+    """A field named for a combatant (attacker, target, ...) and holding a string is typed ActorId or
+    CombatantId, so that explain and whatif find the combatants an event is about; a kind naming any has
+    exactly one actor unless it only names whom a referee ruled on."""
+    named_by_name = {
+        f.name
+        for f in msgspec.structs.fields(kind)
+        if f.name in {"combatant", "attacker", "target", "thrower", "holder", "computer"} and f.type is str
+    }
+    assert named_by_name == set()
+    if named_fields(kind) and kind_of(kind) != "referee_ruling":
+        assert actor_field(kind) in named_fields(kind)

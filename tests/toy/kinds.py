@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.base import Event, Roll
+from affray.events.base import ActorId, CombatantId, Event, Roll
 from affray.events.shared import CombatantJoined as Joined
 
 
@@ -18,8 +18,8 @@ class FighterJoined(Joined, frozen=True, kw_only=True, tag="combatant_joined", o
 class Swung(Event, frozen=True, kw_only=True, tag="swung"):
     """A swing: the d20 against the skill and, on a hit, the d6 of damage."""
 
-    attacker: str
-    target: str
+    attacker: ActorId
+    target: CombatantId
     roll: Roll
     skill: int
     damage_roll: Roll | None = None

@@ -11,7 +11,7 @@ from typing import ClassVar, Literal
 
 import msgspec
 
-from affray.events.base import Event, Roll
+from affray.events.base import ActorId, CombatantId, Event, Roll
 from affray.events.energion.intents import Intent
 from affray.events.shared import CombatantJoined as Joined
 from affray.events.shared import Score
@@ -40,7 +40,7 @@ class Perceived(Event, frozen=True, kw_only=True, tag="perceived", omit_defaults
     perception roll moved to ``combatant_joined`` (version 1 called it ``roll``)."""
 
     VERSION: ClassVar[int] = 2
-    combatant: str
+    combatant: ActorId
     after_ms: int
     reaction_roll: Roll | None = None
     perception_roll: Roll | None = None
@@ -52,7 +52,7 @@ class Reacted(Event, frozen=True, kw_only=True, tag="reacted", omit_defaults=Tru
     ``prepared`` even when null and false)."""
 
     VERSION: ClassVar[int] = 2
-    combatant: str
+    combatant: ActorId
     reaction_ms: int
     prepared: bool = False
     reaction_roll: Roll | None = None
@@ -61,7 +61,7 @@ class Reacted(Event, frozen=True, kw_only=True, tag="reacted", omit_defaults=Tru
 class WeaponReadied(Event, frozen=True, kw_only=True, tag="weapon_readied"):
     """Battle initiative has run and the weapon is ready for its first attack (rules E1, E2, E3)."""
 
-    combatant: str
+    combatant: ActorId
     weapon: str
     readiness: Readiness
     chart_initiative: int
@@ -74,8 +74,8 @@ class WeaponReadied(Event, frozen=True, kw_only=True, tag="weapon_readied"):
 class TargetChosen(Event, frozen=True, kw_only=True, tag="target_chosen"):
     """A controller picked a target, with its reason."""
 
-    combatant: str
-    target: str
+    combatant: ActorId
+    target: CombatantId
     controller: str
     reason: str
     distance: Decimal
@@ -86,7 +86,7 @@ class IntentChosen(Event, frozen=True, kw_only=True, tag="intent_chosen", omit_d
     ``package.module:factory``, or ``external``), the intent with its reason (None: nothing more to do),
     and the scores it gave its options. A re-simulation takes the recorded intent instead of asking."""
 
-    combatant: str
+    combatant: ActorId
     controller: str
     intent: Intent | None
     scores: tuple[Score, ...] = ()
@@ -189,8 +189,8 @@ class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):
     """One attack from roll to damage: the hit, the parry if any, and the damage if it landed."""
 
     CHANGES_THE_WORLD: ClassVar[bool] = False
-    attacker: str
-    target: str
+    attacker: ActorId
+    target: CombatantId
     weapon: str
     hit: HitDerivation
     parry: ParryAttempt | None = None
@@ -202,7 +202,7 @@ class WeaponChanged(Event, frozen=True, kw_only=True, tag="weapon_changed"):
     """A combatant changed weapons (rule E3): dropped (or had thrown) one and grabbed another, or put one
     away safely and drew another."""
 
-    combatant: str
+    combatant: ActorId
     from_weapon: str | None
     to_weapon: str
     to_index: int
@@ -213,7 +213,7 @@ class WeaponChanged(Event, frozen=True, kw_only=True, tag="weapon_changed"):
 class Waited(Event, frozen=True, kw_only=True, tag="waited"):
     """A combatant held its position on purpose, and why."""
 
-    combatant: str
+    combatant: ActorId
     seconds: int
     reason: str
 
@@ -221,9 +221,9 @@ class Waited(Event, frozen=True, kw_only=True, tag="waited"):
 class SpellStarted(Event, frozen=True, kw_only=True, tag="spell_started"):
     """A combatant begins a spell (rule E23): its preparation, one second of initiation, then casting."""
 
-    combatant: str
+    combatant: ActorId
     spell: str
-    target: str
+    target: CombatantId
     preparation_ms: int
     initiation_ms: int
     casting_ms: int
@@ -233,9 +233,9 @@ class SpellStarted(Event, frozen=True, kw_only=True, tag="spell_started"):
 class SpellCast(Event, frozen=True, kw_only=True, tag="spell_cast"):
     """A spell completes and takes effect on its target (its effect is the scenario's, E23)."""
 
-    combatant: str
+    combatant: ActorId
     spell: str
-    target: str
+    target: CombatantId
     roll: Roll
     damage: Decimal
 
@@ -243,7 +243,7 @@ class SpellCast(Event, frozen=True, kw_only=True, tag="spell_cast"):
 class SpellInterrupted(Event, frozen=True, kw_only=True, tag="spell_interrupted"):
     """A spell in progress is lost: its caster took damage or had to react to something else (E23)."""
 
-    combatant: str
+    combatant: ActorId
     spell: str
     reason: str
 
@@ -251,8 +251,8 @@ class SpellInterrupted(Event, frozen=True, kw_only=True, tag="spell_interrupted"
 class AimStarted(Event, frozen=True, kw_only=True, tag="aim_started"):
     """A combatant began aiming at a target, holding still (rule E17)."""
 
-    combatant: str
-    target: str
+    combatant: ActorId
+    target: CombatantId
     weapon: str
 
 
@@ -269,8 +269,8 @@ class GrappleResolved(Event, frozen=True, kw_only=True, tag="grapple_resolved"):
     """A grappling procedure (rule E15): its attack roll against the applicable armor, the target's
     avoidance, and what it did."""
 
-    attacker: str
-    target: str
+    attacker: ActorId
+    target: CombatantId
     procedure: str
     hit_chance: Decimal
     armor: Literal["normal", "ag_luck"]
@@ -290,8 +290,8 @@ class GrappleResolved(Event, frozen=True, kw_only=True, tag="grapple_resolved"):
 class HoldEscapeRolled(Event, frozen=True, kw_only=True, tag="hold_escape_rolled"):
     """A held combatant's avoidance roll for the second (rule E15); success breaks the hold."""
 
-    combatant: str
-    holder: str
+    combatant: ActorId
+    holder: CombatantId
     procedure: str
     avoidance: AvoidanceRoll
 
@@ -300,22 +300,22 @@ class HoldDamageDealt(Event, frozen=True, kw_only=True, tag="hold_damage_dealt")
     """A holder inflicts half a point for a second of holding down (rule E15). Called ``hold_damage``
     before every kind was named for what happened; read under that name through Energion's aliases."""
 
-    holder: str
-    target: str
+    holder: ActorId
+    target: CombatantId
     damage: Decimal
 
 
 class StoodUp(Event, frozen=True, kw_only=True, tag="stood_up"):
     """A knocked-down combatant is on its feet again."""
 
-    combatant: str
+    combatant: ActorId
     took_ms: int
 
 
 class LocationDisabled(Event, frozen=True, kw_only=True, tag="location_disabled"):
     """Damage to one part of the body reached its share of the damage points (rule E20)."""
 
-    combatant: str
+    combatant: ActorId
     location: str
     effect: Literal["unusable", "dead"]
     damage: Decimal

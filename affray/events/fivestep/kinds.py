@@ -12,7 +12,7 @@ from typing import Literal
 
 import msgspec
 
-from affray.events.base import Event, Position, Roll
+from affray.events.base import ActorId, CombatantId, Event, Position, Roll
 from affray.events.shared import CombatantJoined as Joined
 
 
@@ -106,7 +106,7 @@ class TurnStarted(Event, frozen=True, kw_only=True, tag="turn_started"):
     included; ``owed`` are points the previous turn borrowed from this one.
     """
 
-    combatant: str
+    combatant: ActorId
     round: int
     piece: int
     pieces: int
@@ -120,7 +120,7 @@ class TurnStarted(Event, frozen=True, kw_only=True, tag="turn_started"):
 class ApBorrowed(Event, frozen=True, kw_only=True, tag="ap_borrowed", omit_defaults=True):
     """Rule F7: ``points`` of the next turn borrowed for ``gained`` now, at 3 for 1."""
 
-    combatant: str
+    combatant: ActorId
     points: int
     gained: int
     next_turn_left: int
@@ -134,7 +134,7 @@ class ActionTaken(Event, frozen=True, kw_only=True, tag="action_taken", omit_def
     Table 3-6 row ``action``.
     """
 
-    combatant: str
+    combatant: ActorId
     procedure: Literal[1, 2]
     action: str
     purpose: Literal["move", "attack", "throw"]
@@ -164,8 +164,8 @@ class ToHitResolved(Event, frozen=True, kw_only=True, tag="to_hit_resolved", omi
     is rolled under (procedure 1: the skill; 2: Table 3-1; 3: Percent to Hit - Percent Against).
     """
 
-    attacker: str
-    target: str
+    attacker: ActorId
+    target: CombatantId
     weapon: str
     procedure: Literal[1, 2, 3]
     combat: Literal["hand_to_hand", "weaponry"]
@@ -197,8 +197,8 @@ class GrenadeThrown(Event, frozen=True, kw_only=True, tag="grenade_thrown", omit
     (Table 3-4.1), more than 20 over a miss by 1d10 + 13 m; ``direction`` (a d8 compass point, a ruling)
     says which way a bounce or miss went."""
 
-    thrower: str
-    target: str
+    thrower: ActorId
+    target: CombatantId
     weapon: str
     range_m: Decimal
     max_range_m: Decimal
@@ -256,8 +256,8 @@ class DamageResolved(Event, frozen=True, kw_only=True, tag="damage_resolved", om
     part is left with: its damage percentage and category, structure and function lost, destruction, the
     description (Tables 3-8 to 3-14) and organ system effects (3-15.x) when the scenario supplies them."""
 
-    attacker: str
-    target: str
+    attacker: ActorId
+    target: CombatantId
     weapon: str
     procedure: Literal[2, 3]
     part: str
@@ -289,8 +289,8 @@ class PoisonResolved(Event, frozen=True, kw_only=True, tag="poison_resolved"):
     """Rule F12: a poison or drug delivered by a hit: its WEP MOD's points on Table 3-3 (ignored as tissue
     damage) as a percentage of the part's points, read on the organ tables of the systems it affects."""
 
-    attacker: str
-    target: str
+    attacker: ActorId
+    target: CombatantId
     weapon: str
     part: str
     wep_mod: WepModRead

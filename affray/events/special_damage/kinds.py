@@ -9,7 +9,7 @@ from typing import ClassVar, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from affray.events.base import Event, Roll
+from affray.events.base import ActorId, CombatantId, Event, Roll
 
 
 class SpecialModifier(msgspec.Struct, frozen=True, gc=False):
@@ -52,8 +52,8 @@ class SpecialDamage(Event, frozen=True, kw_only=True, tag="special_damage"):
     """A hit scored special damage (rules S1-S5): the chance, the type roll and its modifiers, the table
     row, and the injury it leaves."""
 
-    attacker: str
-    target: str
+    attacker: ActorId
+    target: CombatantId
     weapon: str
     skill_level: int
     aim_rounds: int
@@ -77,7 +77,7 @@ class ConditionStarted(Event, frozen=True, kw_only=True, tag="condition_started"
 
     MOVES_THE_FIELD: ClassVar[bool] = True
 
-    combatant: str
+    combatant: ActorId
     condition: Literal["unconscious", "stunned", "deactivated"]
     cause: str
     chance: int | None = None
@@ -92,7 +92,7 @@ class ConditionEnded(Event, frozen=True, kw_only=True, tag="condition_ended"):
 
     MOVES_THE_FIELD: ClassVar[bool] = True
 
-    combatant: str
+    combatant: ActorId
     condition: Literal["unconscious", "stunned"]
 
 
@@ -106,7 +106,7 @@ class LostItem(msgspec.Struct, frozen=True, gc=False):
 class EquipmentLost(Event, frozen=True, kw_only=True, tag="equipment_lost"):
     """Special damage destroyed equipment, or (one time in ten) a weapon instead (rule S3)."""
 
-    combatant: str
+    combatant: ActorId
     weapon_roll: Roll
     weapon: str | None = None
     items: tuple[LostItem, ...] = ()
@@ -115,7 +115,7 @@ class EquipmentLost(Event, frozen=True, kw_only=True, tag="equipment_lost"):
 class ProgramsDestroyed(Event, frozen=True, kw_only=True, tag="programs_destroyed"):
     """Special damage to a computer (rule S6): programs lost lowest level first, alarms, explosion."""
 
-    computer: str
+    computer: ActorId
     total: int
     destroyed: tuple[str, ...]
     remaining: tuple[str, ...]
@@ -129,7 +129,7 @@ class ProgramsDestroyed(Event, frozen=True, kw_only=True, tag="programs_destroye
 class BlastHit(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One combatant caught in an explosion, with its Reaction Speed check (rules S5, S6)."""
 
-    combatant: str
+    combatant: ActorId
     distance: Decimal
     rs_target: int
     rs_roll: Roll
@@ -149,7 +149,7 @@ class Exploded(Event, frozen=True, kw_only=True, tag="exploded"):
 class RefereeRuling(Event, frozen=True, kw_only=True, tag="referee_ruling"):
     """The referee altered a special damage (rule S10); the record keeps what was rolled and why."""
 
-    target: str
+    target: CombatantId
     nth: int
     rolled: str
     ruled: str
@@ -171,7 +171,7 @@ class AftermathStarted(Event, frozen=True, kw_only=True, tag="aftermath_started"
 class HealingScheduled(Event, frozen=True, kw_only=True, tag="healing_scheduled"):
     """How long one injury takes to heal (rule S7) or to repair (rule S8), and what it costs."""
 
-    combatant: str
+    combatant: ActorId
     injury: str
     heals_as: str
     roll: Roll
@@ -184,14 +184,14 @@ class HealingScheduled(Event, frozen=True, kw_only=True, tag="healing_scheduled"
 class Healed(Event, frozen=True, kw_only=True, tag="healed"):
     """An injury's penalties are nullified: it has healed, or the robot is repaired."""
 
-    combatant: str
+    combatant: ActorId
     injury: str
 
 
 class NotHealed(Event, frozen=True, kw_only=True, tag="not_healed"):
     """An injury that cannot heal or be repaired here, and why."""
 
-    combatant: str
+    combatant: ActorId
     injury: str
     reason: str
 
