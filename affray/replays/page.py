@@ -252,8 +252,8 @@ def visible(json: str) -> str:
     """``json`` (JSON text) with each character of its strings that does not print as itself (a control,
     U+202E that turns the text around it) written as its escape made text: the page shows ``\\u202e``, as
     the commands do (``affray.errors.printable``), where it would show the control's effect."""
-    if json.isascii() and "\\" not in json:
-        return json  # nothing the pattern finds
+    if json.isascii() and "\\" not in json and "\x7f" not in json:
+        return json  # nothing the pattern finds: printable ASCII, JSON escaping every control below it
     return _SHOWN_OR_NOT.sub(_shown, json)
 
 

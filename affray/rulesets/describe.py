@@ -69,6 +69,8 @@ def type_text(info: mi.Type) -> str:
         return " or ".join(type_text(member) for member in info.types)
     if isinstance(info, mi.StructType):
         return _struct_name(info)
+    if isinstance(info, mi.Metadata):  # ActorId, CombatantId
+        return f"{type_text(info.type)}, a combatant's id"
     return type(info).__name__
 
 
