@@ -30,6 +30,7 @@ from affray.events.codec import ENCODER, LogWriter
 from affray.kernel.ruleset import Ruleset
 from affray.kernel.scenario import parse_toml, read_rolls, rolls_toml
 from affray.replays.narrate import narrate
+from affray.stores import JsonLinesLog
 
 UNDO = "u"
 
@@ -259,14 +260,15 @@ def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bo
     except (KeyboardInterrupt, click.Abort):
         raise _stop(session, output, saved, force) from None
     final = session.scenario()
+    log = JsonLinesLog(output)
     encounter = record(
         ruleset.battle(final),
         rulesets.header(ruleset, final),
-        output,
+        log,
         force=force,
         trace=False,
         what=scenario,
     )
     if saved.exists():
         os.remove(saved)  # every roll it held is in the log's scenario now
-    summarize(ruleset, encounter, final.name or scenario.stem, output)
+    summarize(ruleset, encounter, final.name or scenario.stem, log)

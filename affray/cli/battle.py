@@ -149,7 +149,7 @@ def _spec(argument: Path, varied: tuple[str, ...]) -> tuple[BatchSpec, Path, int
     spec = BatchSpec(Path(str(log)), mapping=ENCODER.encode(scenario))
     ruleset, loaded = load(spec)
     check_prefix(ruleset, loaded, recorded, after, str(log))
-    return spec, stores.file_of(log), after
+    return spec, log.file, after
 
 
 def _points(spec: BatchSpec, varied: tuple[str, ...]) -> list[Point]:
@@ -319,7 +319,7 @@ def _keep(spec: BatchSpec, kept: Sequence[Kept], folder: Path, force: bool) -> N
         encounter = record(
             ruleset.battle(seeded),
             rulesets.header(ruleset, seeded),
-            log,
+            stores.JsonLinesLog(log),
             force=force,
             trace=False,
             what=spec.path,

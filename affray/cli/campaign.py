@@ -15,14 +15,14 @@ from affray.cli.command import LOG, encounter_place, refuse_broken, refuse_overw
 from affray.cli.group import cli, short_help_of
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, excerpt, printable
-from affray.stores import Place, StoredLog
+from affray.stores import JsonLinesLog, LogStore, StoredLog
 from affray.stores.kinds import SUFFIXES, is_campaign_path
 from affray.stores.sqlite import Campaign, Stored
 
 
-def _whole(log: Place) -> int:
+def _whole(log: LogStore) -> int:
     """How many events the log holds, once read through and found whole; AffrayError when it is not."""
-    with stores.open_place(log, rulesets.vocabulary_for) as reader:
+    with log.open(rulesets.vocabulary_for) as reader:
         for _ in reader:
             pass
         refuse_broken(log, reader.problem, "imported or exported")
@@ -31,40 +31,41 @@ def _whole(log: Place) -> int:
         return reader.count
 
 
-def _same_bytes(a: Place, b: Place) -> bool:
-    with stores.open_bytes(a) as left, stores.open_bytes(b) as right:
+def _same_bytes(a: LogStore, b: LogStore) -> bool:
+    with a.open_bytes() as left, b.open_bytes() as right:
         return all(x == y for x, y in itertools.zip_longest(left, right))
 
 
 class _Copy(NamedTuple):
     """One log to copy, checked: its events, and whether the target holds it already."""
 
-    source: Place
-    target: Place
+    source: LogStore
+    target: LogStore
     events: int
     there: bool
 
 
-def _checked_copy(source: Place, target: Place, force: bool) -> _Copy:
+def _checked_copy(source: LogStore, target: LogStore, force: bool) -> _Copy:
     """A copy of the whole log at ``source`` to ``target``, checked before anything is written: the source
     is whole, the target is a log file or an encounter and is not the source's file, and holds nothing
     else unless ``force``."""
     events = _whole(source)
-    if isinstance(target, Path) and target.suffix.lower() != ".jsonl":
+    file = target.own_file
+    if file is not None and file.suffix.lower() != ".jsonl":
         raise AffrayError(f"-o {target}: a log file ends in .jsonl")
-    refuse_overwriting(stores.file_of(target), {stores.file_of(source): "the log to copy"})
-    there = stores.exists(target)
-    plain = not isinstance(target, Path) or files.what_is_at(target) == "a file"  # a link, a fifo: never read
+    refuse_overwriting(target.file, {source.file: "the log to copy"})
+    there = target.exists()
+    plain = file is None or files.what_is_at(file) == "a file"  # a link, a fifo: never read
     same = there and plain and _same_bytes(source, target)
     if there and not same and not force:
         raise AffrayError(f"{target}: already exists and holds another log; --force replaces it")
     return _Copy(source, target, events, same)
 
 
-def checked_copies(pairs: list[tuple[Place, Place]], *, force: bool) -> list[_Copy]:
+def checked_copies(pairs: list[tuple[LogStore, LogStore]], *, force: bool) -> list[_Copy]:
     """Each copy of a whole log to its target, checked (see ``_checked_copy``) before any is made; two logs
     bound for one target are refused."""
-    seen: dict[str, Place] = {}
+    seen: dict[str, LogStore] = {}
     for source, target in pairs:
         other = seen.setdefault(str(target), source)
         if other != source:
@@ -79,12 +80,12 @@ def make_copies(copies: list[_Copy], *, force: bool) -> None:
         if copy.there:
             click.echo(f"{copy.source}: {copy.target} holds it already, byte for byte")
             continue
-        with stores.open_bytes(copy.source) as lines:
+        with copy.source.open_bytes() as lines:
             tell_notes(stores.write_whole(copy.target, lines, replace=force))
         click.echo(f"{copy.source} -> {copy.target} ({copy.events} events)")
 
 
-def copy_logs(pairs: list[tuple[Place, Place]], *, force: bool) -> None:
+def copy_logs(pairs: list[tuple[LogStore, LogStore]], *, force: bool) -> None:
     """Copy each whole log to its target, every copy checked before the first is made."""
     make_copies(checked_copies(pairs, force=force), force=force)
 
@@ -136,19 +137,22 @@ def _file_name(log: StoredLog, folder: Path, room: int) -> str:
     help="Log file, or a folder for a whole campaign.",
 )
 @click.option("--force", is_flag=True, help="Replace a log file that holds another log.")
-def export_command(source: Place, output: Path, force: bool) -> None:
+def export_command(source: LogStore, output: Path, force: bool) -> None:
     """Write a campaign's encounter (``campaign.sqlite#NAME``) to a log file, byte for byte, or every whole
     encounter of a campaign (``campaign.sqlite``) to a folder, each as NAME.jsonl."""
-    if isinstance(source, StoredLog):
-        copy_logs([(source, output)], force=force)
+    file = source.own_file
+    if file is None:
+        copy_logs([(source, JsonLinesLog(output))], force=force)
         return
-    if not is_campaign_path(source):
+    if not is_campaign_path(file):
         raise AffrayError(f"{source}: not a campaign ({', '.join(SUFFIXES)}); export copies from one")
-    logs = stores.whole_encounters(source)
+    logs = stores.whole_encounters(file)
     if output.exists() and not output.is_dir():
         raise AffrayError(f"-o {output}: a campaign is exported to a folder, and this is a file")
     room = _name_room(output)
-    pairs: list[tuple[Place, Place]] = [(log, output / _file_name(log, output, room)) for log in logs]
+    pairs: list[tuple[LogStore, LogStore]] = [
+        (log, JsonLinesLog(output / _file_name(log, output, room))) for log in logs
+    ]
     copies = checked_copies(pairs, force=force)
     try:
         output.mkdir(parents=True, exist_ok=True)
@@ -165,16 +169,19 @@ def export_command(source: Place, output: Path, force: bool) -> None:
     "--encounter", help="The encounter's name (one LOG only; default: the file's name without .jsonl)."
 )
 @click.option("--force", is_flag=True, help="Replace an encounter of that name that holds another log.")
-def import_command(logs: tuple[Path, ...], output: Place, encounter: str | None, force: bool) -> None:
+def import_command(logs: tuple[Path, ...], output: LogStore, encounter: str | None, force: bool) -> None:
     """Copy whole log files into a campaign, byte for byte, each as an encounter named after its file;
     importing a log the campaign holds already changes nothing. Every log and every name is checked
     before any is copied, so a damaged log or a name taken stops the import before it begins."""
-    if not is_campaign_path(stores.file_of(output)):
+    if not is_campaign_path(output.file):
         raise AffrayError(f"-o {output}: not a campaign (campaign.sqlite); import writes to one")
-    if len(logs) > 1 and (encounter is not None or isinstance(output, StoredLog)):
+    if len(logs) > 1 and (encounter is not None or output.own_file is None):
         flag = f"--encounter {encounter}" if encounter is not None else f"-o {output}"
         raise AffrayError(f"{flag}: names one encounter, and {len(logs)} logs are given")
-    copy_logs([(log, encounter_place(output, encounter, log.stem)) for log in logs], force=force)
+    pairs: list[tuple[LogStore, LogStore]] = [
+        (JsonLinesLog(log), encounter_place(output, encounter, log.stem)) for log in logs
+    ]
+    copy_logs(pairs, force=force)
 
 
 @cli.command(name="encounters", short_help=short_help_of("encounters"))

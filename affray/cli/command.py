@@ -14,7 +14,7 @@ import click
 from affray import files, rulesets, stores
 from affray.errors import AffrayError, LogError, excerpt, printable
 from affray.events.reader import LogFile, LogProblem, LogReader, read_all
-from affray.stores import Place, StoredLog
+from affray.stores import JsonLinesLog, LogStore, StoredLog
 from affray.stores.kinds import SUFFIXES, is_campaign_path
 
 
@@ -23,14 +23,14 @@ class Interrupted(KeyboardInterrupt):
     output."""
 
 
-class LogArgument(click.ParamType[Place]):
+class LogArgument(click.ParamType[LogStore]):
     """A log named on the command line: a file, or ``campaign.sqlite#NAME``."""
 
     name = "log"
 
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Place:
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> LogStore:
         """The place the text names."""
-        if isinstance(value, Path | StoredLog):
+        if isinstance(value, LogStore):
             return value
         try:
             return stores.place(str(value))
@@ -63,15 +63,16 @@ SEED = SeedArgument()
 """The type of a command's --seed option."""
 
 
-def encounter_place(output: Place, encounter: str | None, default: str) -> Place:
+def encounter_place(output: LogStore, encounter: str | None, default: str) -> LogStore:
     """Where ``-o OUTPUT [--encounter NAME]`` writes: a log file, or an encounter of a campaign, named by
     ``--encounter``, after the ``#`` or, failing both, ``default``."""
-    if isinstance(output, StoredLog):
+    file = output.own_file
+    if file is None:
         if encounter is not None and encounter != output.name:
             raise AffrayError(f"--encounter {encounter}: -o {output} names another encounter")
         return output
-    if is_campaign_path(output):
-        return StoredLog(output, encounter if encounter is not None else default)
+    if is_campaign_path(file):
+        return StoredLog(file, encounter if encounter is not None else default)
     if encounter is not None:
         campaigns = ", ".join(SUFFIXES)
         raise AffrayError(f"--encounter {encounter}: -o {output} is a log file, not a campaign ({campaigns})")
@@ -81,39 +82,38 @@ def encounter_place(output: Place, encounter: str | None, default: str) -> Place
 def a_log_file(output: Path, flag: str = "-o") -> None:
     """An output that only a log file can be: a campaign's name is refused (``affray import`` copies the
     log into one)."""
-    if is_campaign_path(output) or isinstance(stores.place(str(output)), StoredLog):
+    if is_campaign_path(output) or stores.place(str(output)).own_file is None:
         raise AffrayError(
             f"{flag} {output}: this command writes a log file (.jsonl), not a campaign; write the file, "
             "then affray import it"
         )
 
 
-def open_log_arg(path: Place, *, canonical: bool = False) -> LogReader:
+def open_log_arg(path: LogStore, *, canonical: bool = False) -> LogReader:
     """A reader of the log at ``path`` (a file or a campaign's encounter), with the registry's rulesets."""
-    return stores.open_place(path, rulesets.vocabulary_for, canonical=canonical)
+    return path.open(rulesets.vocabulary_for, canonical=canonical)
 
 
-def find_parent(child: Place, recorded: str) -> tuple[Place, bool]:
+def find_parent(child: LogStore, recorded: str) -> tuple[LogStore, bool]:
     """Where the parent a what-if at ``child`` records as ``recorded`` is (its path from the child's file's
     folder; a campaign's encounter as ``campaign.sqlite#NAME``), and whether anything is there."""
     try:
-        found = stores.place(str(stores.file_of(child).parent / recorded))
+        found = stores.place(str(child.file.parent / recorded))
     except LogError:
-        return Path(recorded), False
+        return JsonLinesLog(Path(recorded)), False
     try:
-        return found, stores.exists(found)
+        return found, found.exists()
     except AffrayError:  # there, but no campaign: reading it says why
         return found, True
 
 
-def recorded_parent(parent: Place, output: Path) -> str:
+def recorded_parent(parent: LogStore, output: Path) -> str:
     """How a what-if written to ``output`` records its parent: the path from the what-if's folder, with
     ``#NAME`` for a campaign's encounter (``find_parent`` reads it back)."""
-    path = os.path.relpath(stores.file_of(parent).absolute(), output.absolute().parent)
-    return path if isinstance(parent, Path) else f"{path}#{parent.name}"
+    return parent.named_from(output.absolute().parent)
 
 
-def warn_if_broken(reader: LogReader, path: Place, done: str) -> None:
+def warn_if_broken(reader: LogReader, path: LogStore, done: str) -> None:
     """The one warning for a log shown up to a cut or a broken line (``done``: what was done to the
     events before it, "told" or "folded")."""
     p = reader.problem
@@ -158,7 +158,7 @@ def new_output(
     files.check_target(output, force=force, flag=flag)
 
 
-def refuse_broken(log: Place, problem: LogProblem | None, done: str) -> None:
+def refuse_broken(log: LogStore, problem: LogProblem | None, done: str) -> None:
     """A log cut short or broken where it breaks, for a command that ``done`` only a whole log."""
     if problem is None:
         return
@@ -175,7 +175,7 @@ def tell_notes(notes: Iterable[str]) -> None:
         click.echo(f"note: {printable(note)}", err=True)
 
 
-def whole_verified(log: Place, purpose: str) -> tuple[LogFile, str]:
+def whole_verified(log: LogStore, purpose: str) -> tuple[LogFile, str]:
     """The log at ``log`` read whole, and its end hash; it must be whole and verify, as what ``purpose``
     says starts from one must ("a what-if starts from")."""
     from affray.replays.verify import verify

@@ -12,10 +12,10 @@ from affray.cli.terminal import one_line
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER, LogHeader
 from affray.replays.diff import diff_logs, tell_diff
-from affray.stores import Place
+from affray.stores import LogStore
 
 
-def named(header: LogHeader, which: str, path: Place) -> str:
+def named(header: LogHeader, which: str, path: LogStore) -> str:
     """The line that names a compared log: ``A: duel.jsonl (ruleset energion v3, seed 1130)``."""
     return f"{which}: {path} (ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed})"
 
@@ -24,7 +24,7 @@ def named(header: LogHeader, which: str, path: Place) -> str:
 @click.argument("a", type=LOG)
 @click.argument("b", type=LOG)
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
-def diff(a: Place, b: Place, as_json: bool) -> None:
+def diff(a: LogStore, b: LogStore, as_json: bool) -> None:
     """Compare logs A and B: how their headers differ, the first seq at which their events part (the two
     events side by side, the fields that differ), and how their outcomes differ.
 

@@ -19,7 +19,7 @@ from affray.events.reader import LogReader
 from affray.kernel.fold import FoldError
 from affray.replays.explain import RollLuck, tell_explained
 from affray.replays.explain import explain as explain_event
-from affray.stores import Place
+from affray.stores import LogStore
 
 
 @cli.command(short_help=short_help_of("explain"))
@@ -32,7 +32,7 @@ from affray.stores import Place
     type=click.Path(path_type=Path),
     help="Show the luck of the event's rolls, from this report of `affray odds LOG -o`.",
 )
-def explain(log: Place, seq: int, as_json: bool, odds_file: Path | None) -> None:
+def explain(log: LogStore, seq: int, as_json: bool, odds_file: Path | None) -> None:
     """Explain event SEQ of LOG: each input, modifier, chart row and roll behind it, with its rule id and
     the arithmetic, and the earlier events it depends on. The log is read no further than SEQ (to its end
     with --odds, whose report must be of the whole log)."""
@@ -55,7 +55,7 @@ def explain(log: Place, seq: int, as_json: bool, odds_file: Path | None) -> None
         click.echo(one_line(line))
 
 
-def _luck(path: Path, reader: LogReader, events: Iterator[Event], log: Place, seq: int) -> list[RollLuck]:
+def _luck(path: Path, reader: LogReader, events: Iterator[Event], log: LogStore, seq: int) -> list[RollLuck]:
     """The luck of event ``seq``'s rolls from the odds report at ``path``, once the log (its ``events``
     read on to its end) is found to be the one the report is of."""
     from affray.cli.odds import read_odds

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 import msgspec
 
-from affray import files, rulesets, stores
+from affray import files, rulesets
 from affray.batch.odds import (
     Chance,
     Grow,
@@ -33,7 +33,7 @@ from affray.events.reader import LogFile
 from affray.kernel.fold import fold
 from affray.replays.continuation import RollMade, replayed_otherwise, rolls_made, scenario_with_rolls
 from affray.rulesets.controllers import EXTERNAL, import_factories, played_from_outside
-from affray.stores import Place
+from affray.stores import LogStore
 
 MAX_SAMPLES = 1_000_000
 MIN_SAMPLES = 10
@@ -159,7 +159,7 @@ def _label(made: RollMade, combatants: dict[str, object]) -> RollLabel:
 @click.option("--plot", type=click.Path(path_type=Path), help="Draw each side's chance over the rolls (PNG).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT and PLOT if they exist.")
 def odds(
-    log: Place,
+    log: LogStore,
     within: float,
     samples: int,
     seed: int | None,
@@ -180,7 +180,7 @@ def odds(
     """
     for path, flag in ((output, "-o"), (plot, "--plot")):
         if path is not None:
-            refuse_overwriting(path, {stores.file_of(log): "the log whose odds they are"}, flag)
+            refuse_overwriting(path, {log.file: "the log whose odds they are"}, flag)
             files.check_target(path, force=force, flag=flag)
     recorded, end = whole_verified(log, "odds are worked out for")
     base = rulesets.recorded(recorded.header, str(log)).scenario.seed if seed is None else seed
@@ -232,7 +232,7 @@ def read_odds(path: Path, log_end: str, flag: str = "--odds") -> OddsReport:
 
 
 def _shown_fighting(
-    recorded: LogFile, end: str, log: Place, how: Sampling, controllers: Path | None = None
+    recorded: LogFile, end: str, log: LogStore, how: Sampling, controllers: Path | None = None
 ) -> OddsReport:
     """``fight_odds`` with its progress on standard error."""
     progress = Progress(0, sys.stderr, label="samples")
@@ -244,7 +244,7 @@ def _shown_fighting(
         progress.close()
 
 
-def odds_beside(log: Place, given: str, log_end: str | None, sides: Iterable[str]) -> OddsReport:
+def odds_beside(log: LogStore, given: str, log_end: str | None, sides: Iterable[str]) -> OddsReport:
     """The odds to show beside the log at ``log`` (whose end line hashes to ``log_end``, whose sides are
     ``sides``): read from the file ``given``, checked to be the log's; or, ``given`` empty, worked out now
     with the defaults."""

@@ -19,7 +19,7 @@ from affray.cli.terminal import one_line
 from affray.errors import AffrayError, printable
 from affray.replays.diff import shown
 from affray.replays.regress import Regression, regress
-from affray.stores import Place, StoredLog
+from affray.stores import JsonLinesLog, LogStore
 from affray.stores.kinds import is_campaign_path
 
 SAID = {
@@ -39,49 +39,49 @@ def failing(found: Regression) -> bool:
     return found.sort in FAILING and not found.updated
 
 
-def _in_folder(folder: Path) -> list[Place]:
+def _in_folder(folder: Path) -> list[LogStore]:
     """A folder's logs: its ``*.jsonl`` files and its campaigns' whole encounters, recursively, in name
     order (hidden files, such as the temporary ``.NAME.<random>.tmp`` of a log being written, left out)."""
-    inside: list[Place] = []
+    inside: list[LogStore] = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
         if path.suffix == ".jsonl":
-            inside.append(path)
+            inside.append(JsonLinesLog(path))
         elif is_campaign_path(path):
             try:
                 inside.extend(stores.whole_encounters(path))
             except AffrayError:
-                inside.append(path)  # reported as unreadable, with why
+                inside.append(JsonLinesLog(path))  # reported as unreadable, with why
     return inside
 
 
-def logs_in(paths: Sequence[Place]) -> list[Place]:
+def logs_in(paths: Sequence[LogStore]) -> list[LogStore]:
     """The logs named: files and campaigns' encounters as given, a campaign's whole encounters, folders'
     logs recursively (``_in_folder``), each once; an error for a path that is not there or a folder that
     holds no log."""
-    found: list[Place] = []
+    found: list[LogStore] = []
     for path in paths:
-        if isinstance(path, StoredLog):
+        file = path.own_file
+        if file is None:
             stores.check_there(path)
             found.append(path)
-        elif path.is_dir():
-            inside = _in_folder(path)
+        elif file.is_dir():
+            inside = _in_folder(file)
             if not inside:
                 raise AffrayError(f"{path}: the folder holds no log (*.jsonl, or a campaign)")
             found.extend(inside)
-        elif is_campaign_path(path) and path.is_file():
-            found.extend(stores.whole_encounters(path))
-        elif path.exists():
+        elif is_campaign_path(file) and file.is_file():
+            found.extend(stores.whole_encounters(file))
+        elif file.exists():
             found.append(path)  # a file, read as any log is (what is no regular file is refused unread)
         else:
             raise AffrayError(f"{path}: no such file or folder")
-    seen: dict[object, Place] = {}
+    seen: dict[LogStore, LogStore] = {}
     for log in found:
-        key = log.resolve() if isinstance(log, Path) else (log.campaign.resolve(), log.name)
-        seen.setdefault(key, log)
+        seen.setdefault(log.resolved(), log)
     return list(seen.values())
 
 
-def sort_log(path: Place) -> tuple[Regression, bytes | None]:
+def sort_log(path: LogStore) -> tuple[Regression, bytes | None]:
     """Sort one log; for a changed one, also the log today's rules make of it. Writes nothing, so worker
     processes may sort at once while one process writes."""
     name = str(path)
@@ -89,20 +89,20 @@ def sort_log(path: Place) -> tuple[Regression, bytes | None]:
         log = stores.read_place(path, rulesets.vocabulary_for, canonical=True)
         current = rulesets.ruleset(log.header.ruleset).version
     except AffrayError as exc:
-        said = str(exc).removeprefix(f"{name}: ").removeprefix(f"{stores.file_of(path)}: ")
+        said = str(exc).removeprefix(f"{name}: ").removeprefix(f"{path.file}: ")
         return Regression(path=name, sort="unreadable", message=said), None
     if log.header.ruleset_version != current:
         return _other_version(path, log.header.ruleset, log.header.ruleset_version, current), None
     return regress(name, log, lambda: rulesets.recorded(log.header, name))
 
 
-def check(path: Place, update: bool) -> Regression:
+def check(path: LogStore, update: bool) -> Regression:
     """Sort one log; with ``update``, rewrite a changed one under today's rules (never a damaged one)."""
     found, today = sort_log(path)
     return _updated(path, found, today) if update else found
 
 
-def _updated(path: Place, found: Regression, today: bytes | None) -> Regression:
+def _updated(path: LogStore, found: Regression, today: bytes | None) -> Regression:
     """``found``, its log rewritten under today's rules when it changed; a rewrite that cannot be done
     (a campaign another affray is writing, say) is said in its line, and the log still fails."""
     if today is None:
@@ -116,15 +116,16 @@ def _updated(path: Place, found: Regression, today: bytes | None) -> Regression:
     return found
 
 
-def _rewrite(path: Place, today: bytes) -> None:
+def _rewrite(path: LogStore, today: bytes) -> None:
     """The log at ``path`` replaced by ``today``'s, whole or not at all."""
-    if isinstance(path, StoredLog):
+    file = path.own_file
+    if file is None:
         stores.write_whole(path, today.splitlines(keepends=True), replace=True)
     else:
-        files.write_new(path, today, force=True, flag="--update")
+        files.write_new(file, today, force=True, flag="--update")
 
 
-def _other_version(path: Place, ruleset: str, made: str, current: str) -> Regression:
+def _other_version(path: LogStore, ruleset: str, made: str, current: str) -> Regression:
     """A log of another ruleset version: read as written (older logs need not be in today's canonical
     form), its chain and lines checked, not re-simulated."""
     plain = stores.read_place(path, rulesets.vocabulary_for)
@@ -137,7 +138,7 @@ def _other_version(path: Place, ruleset: str, made: str, current: str) -> Regres
     return Regression(path=str(path), sort="other_version", where="line 1 (header)", message=message)
 
 
-def _checked(paths: list[Place], jobs: int, update: bool) -> Iterator[Regression]:
+def _checked(paths: list[LogStore], jobs: int, update: bool) -> Iterator[Regression]:
     """Each log sorted, on ``jobs`` worker processes; the changed ones rewritten here, one at a time (a
     campaign takes one writer)."""
     if jobs <= 1 or len(paths) <= 1:
@@ -226,7 +227,7 @@ def junit(results: Sequence[Regression]) -> bytes:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--force", is_flag=True, help="Replace the --junit file if it exists.")
 def regress_command(
-    paths: tuple[Place, ...], jobs: int, update: bool, junit_path: Path | None, as_json: bool, force: bool
+    paths: tuple[LogStore, ...], jobs: int, update: bool, junit_path: Path | None, as_json: bool, force: bool
 ) -> None:
     """Re-simulate every log in PATHS (files, campaigns' encounters, campaigns, or folders searched for
     *.jsonl files and campaigns) under today's rules and tables, and sort each: unchanged, changed (where
@@ -239,7 +240,7 @@ def regress_command(
     """
     logs = logs_in(paths)
     if junit_path is not None:
-        inputs = {stores.file_of(p): "a log to check" for p in logs}
+        inputs = {p.file: "a log to check" for p in logs}
         new_output(junit_path, force, inputs, (".xml",), "a JUnit report", "--junit")
     progress = Progress(len(logs), sys.stderr, label="logs")
     results = []

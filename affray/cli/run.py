@@ -26,13 +26,13 @@ from affray.kernel import fairseed
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Ruleset
 from affray.replays.export import outcome, tallies
-from affray.stores import Place
+from affray.stores import LogStore
 
 
 def record(
     battle: Battle,
     header: LogHeader,
-    output: Place,
+    output: LogStore,
     *,
     force: bool,
     trace: bool,
@@ -93,7 +93,7 @@ def _kept(writer: LogWriter, *, stopped: bool = False) -> str:
 )
 @click.pass_context
 def run(
-    ctx: click.Context, scenario: Path, output: Place, encounter: str | None, force: bool, seed: int | None
+    ctx: click.Context, scenario: Path, output: LogStore, encounter: str | None, force: bool, seed: int | None
 ) -> None:
     """Simulate SCENARIO (a TOML file) and write its event log to OUTPUT: a log file, or an encounter of a
     campaign (``-o campaign.sqlite --encounter NAME``, or ``-o campaign.sqlite#NAME``).
@@ -111,7 +111,7 @@ def run(
     if fairseed.unbound(spec):
         click.echo(f"warning: {scenario}: {fairseed.UNBOUND}", err=True)
     named = {scenario.parent / name: f"{name}, a file the scenario names" for name in ruleset.files(spec)}
-    refuse_overwriting(stores.file_of(output), {scenario: "the scenario", **named})
+    refuse_overwriting(output.file, {scenario: "the scenario", **named})
     try:
         battle = ruleset.battle(spec)
     except AffrayError as exc:
@@ -128,7 +128,7 @@ def run(
     summarize(ruleset, fought, spec.name or scenario.stem, output)
 
 
-def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Place) -> None:
+def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: LogStore) -> None:
     """Who won, when and why, and what each combatant dealt and took."""
     state = encounter.state
     click.echo(one_line(f"{name}: {outcome(state)}; {encounter.count} events -> {output}"))
@@ -144,7 +144,7 @@ def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: Pl
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Healed log to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
-def heal(ctx: click.Context, log: Place, days: int, output: Path, force: bool) -> None:
+def heal(ctx: click.Context, log: LogStore, days: int, output: Path, force: bool) -> None:
     """Continue LOG's clock past the fight for DAYS: special damage heals, robots are repaired (S7, S8).
 
     The fight must re-simulate exactly; OUTPUT holds the fight and its aftermath, and verifies. The
@@ -152,7 +152,7 @@ def heal(ctx: click.Context, log: Place, days: int, output: Path, force: bool) -
     code the log names is imported (an aftermath needs no new decisions).
     """
     a_log_file(output)
-    refuse_overwriting(output, {stores.file_of(log): "the log to heal"})
+    refuse_overwriting(output, {log.file: "the log to heal"})
     loaded = stores.read_place(log, rulesets.vocabulary_for)
     if loaded.problem is not None:
         p = loaded.problem

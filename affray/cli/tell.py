@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from pathlib import Path
 
 import click
 
@@ -21,7 +20,7 @@ from affray.replays import export, snapshots
 from affray.replays.narrate import narrate, tell
 from affray.replays.rebuild import Rebuilt, fold_until
 from affray.replays.show import show_state
-from affray.stores import Place
+from affray.stores import LogStore
 
 FORMATS = ("text", "markdown", "json")
 """``affray replay --format``: the telling for a terminal, Markdown for a chat or a wiki, JSON Lines for
@@ -38,7 +37,7 @@ tools (affray.replays.export)."""
     show_default=True,
     help="text: a line per event; markdown: a table per round or 10 s, then the outcome; json: JSON Lines.",
 )
-def replay(log: Place, form: str) -> None:
+def replay(log: LogStore, form: str) -> None:
     """Tell the fight recorded in LOG, one line per event, as it is read (or export it: --format)."""
     with open_log_arg(log) as reader:
         reading = rulesets.reading(reader.header, str(log))
@@ -50,7 +49,7 @@ def replay(log: Place, form: str) -> None:
         warn_if_broken(reader, log, "told")
 
 
-def _told(form: str, log: Place, reader: LogReader, reading: Reading) -> Iterator[str]:
+def _told(form: str, log: LogStore, reader: LogReader, reading: Reading) -> Iterator[str]:
     """The lines of ``replay`` in format ``form``."""
     header, vocabulary, tellers = reader.header, reader.vocabulary, reading.tellers()
     if form == "markdown":
@@ -69,7 +68,7 @@ def _told(form: str, log: Place, reader: LogReader, reading: Reading) -> Iterato
 @click.option("--at", "at_time", type=str, help="Game time: seconds (12.5) or with units (30d, 2h 15min).")
 @click.option("--seq", type=click.IntRange(min=0), help="Event number.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
-def state(log: Place, at_time: str | None, seq: int | None, as_json: bool) -> None:
+def state(log: LogStore, at_time: str | None, seq: int | None, as_json: bool) -> None:
     """Show every combatant's state in LOG at a moment (--at TIME or --seq N; default: the end).
 
     The log is read up to that moment only, from the last snapshot before it when there is one: the
@@ -99,12 +98,13 @@ def state(log: Place, at_time: str | None, seq: int | None, as_json: bool) -> No
         click.echo(one_line(line))
 
 
-def _rebuilt(log: Place, reader: LogReader, seq: int | None, moment: int | None) -> Rebuilt:
+def _rebuilt(log: LogStore, reader: LogReader, seq: int | None, moment: int | None) -> Rebuilt:
     """The state at the moment: from the last snapshot before it, if the log's are kept; else from the
     start, and a long log read far has its snapshots kept for the next time."""
-    if not isinstance(log, Path):
+    file = log.own_file
+    if file is None:  # snapshots are kept beside a log's own file
         return fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
-    found = snapshots.nearest(log, reader.header_line, seq=seq, t_ms=moment)
+    found = snapshots.nearest(file, reader.header_line, seq=seq, t_ms=moment)
     if found is not None:
         snapshot, path = found
         state = snapshots.state_of(snapshot, path, reader.vocabulary)
@@ -113,7 +113,7 @@ def _rebuilt(log: Place, reader: LogReader, seq: int | None, moment: int | None)
             return fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment, start=start)
     rebuilt = fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
     if rebuilt.count >= snapshots.WORTH_IT:
-        snapshots.keep(log, rulesets.vocabulary_for)
+        snapshots.keep(file, rulesets.vocabulary_for)
     return rebuilt
 
 

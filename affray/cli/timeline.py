@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from affray import files, rulesets, stores
+from affray import files, rulesets
 from affray.cli.command import LOG, new_output, odds_option, open_log_arg, refuse_broken
 from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
@@ -15,14 +15,14 @@ from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.kernel.fold import FoldError
 from affray.replays.picture import FORMATS
 from affray.replays.timeline import Timeline, build, choose_lanes
-from affray.stores import Place
+from affray.stores import LogStore
 
 if TYPE_CHECKING:
     from affray.batch.odds import Chance, OddsReport
     from affray.replays.picture import Step, WinChances
 
 
-def whole_timeline(log: Place) -> tuple[Timeline, str | None]:
+def whole_timeline(log: LogStore) -> tuple[Timeline, str | None]:
     """The timeline of the whole log at ``log``, and the hash of its end line (None: it has none); a log
     cut short or damaged is refused where it breaks."""
     with open_log_arg(log) as reader:
@@ -66,7 +66,7 @@ def _chance(chance: Chance) -> tuple[float, float, float]:
 @odds_option
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def timeline(
-    log: Place,
+    log: LogStore,
     output: Path,
     start: float | None,
     end: float | None,
@@ -78,7 +78,7 @@ def timeline(
     initiative, attacks and their outcome, aiming, casting, holds, conditions, going out) and each
     combatant's damage points over time. A fight of more than 12 has lanes for the 8 most involved (or
     those of --only) and panels of each side's combatants standing and damage points left."""
-    new_output(output, force, {stores.file_of(log): "the log"}, FORMATS, "a picture")
+    new_output(output, force, {log.file: "the log"}, FORMATS, "a picture")
     if start is not None and end is not None and end <= start:
         raise AffrayError(f"--to {end:g} is not after --from {start:g}")
     drawn, log_end = whole_timeline(log)

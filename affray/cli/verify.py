@@ -8,7 +8,7 @@ import sys
 import click
 import msgspec
 
-from affray import rulesets, stores
+from affray import rulesets
 from affray.cli.command import LOG, find_parent, open_log_arg
 from affray.cli.group import EXIT_CHANGED, EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.terminal import one_line
@@ -17,13 +17,13 @@ from affray.events.codec import MAX_LINE_BYTES, LogHeader
 from affray.kernel.fairseed import FairSeed, told
 from affray.replays.lineage import parent_link
 from affray.replays.verify import Verdict, verify
-from affray.stores import Place
+from affray.stores import LogStore
 
 
-def _holds_events(path: Place) -> bool:
+def _holds_events(path: LogStore) -> bool:
     """Whether the line after an unreadable first line is an event line: a log whose header was damaged."""
     try:
-        with stores.open_bytes(path) as stream:
+        with path.open_bytes() as stream:
             first = stream.readline(1 << 16)
             while first and not first.endswith(b"\n"):
                 first = stream.readline(1 << 16)
@@ -50,7 +50,7 @@ def _other_version(header: LogHeader) -> bool:
 @cli.command(name="verify", short_help=short_help_of("verify"))
 @click.argument("log", type=LOG)
 @click.pass_context
-def verify_command(ctx: click.Context, log: Place) -> None:
+def verify_command(ctx: click.Context, log: LogStore) -> None:
     """Check LOG's hash chain, fold it, re-simulate its scenario and compare event by event.
 
     Exit 0 when everything holds; 1 when the log is damaged or was edited (its chain, its lines or its
@@ -89,7 +89,7 @@ def verify_command(ctx: click.Context, log: Place) -> None:
     sys.exit(EXIT_CHANGED)
 
 
-def _tell_ok(log: Place, header: LogHeader, verdict: Verdict) -> None:
+def _tell_ok(log: LogStore, header: LogHeader, verdict: Verdict) -> None:
     """The ok line, with what a fair seed or a what-if's parent adds to it; exit 1 when the log is a
     what-if that is not its parent with exactly the changes it declares."""
     fair = _fair(header)
@@ -103,7 +103,7 @@ def _tell_ok(log: Place, header: LogHeader, verdict: Verdict) -> None:
         click.echo(f"  {line}")
 
 
-def _parent(log: Place, header: LogHeader) -> list[str]:
+def _parent(log: LogStore, header: LogHeader) -> list[str]:
     """What is known of a what-if's parent (replays/lineage.py); FAILED and exit 1 when the what-if is not
     its parent with exactly the changes it declares."""
     if header.parent is msgspec.UNSET:

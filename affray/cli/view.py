@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 import msgspec
 
-from affray import files, rulesets, stores
+from affray import files, rulesets
 from affray.cli.command import LOG, new_output, odds_option, open_log_arg, refuse_broken
 from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
@@ -18,7 +18,7 @@ from affray.events.reader import read_all
 from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.kernel.fold import FoldError
 from affray.replays.page import Odds, RollChances, fight, page
-from affray.stores import Place
+from affray.stores import LogStore
 
 if TYPE_CHECKING:
     from affray.batch.odds import OddsReport
@@ -34,14 +34,14 @@ if TYPE_CHECKING:
 @odds_option
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def view(
-    log: Place, output: Path, start: float | None, end: float | None, odds_given: str | None, force: bool
+    log: LogStore, output: Path, start: float | None, end: float | None, odds_given: str | None, force: bool
 ) -> None:
     """Write the fight in LOG as one HTML page to OUTPUT: a scrubber and play/pause over the events, a map
     of where everyone stands, each combatant's state, the events told, and each one's derivation on a
     click; --from/--to show a stretch of a long fight; --odds, each side's chance to win under the
     scrubber and the luck of each roll with its event. The page needs no network; the log's data is in
     it."""
-    new_output(output, force, {stores.file_of(log): "the log"}, (".html", ".htm"), "a page")
+    new_output(output, force, {log.file: "the log"}, (".html", ".htm"), "a page")
     if start is not None and end is not None and end <= start:
         raise AffrayError(f"--to {end:g} is not after --from {start:g}")
     with open_log_arg(log) as reader:

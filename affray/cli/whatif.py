@@ -46,7 +46,7 @@ from affray.replays.whatif import (
     scenario_with,
 )
 from affray.rulesets.controllers import EXTERNAL, import_factories, played_from_outside
-from affray.stores import Place
+from affray.stores import LogStore
 
 
 @cli.command(short_help=short_help_of("whatif"))
@@ -89,7 +89,7 @@ from affray.stores import Place
 @click.pass_context
 def whatif(
     ctx: click.Context,
-    log: Place,
+    log: LogStore,
     settings: tuple[str, ...],
     rule: str | None,
     intent: str | None,
@@ -111,7 +111,7 @@ def whatif(
     """
     a_log_file(output)
     _check_asked(settings, rule, intent, reason)
-    refuse_overwriting(output, {stores.file_of(log): "the log the what-if starts from"})
+    refuse_overwriting(output, {log.file: "the log the what-if starts from"})
     rolled = [parse_change(text) for text in settings]
     ruling = parse_ruling(rule, seq, reason) if rule is not None else None
     order = parse_intent(intent, seq, reason) if intent is not None else None
@@ -132,12 +132,13 @@ def whatif(
         changes=[str(change) for change in changes],
     )
     fight = _Fight(what, scenario, made, parent, order)
-    encounter = fight.fought(output, force=force, controllers=controllers, trace=ctx.obj["verbose"], log=log)
+    written = stores.JsonLinesLog(output)
+    encounter = fight.fought(written, force=force, controllers=controllers, trace=ctx.obj["verbose"], log=log)
     click.echo(f"{output}: {log} with {', '.join(map(str, changes))}; {encounter.count} events")
-    with open_log_arg(output) as child:
+    with open_log_arg(written) as child:
         found = diff_logs(parent, child, (str(log), str(output)))
         click.echo(one_line(named(parent.header, "A", log)))
-        click.echo(one_line(named(child.header, "B", output)))
+        click.echo(one_line(named(child.header, "B", written)))
     for line in tell_diff(found, "A", "B"):
         click.echo(one_line(line))
 
@@ -170,7 +171,7 @@ class _Fight:
     order: IntentChange | None
 
     def fought(
-        self, output: Path, *, force: bool, controllers: Path | None, trace: bool, log: Place
+        self, output: LogStore, *, force: bool, controllers: Path | None, trace: bool, log: LogStore
     ) -> Encounter[Any]:
         """The what-if fought and written to ``output``. Combatants played from outside take the parent's
         decisions up to the change, and nothing is written when one must decide anew, unless
@@ -196,7 +197,7 @@ class _Fight:
 
 
 def _followed(
-    battle: Battle, parent: LogFile, changed: Mapping[str, int], trace: bool, log: Place
+    battle: Battle, parent: LogFile, changed: Mapping[str, int], trace: bool, log: LogStore
 ) -> Encounter[Any]:
     """The what-if fought in memory, its combatants played from outside taking their decisions from the
     parent while it goes as the parent did (replays/whatif.py's Following); one that must decide anew is
@@ -218,7 +219,7 @@ def _followed(
         raise AffrayError(f"{log}: {exc}") from None
 
 
-def _generation(path: Place) -> tuple[LogHeader, str | None]:
+def _generation(path: LogStore) -> tuple[LogHeader, str | None]:
     with open_log_arg(path) as reader:
         for _ in reader:
             pass
@@ -234,7 +235,7 @@ def _made(header: LogHeader) -> str:
 
 @cli.command(short_help=short_help_of("lineage"))
 @click.argument("log", type=LOG)
-def lineage(log: Place) -> None:
+def lineage(log: LogStore) -> None:
     """Show the chain of what-ifs from LOG back to the fight it started from: each log, the hash of its
     end line, and the changes made to its parent.
 

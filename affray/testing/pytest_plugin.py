@@ -63,17 +63,17 @@ class GoldenFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         """The log's one item, or the campaign's."""
-        if self.path.suffix == ".jsonl":
-            yield GoldenLog.from_parent(self, name=self.path.stem)
-            return
         from affray import stores
         from affray.errors import AffrayError
 
+        if self.path.suffix == ".jsonl":
+            yield GoldenLog.from_parent(self, name=self.path.stem, place=stores.JsonLinesLog(self.path))
+            return
         try:
             encounters = stores.whole_encounters(self.path)
         except AffrayError:
             # one item that fails with why, as regress reports such a file: the other goldens still run
-            yield GoldenLog.from_parent(self, name=self.path.stem)
+            yield GoldenLog.from_parent(self, name=self.path.stem, place=stores.JsonLinesLog(self.path))
             return
         for log in encounters:
             yield GoldenLog.from_parent(self, name=log.name, place=log)
@@ -86,10 +86,10 @@ class Differs(Exception):
 class GoldenLog(pytest.Item):
     """Re-simulate the log and compare (``affray regress`` on one file or encounter)."""
 
-    def __init__(self, *, place: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *, place: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.place: Any = self.path if place is None else place
-        """The log: its file, or a campaign's encounter."""
+        self.place: Any = place
+        """The log (an ``affray.stores.LogStore``): its file, or a campaign's encounter."""
 
     def runtest(self) -> None:
         """Pass, skip (another ruleset version), or raise Differs with the first divergence."""

@@ -44,8 +44,9 @@ def false_child(affray: Affray, duel_log: Path, edits: dict[str, str], changes: 
 
 def duel_end(duel_log: Path) -> str:
     from affray.cli.command import open_log_arg
+    from affray.stores import JsonLinesLog
 
-    with open_log_arg(duel_log) as reader:
+    with open_log_arg(JsonLinesLog(duel_log)) as reader:
         for _ in reader:
             pass
         assert reader.end_hash is not None

@@ -16,6 +16,7 @@ from affray.events.reader import LogReader, Position, open_log
 from affray.kernel.fold import digest
 from affray.replays import snapshots
 from affray.replays.rebuild import state_at_seq
+from affray.stores import JsonLinesLog
 from tests.strategies import example_log, read
 
 
@@ -35,7 +36,7 @@ def skirmish(tmp_path: Path, often: None) -> Path:
 def state_digest(log: Path, seq: int) -> str:
     """``affray state --seq`` as it rebuilds it, from a snapshot if one is kept."""
     with open_log(log, rulesets.vocabulary_for) as reader:
-        return digest(_rebuilt(log, reader, seq, None).state)
+        return digest(_rebuilt(JsonLinesLog(log), reader, seq, None).state)
 
 
 def from_the_start(seq: int) -> str:
@@ -70,7 +71,7 @@ def test_a_snapshot_whose_line_is_not_where_it_says_is_passed_by(skirmish: Path)
     moved = msgspec.structs.replace(found[0].at, offset=found[0].at.offset + 1)
     with open_log(skirmish, rulesets.vocabulary_for) as reader:
         assert not reader.resume_after(moved)
-        assert digest(_rebuilt(skirmish, reader, 100, None).state) == from_the_start(100)
+        assert digest(_rebuilt(JsonLinesLog(skirmish), reader, 100, None).state) == from_the_start(100)
 
 
 def test_a_log_changed_since_is_read_from_the_start(skirmish: Path) -> None:

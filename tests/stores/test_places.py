@@ -8,7 +8,7 @@ import pytest
 
 from affray import rulesets, stores
 from affray.errors import LogError
-from affray.stores import StoredLog
+from affray.stores import JsonLinesLog, StoredLog
 from affray.stores.sqlite import Campaign
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -34,7 +34,7 @@ def test_a_hash_sign_in_a_folder_s_name_is_not_the_encounter_s() -> None:
 
 @pytest.mark.parametrize("text", ["duel.jsonl", "notes#1.jsonl", "c.sqlite"])
 def test_anything_else_is_a_path(text: str) -> None:
-    assert stores.place(text) == Path(text)
+    assert stores.place(text) == JsonLinesLog(Path(text))
 
 
 def test_a_campaign_with_no_name_after_the_hash_sign_is_an_error() -> None:
@@ -53,26 +53,26 @@ def test_a_bare_campaign_is_refused_as_a_log_with_the_names_it_holds(tmp_path: P
     with pytest.raises(
         LogError, match=r"a campaign holds many encounters; name one as .*#NAME \(it holds: duel, skirmish\)"
     ):
-        stores.open_place(campaign, rulesets.vocabulary_for)
+        JsonLinesLog(campaign).open(rulesets.vocabulary_for)
 
 
 def test_a_missing_campaign_is_an_error_and_is_not_made(tmp_path: Path) -> None:
     with pytest.raises(LogError):
-        stores.open_place(StoredLog(tmp_path / "c.sqlite", "duel"), rulesets.vocabulary_for)
+        StoredLog(tmp_path / "c.sqlite", "duel").open(rulesets.vocabulary_for)
     assert not (tmp_path / "c.sqlite").exists()
 
 
 def test_exists_looks_for_the_encounter_in_its_campaign(tmp_path: Path) -> None:
     campaign = tmp_path / "c.sqlite"
-    assert not stores.exists(StoredLog(campaign, "duel"))
+    assert not StoredLog(campaign, "duel").exists()
     _import(campaign, "duel")
-    assert stores.exists(StoredLog(campaign, "duel"))
-    assert not stores.exists(StoredLog(campaign, "skirmish"))
+    assert StoredLog(campaign, "duel").exists()
+    assert not StoredLog(campaign, "skirmish").exists()
 
 
 def test_the_file_of_a_stored_log_is_its_campaign() -> None:
-    assert stores.file_of(StoredLog(Path("c.sqlite"), "duel")) == Path("c.sqlite")
-    assert stores.file_of(Path("duel.jsonl")) == Path("duel.jsonl")
+    assert StoredLog(Path("c.sqlite"), "duel").file == Path("c.sqlite")
+    assert JsonLinesLog(Path("duel.jsonl")).file == Path("duel.jsonl")
 
 
 def test_whole_encounters_leave_out_partial_and_half_written_ones(tmp_path: Path) -> None:
