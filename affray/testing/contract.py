@@ -1,0 +1,413 @@
+"""The contract every ruleset keeps, as a pytest suite that a ruleset's author runs from their own tests.
+
+One scenario and seed give one log byte for byte; the live state is the fold of the log at every seq;
+its logs verify, and tampering is caught; every die rolled is in the log, once and in order; every kind is
+told and explained, and round-trips through the log's encoding; its tables have names one can type.
+
+Subclass :class:`RulesetContract` in a test module, naming the ruleset and its sample scenario files, and
+pytest collects every check of the contract for it (run on every sample where a check takes one)::
+
+    from pathlib import Path
+
+    from affray.testing.contract import RulesetContract
+
+    class TestMyRuleset(RulesetContract):
+        ruleset = "mine"  # its name (built in or installed), or the Ruleset value itself
+        samples = [Path(__file__).parent / "duel.toml"]
+
+A module's tables are checked by subclassing :class:`ModuleContract` the same way (``module = "mine"``).
+affray's own tests run the built-in rulesets and modules through this suite (tests/contract/).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from affray import rulesets
+from affray.batch.odds import Sampling, recorded_odds
+from affray.cli.odds import fight_odds
+from affray.events.base import rolls_in
+from affray.events.codec import ENCODER, PREV_KEY, encode_end, encode_log, line_hash
+from affray.events.reader import LogFile, read_bytes
+from affray.events.shared import RulingApplied, kind_of
+from affray.events.vocabulary import Vocabulary
+from affray.kernel.dice import Need, Stream
+from affray.kernel.encounter import Encounter
+from affray.kernel.fold import digest, fold
+from affray.kernel.ruleset import Module, Reading, Ruleset
+from affray.replays import timeline
+from affray.replays.continuation import check_prefix, continued_scenario
+from affray.replays.explain import explain, explain_all
+from affray.replays.narrate import SHARED_TELLERS, narrate
+from affray.replays.verify import verify
+from affray.testing.strategies import instances
+
+Rolled = tuple[str, int]
+"""A roll as stream (``roller/purpose``) and draw."""
+
+
+def _load(path: Path) -> tuple[Ruleset, Any]:
+    return rulesets.load_scenario(path)
+
+
+def _log_of(path: Path) -> bytes:
+    ruleset, scenario = _load(path)
+    return encode_log(ruleset.header(scenario), ruleset.battle(scenario).run().log)
+
+
+def _read(data: bytes) -> LogFile:
+    """A log read back as ``affray`` reads it, with the registry's vocabularies."""
+    return read_bytes(data, rulesets.vocabulary_for)
+
+
+def _lines(data: bytes) -> list[bytes]:
+    """The lines of a whole log, without newlines: header, events, end line."""
+    return data[:-1].split(b"\n")
+
+
+def _rechained(lines: list[bytes]) -> bytes:
+    """A tampered log (its header and event lines, no end line) whose chain holds again: every ``prev``
+    and the end line recomputed."""
+    out = [lines[0]]
+    prev = line_hash(lines[0])
+    for line in lines[1:]:
+        line = b'%s%s%s"}' % (line[: line.rindex(PREV_KEY)], PREV_KEY, prev.encode())
+        prev = line_hash(line)
+        out.append(line)
+    out.append(encode_end(len(out) - 1, prev))
+    return b"\n".join(out) + b"\n"
+
+
+def _verifies(log: LogFile, path: Path) -> Any:
+    return verify(log, lambda: rulesets.recorded(log.header, str(path)))
+
+
+def _reading(ruleset: Ruleset, scenario: Any) -> Reading:
+    return Reading(ruleset=ruleset, modules=tuple(rulesets.modules_of(scenario)))
+
+
+def _rolls_made(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Rolled], list[Any]]:
+    """Run a sample, noting every roll as it is made; those and the log."""
+    made: list[Rolled] = []
+    plain = Stream.roll
+
+    def noted(self: Stream, expr: str, need: Need = None) -> Any:
+        roll = plain(self, expr, need)
+        made.append((roll.stream, roll.draw))
+        return roll
+
+    monkeypatch.setattr(Stream, "roll", noted)
+    ruleset, scenario = _load(path)
+    return made, ruleset.battle(scenario).run().log
+
+
+def _logged(value: Any) -> list[Rolled]:
+    """The rolls a logged value (an event as builtins) records."""
+    if isinstance(value, dict):
+        own = [(f"{value['roller']}/{value['purpose']}", value["draw"])] if "faces" in value else []
+        return own + [roll for v in value.values() for roll in _logged(v)]
+    if isinstance(value, list | tuple):
+        return [roll for v in value for roll in _logged(v)]
+    return []
+
+
+def _with_ruling(path: Path, ruling: dict[str, Any]) -> tuple[Ruleset, Any]:
+    """The sample's scenario with one more ruling, loaded as its ruleset loads a file."""
+    ruleset, scenario = _load(path)
+    raw = msgspec.json.decode(ENCODER.encode(scenario))
+    raw["rulings"] = [*raw.get("rulings", []), ruling]
+    return ruleset, ruleset.load(raw, str(path), path.parent)
+
+
+def _resolved(named: str | Ruleset) -> Ruleset:
+    return named if isinstance(named, Ruleset) else rulesets.ruleset(named)
+
+
+class _TablesContract:
+    """The checks of the tables a ruleset or module shows (``affray rules``)."""
+
+    def owner(self) -> Ruleset | Module:
+        """The ruleset or module under test."""
+        raise NotImplementedError
+
+    def test_tables_have_names_one_can_type_and_rows(self) -> None:
+        """Table names are distinct, lower-case words with hyphens, and no table is empty."""
+        tables = self.owner().tables()
+        names = [table.name for table in tables]
+        assert len(set(names)) == len(names)
+        assert all(re.fullmatch(r"[a-z0-9][a-z0-9-]*", table_name) for table_name in names)
+        assert all(table.rows for table in tables)
+
+    def test_every_row_of_a_table_is_found_by_its_own_name(self) -> None:
+        """Looking a row up by its name finds it."""
+        for table in self.owner().tables():
+            for row_name in table.names():
+                assert row_name in table.matching(row_name).names()
+
+
+class ModuleContract(_TablesContract):
+    """The contract of a module; subclass it as ``TestMine`` with ``module`` set to its name (or value)."""
+
+    module: ClassVar[str | Module]
+    """The module: its name (built in, installed or registered), or the Module value itself."""
+
+    def owner(self) -> Module:
+        """The module under test."""
+        return self.module if isinstance(self.module, Module) else rulesets.module(self.module)
+
+
+class RulesetContract(_TablesContract):
+    """The contract of a ruleset; subclass it as ``TestMine`` with ``ruleset`` and ``samples`` set.
+
+    Every check that takes a sample runs on each; the odds are worked out for the first only (every roll
+    of it fought again a few times), so put a short fight first. A Ruleset value (rather than a name) is
+    registered while each of its tests runs."""
+
+    ruleset: ClassVar[str | Ruleset]
+    """The ruleset: its name (built in, installed or registered), or the Ruleset value itself."""
+    samples: ClassVar[Sequence[str | Path]]
+    """Scenario files of the ruleset, each a fight that ends (a relative path is the working folder's)."""
+
+    def owner(self) -> Ruleset:
+        """The ruleset under test."""
+        return _resolved(self.ruleset)
+
+    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        """Each check taking a ``sample`` once per sample; a ``kind`` once per kind of the vocabulary (all
+        its modules on), the ``vocabulary`` with it; a ``ruled`` sample once per sample if the ruleset
+        offers rulings."""
+        paths = [Path(sample) for sample in self.samples]
+        ids = [path.stem for path in paths]
+        if "sample" in metafunc.fixturenames:
+            metafunc.parametrize("sample", paths, ids=ids)
+        if "ruled" in metafunc.fixturenames:
+            if self.owner().rules_on:
+                metafunc.parametrize("ruled", paths, ids=ids)
+            else:
+                skipped = pytest.mark.skip(reason="the ruleset offers no rulings (rules_on)")
+                metafunc.parametrize("ruled", [pytest.param(None, id="none", marks=skipped)])
+        if "kind" in metafunc.fixturenames:
+            vocabulary = self.owner().vocabulary(self.owner().modules)
+            kinds = [(kind, vocabulary) for kind in vocabulary.kinds]
+            metafunc.parametrize(("kind", "vocabulary"), kinds, ids=[kind_of(kind) for kind, _ in kinds])
+
+    @pytest.fixture(autouse=True)
+    def _registered(self) -> Iterator[None]:
+        """The Ruleset value given is the one its name finds while each test runs."""
+        if not isinstance(self.ruleset, Ruleset):
+            yield
+            return
+        try:
+            before: Ruleset | None = rulesets.ruleset(self.ruleset.name)
+        except rulesets.UnknownRuleset:
+            before = None
+        rulesets.register(self.ruleset)
+        yield
+        rulesets.unregister(self.ruleset.name)
+        if before is not None:
+            rulesets.register(before)
+
+    def test_it_has_samples_all_of_its_own(self) -> None:
+        """There is a sample, and every sample is a scenario of this ruleset."""
+        assert self.samples
+        assert {_load(Path(sample))[0].name for sample in self.samples} == {self.owner().name}
+
+    def test_one_scenario_and_seed_give_one_log_byte_for_byte(self, sample: Path) -> None:
+        """Two runs of a sample write the same bytes."""
+        assert _log_of(sample) == _log_of(sample)
+
+    def test_the_live_state_is_the_fold_of_the_log_at_every_seq(
+        self, sample: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Folding each event onto the state folded so far gives the live state right after it."""
+        snapshots: list[str] = []
+        plain = Encounter.__init__
+
+        def watched(encounter: Encounter[Any], *args: Any, **kwargs: Any) -> None:
+            plain(encounter, *args, **kwargs)
+            encounter.sinks.append(lambda event: snapshots.append(digest(encounter.state)))
+
+        monkeypatch.setattr(Encounter, "__init__", watched)
+        ruleset, scenario = _load(sample)
+        encounter = ruleset.battle(scenario).run()
+        state = encounter.vocabulary.new_state()
+        for event, live in zip(encounter.log, snapshots, strict=True):
+            assert digest(fold([event], encounter.vocabulary, state)) == live, f"seq {event.seq}"
+
+    def test_a_run_keeping_no_log_hands_its_sinks_the_events_a_run_logs(self, sample: Path) -> None:
+        """``keep_log=False`` keeps nothing but hands the sinks every event, and counts them."""
+        ruleset, scenario = _load(sample)
+        seen: list[Any] = []
+        encounter = ruleset.battle(scenario).run(sinks=[seen.append], keep_log=False)
+        logged = ruleset.battle(scenario).run().log
+        assert (seen, encounter.log, encounter.count, encounter.last) == (logged, [], len(logged), logged[-1])
+
+    def test_a_log_verifies_by_re_simulating_its_header(self, sample: Path) -> None:
+        """``affray verify`` passes a sample's log."""
+        assert _verifies(_read(_log_of(sample)), sample).ok
+
+    def test_a_changed_line_is_caught_at_its_seq(self, sample: Path) -> None:
+        """A member added to the second event breaks the chain there."""
+        lines = _lines(_log_of(sample))
+        lines[2] = lines[2].replace(b'"seq":2', b'"seq":2,"note":"x"', 1)
+        verdict = _verifies(_read(b"\n".join(lines) + b"\n"), sample)
+        assert (verdict.ok, verdict.seq) == (False, 2)
+
+    def test_a_rechained_forgery_is_caught_by_the_re_simulation(self, sample: Path) -> None:
+        """The last event told a millisecond later, its chain re-hashed, fails at that event."""
+        lines = _lines(_log_of(sample))
+        last = len(lines) - 2  # the last event (encounter_ended)
+
+        def later(stamp: re.Match[bytes]) -> bytes:
+            return b'"seq":%s,"t":%d' % (stamp.group(1), int(stamp.group(2) or 0) + 1)
+
+        lines[last] = re.sub(rb'"seq":(\d+)(?:,"t":(\d+))?', later, lines[last], count=1)
+        verdict = _verifies(_read(_rechained(lines[:-1])), sample)
+        assert (verdict.ok, verdict.seq) == (False, last)
+
+    def test_every_die_rolled_is_in_the_log_once(self, sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The rolls made are the rolls logged, and there are some."""
+        made, log = _rolls_made(sample, monkeypatch)
+        logged = [roll for event in log for roll in _logged(msgspec.to_builtins(event))]
+        assert sorted(made) == sorted(logged)
+        assert made
+
+    def test_every_roll_is_logged_no_earlier_than_the_rolls_made_before_it(
+        self, sample: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The rolls are logged in the order they are made."""
+        made, log = _rolls_made(sample, monkeypatch)
+        seq_of = {roll: event.seq for event in log for roll in _logged(msgspec.to_builtins(event))}
+        seqs = [seq_of[roll] for roll in made]
+        assert seqs == sorted(seqs)
+
+    def test_the_draws_of_each_stream_are_numbered_from_one(
+        self, sample: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Each stream's draws are 1, 2, 3, ... as made."""
+        made, _ = _rolls_made(sample, monkeypatch)
+        for stream in {stream for stream, _ in made}:
+            draws = [draw for s, draw in made if s == stream]
+            assert draws == list(range(1, len(draws) + 1)), stream
+
+    def test_every_event_of_a_sample_is_explained(self, sample: Path) -> None:
+        """``affray explain`` has steps for every event."""
+        ruleset, scenario = _load(sample)
+        log = ruleset.battle(scenario).run().log
+        reading = _reading(ruleset, scenario)
+        for event in log:
+            found = explain(log, event.seq, reading)
+            assert found is not None
+            assert found.steps, event.seq
+
+    def test_explaining_every_event_at_once_is_explaining_each(self, sample: Path) -> None:
+        """One reading explaining them all explains each as alone."""
+        ruleset, scenario = _load(sample)
+        log = ruleset.battle(scenario).run().log
+        reading = _reading(ruleset, scenario)
+        assert list(explain_all(log, reading)) == [explain(log, event.seq, reading) for event in log]
+
+    def test_a_samples_timeline_has_a_lane_per_combatant_and_every_span_within_the_fight(
+        self, sample: Path
+    ) -> None:
+        """``affray timeline``: a lane per combatant, every span closed and every mark in the fight."""
+        ruleset, scenario = _load(sample)
+        log = ruleset.battle(scenario).run().log
+        drawn = timeline.build(log, _reading(ruleset, scenario), scenario=ruleset.header(scenario).scenario)
+        assert set(drawn.lanes) == {c.id for c in scenario.combatants}
+        spans = [span for lane in drawn.lanes.values() for span in lane.spans] + drawn.rounds
+        assert all(span.end is not None and 0 <= span.start <= span.end for span in spans)
+        assert all(0 <= mark.at <= drawn.end for lane in drawn.lanes.values() for mark in lane.instants)
+
+    def test_every_kind_of_every_vocabulary_is_told(self) -> None:
+        """Every kind, its modules' included, has a teller."""
+        ruleset = self.owner()
+        reading = Reading(ruleset=ruleset, modules=tuple(map(rulesets.module, ruleset.modules)))
+        told = {**SHARED_TELLERS, **reading.tellers()}
+        untold = [kind_of(kind) for kind in ruleset.vocabulary(ruleset.modules).kinds if kind not in told]
+        assert not untold
+
+    def test_every_event_of_a_sample_is_told_in_one_line(self, sample: Path) -> None:
+        """``affray replay`` tells each event on one line."""
+        ruleset, scenario = _load(sample)
+        log = ruleset.battle(scenario).run().log
+        reading = _reading(ruleset, scenario)
+        lines = list(narrate(log, reading.vocabulary(), reading.tellers()))
+        assert len(lines) == len(log)
+        assert all("\n" not in line for line in lines)
+
+    def test_the_header_lists_the_kinds_of_the_vocabulary_and_no_other(self, sample: Path) -> None:
+        """The header's event versions name exactly the scenario's vocabulary."""
+        ruleset, scenario = _load(sample)
+        header = ruleset.header(scenario)
+        assert set(header.event_versions) == {kind_of(k) for k in ruleset.vocabulary(scenario.modules).kinds}
+
+    @staticmethod  # not a method: hypothesis refuses one @given test run on many instances
+    @given(data=st.data())
+    def test_every_kind_round_trips_through_the_logs_encoding(
+        kind: Any, vocabulary: Vocabulary[Any], data: st.DataObject
+    ) -> None:
+        """Any instance of a kind encodes, decodes to itself, and encodes to the same line again."""
+        event = data.draw(instances(kind))
+        line = ENCODER.encode(event)
+        decoded = vocabulary.decoder.decode(line)
+        assert decoded == event
+        assert ENCODER.encode(decoded) == line
+
+    def test_a_miss_ruling_rules_on_the_first_outcome_and_is_recorded_after_it(self, ruled: Path) -> None:
+        """A ruling that the first outcome misses makes it one, with a ``ruling_applied`` right after."""
+        ruleset, scenario = _load(ruled)
+        kind = ruleset.rules_on["outcome"]
+        first = next(e for e in ruleset.battle(scenario).run().log if kind_of(type(e)) == kind)
+        ruled_ruleset, ruled_scenario = _with_ruling(
+            ruled, {"seq": first.seq, "outcome": "miss", "reason": "contract"}
+        )
+        log = ruled_ruleset.battle(ruled_scenario).run().log
+        ruled_event: Any = log[first.seq - 1]
+        record = log[first.seq]
+        assert (kind_of(type(ruled_event)), ruled_event.outcome) == (kind, "miss")
+        assert isinstance(record, RulingApplied)
+        assert record.rules_on == first.seq
+
+    def test_a_log_with_a_ruling_verifies(self, ruled: Path) -> None:
+        """A log whose scenario has a combatant leave by ruling verifies."""
+        combatant = _load(ruled)[1].combatants[0].id
+        ruleset, scenario = _with_ruling(
+            ruled, {"at": 0, "combatant": combatant, "leaves": True, "reason": "contract"}
+        )
+        log = _read(encode_log(ruleset.header(scenario), ruleset.battle(scenario).run().log))
+        assert "ruling_applied" in {kind_of(type(e)) for e in log.events}
+        assert _verifies(log, ruled).ok
+
+    def test_a_sample_fought_on_from_its_middle_replays_its_first_half_then_draws_its_own(
+        self, sample: Path
+    ) -> None:
+        """``affray battle LOG@N``: the rolls up to N entered, the later ones a new seed's."""
+        log = _read(_log_of(sample))
+        after = log.events[len(log.events) // 2].seq
+        continued = continued_scenario(log, after, sample.name)
+        ruleset, loaded = rulesets.load_mapping(continued, sample.name, None)
+        check_prefix(ruleset, loaded, log, after, sample.name)
+        again = ruleset.battle(msgspec.structs.replace(loaded, seed=loaded.seed + 1)).run().log
+        assert [kind_of(type(e)) for e in again[:after]] == [kind_of(type(e)) for e in log.events[:after]]
+
+    def test_the_first_samples_odds_run_from_its_opening_to_its_result_and_luck_accounts_for_the_change(
+        self,
+    ) -> None:
+        """``affray odds``: every roll a point, the last one the recorded result, luck and the rest adding
+        up to each side's change of odds."""
+        sample = Path(self.samples[0])
+        log = _read(_log_of(sample))
+        report = fight_odds(log, "", sample.name, Sampling(within=0.5, most=4, seed=1))
+        assert len(report.rolls) == sum(len(rolls_in(e)) for e in log.events)
+        assert report.rolls[-1].after == recorded_odds(report.winner, report.sides)
+        for side in report.split:
+            assert side.luck + side.rest == pytest.approx(side.final - side.opening)
