@@ -1,5 +1,6 @@
 """The package's layering, read from its imports (``TYPE_CHECKING`` ones included): which layer may import
-which, no shared module naming a ruleset, and no import cycle (docs/extending.md, "The layers")."""
+which, no shared module naming a ruleset, and no import cycle (docs/extending.md, "The layers"); and, read
+from its string constants, no module naming the event kinds of a ruleset or module it is not part of."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from affray import rulesets
+from affray.events import shared
+from affray.events.base import Event
+from affray.events.shared import kind_of
+from affray.events.vocabulary import Part
 from affray.rulesets import BUILT_IN_MODULES, BUILT_IN_RULESETS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "affray"
@@ -148,3 +154,76 @@ def test_the_cycle_finder_finds_a_cycle(monkeypatch: pytest.MonkeyPatch) -> None
     fake = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}
     monkeypatch.setattr(__import__(__name__, fromlist=["modules"]), "modules", lambda: fake)
     assert _cycle() == ["a", "b", "c", "a"]
+
+
+# --- kinds named as strings -----------------------------------------------------------------------
+
+
+def _shared(kind: type[Event]) -> bool:
+    """A shared kind (affray/events/shared.py), or a ruleset's own of one (its ``combatant_joined``)."""
+    return any(base.__module__ == shared.__name__ for base in kind.__mro__)
+
+
+def _names(part: Part) -> set[str]:
+    """The kinds a part defines that are not shared, by name, and the former names they are read under."""
+    return {kind_of(kind) for kind in part.appliers if not _shared(kind)} | set(part.aliases)
+
+
+@cache
+def kind_owners() -> dict[str, set[str]]:
+    """Each kind of the built-in rulesets and modules, by name, with the rulesets or modules that define it
+    (their vocabularies as the registry gives them); not the shared kinds, which are everyone's, nor a kind
+    named as a ruleset or module is (special_damage), whose name is read as the module's."""
+    owners: dict[str, set[str]] = {}
+    for name in BUILT_IN_RULESETS:
+        for part in rulesets.ruleset(name).vocabularies.parts:
+            for kind in _names(part):
+                owners.setdefault(kind, set()).add(name)
+    for name in BUILT_IN_MODULES:
+        for kind in _names(rulesets.module(name).part):
+            owners.setdefault(kind, set()).add(name)
+    return {kind: owned for kind, owned in owners.items() if kind not in RULESETS}
+
+
+@cache
+def strings() -> dict[str, list[tuple[int, str]]]:
+    """Every module of the package and the string constants in its source (f-strings' text included), each
+    with its line."""
+    return {
+        _name(path): [
+            (node.lineno, node.value)
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        ]
+        for path in PACKAGE.rglob("*.py")
+    }
+
+
+def named_kinds(module: str) -> list[tuple[int, str]]:
+    """The kinds ``module`` names as strings that are not its own ruleset's, nor those of the modules its
+    ruleset carries (a host adapts its events to theirs, as it imports them)."""
+    own = ruleset_of(module)
+    mine = {own, *HOSTED.get(own or "", set())} - {None}
+    owners = kind_owners()
+    return [(line, text) for line, text in strings()[module] if text in owners and not owners[text] & mine]
+
+
+def test_the_kinds_are_collected() -> None:
+    owners = kind_owners()
+    assert owners["attack_resolved"] == {"energion"}
+    assert owners["to_hit_resolved"] == {"fivestep"}
+    assert owners["equipment_lost"] == {"special_damage"}
+    assert "moved" not in owners
+    assert "combatant_joined" not in owners
+
+
+@pytest.mark.parametrize("module", sorted(strings()))
+def test_a_module_names_no_kind_of_a_ruleset_it_is_not_part_of(module: str) -> None:
+    named = named_kinds(module)
+    assert not named, f"{module} names {', '.join(f'{kind!r} (line {line})' for line, kind in named)}"
+
+
+def test_a_kind_named_in_another_rulesets_module_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = {"affray.rulesets.special_damage.fake": [(3, "attack_resolved"), (4, "special_damage")]}
+    monkeypatch.setattr(__import__(__name__, fromlist=["strings"]), "strings", lambda: fake)
+    assert named_kinds("affray.rulesets.special_damage.fake") == [(3, "attack_resolved")]

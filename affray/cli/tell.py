@@ -54,9 +54,9 @@ def _told(form: str, log: LogStore, reader: LogReader, reading: Reading) -> Iter
     header, vocabulary, tellers = reader.header, reader.vocabulary, reading.tellers()
     if form == "markdown":
         heading = export.title(header, export.scenario_name(header) or log.name)
-        return export.markdown(
-            heading, tell(reader, vocabulary, tellers), vocabulary, reading.ruleset.display
-        )
+        told = tell(reader, vocabulary, tellers)
+        ruleset = reading.ruleset
+        return export.markdown(heading, told, vocabulary, ruleset.display, in_rounds=ruleset.in_rounds)
     if form == "json":
         return export.json_lines(tell(reader, vocabulary, tellers))
     text_heading = f"{log}: ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}"

@@ -319,6 +319,9 @@ class Ruleset:
     without rulings lists none."""
     data: Callable[[], Mapping[str, bytes]] = no_data
     """Its data files as shipped, by name (``package_data``): pinned by digest in each log's header."""
+    in_rounds: bool = False
+    """Whether it fights in rounds, its events carrying the round's number in ``round`` (the markdown
+    export's sections are then its rounds, else spans of game time)."""
     seating: Seating | None = None
     """How its combatants are played step by step from outside (affray.envs); None when they cannot
     be, and then its ``battle`` need not be a :class:`SteppedBattle`."""

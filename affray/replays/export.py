@@ -9,9 +9,8 @@ and took, in the ruleset's words: ``StateDisplay.harm``). Every text is written 
 itself and as nothing else (``markdown_text``): a name of ``<img src=x onerror=...>`` or
 ``[click](javascript:...)`` is shown, never rendered.
 
-The sections are rounds for a ruleset that has them, and 10 s of game time for one that has not. No
-ruleset is named here: a log *has rounds* when its vocabulary holds a kind tagged ``round_started``
-(``ROUND_STARTED``). A round's section then begins at the first event whose integer ``round`` field
+The sections are rounds for a ruleset that fights in them (``Ruleset.in_rounds``), and 10 s of game time
+for one that does not. A round's section begins at the first event whose integer ``round`` field
 passes the round so far, so the rolls that open a round (surprise, the order of attack) are told in it
 with its ``round_started``; it is headed ``### Round N (t)``, ``t`` the game time of that event. Events
 before the first round (combatants joining) are headed ``### Before the first round``. Sections of time
@@ -44,8 +43,6 @@ from affray.kernel.ruleset import StateDisplay
 from affray.replays.narrate import Told
 from affray.replays.telling import number
 
-ROUND_STARTED = "round_started"
-"""The kind whose presence in a log's vocabulary says the log's ruleset fights in rounds."""
 SECTION_MS = 10 * MS_PER_SECOND
 """The game time one section covers, for a ruleset without rounds."""
 
@@ -97,11 +94,6 @@ def cell(text: str) -> str:
 def row(*cells: str) -> str:
     """A Markdown table row of ``cells``, each escaped."""
     return "| " + " | ".join(cell(c) for c in cells) + " |"
-
-
-def has_rounds(vocabulary: Vocabulary[Any]) -> bool:
-    """Whether the log's ruleset fights in rounds: its vocabulary holds a ``round_started`` kind."""
-    return any(kind_of(kind) == ROUND_STARTED for kind in vocabulary.kinds)
 
 
 def _time_span(section: int) -> str:
@@ -218,11 +210,12 @@ class Ending:
 
 
 def markdown(
-    heading: str, told: Iterable[Told], vocabulary: Vocabulary[Any], display: StateDisplay
+    heading: str, told: Iterable[Told], vocabulary: Vocabulary[Any], display: StateDisplay, *, in_rounds: bool
 ) -> Iterator[str]:
-    """The fight as Markdown, line by line: ``heading`` as its title, a table per section, the outcome."""
+    """The fight as Markdown, line by line: ``heading`` as its title, a table per section (rounds for a
+    ruleset that fights in them), the outcome."""
     yield f"## {markdown_text(heading)}"
-    sections = Sections(has_rounds(vocabulary))
+    sections = Sections(in_rounds)
     state: EncounterState[Any] = vocabulary.new_state()
     ending = Ending(display)
     for event, state, text in told:

@@ -19,7 +19,9 @@ from affray.rulesets.energion.explanation import EXPLAINERS
 from affray.rulesets.energion.marks import MARKERS
 from affray.rulesets.energion.narration import TELLERS
 from affray.rulesets.energion.seating import EnergionSeating
+from affray.rulesets.energion.special_damage import SPECIAL_DAMAGE_HOST
 from affray.rulesets.energion.tables import tables
+from affray.rulesets.special_damage.hosting import carried_by
 
 
 def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionScenario:
@@ -49,3 +51,5 @@ RULESET = Ruleset(
     data=package_data("affray.rules.energion"),
 )
 """The Energion ruleset."""
+
+carried_by(SPECIAL_DAMAGE_HOST)  # what the special_damage module reads of this host's log

@@ -18,7 +18,9 @@ from affray.rulesets.fivestep.display import DISPLAY
 from affray.rulesets.fivestep.explanation import EXPLAINERS
 from affray.rulesets.fivestep.marks import MARKERS
 from affray.rulesets.fivestep.narration import TELLERS
+from affray.rulesets.fivestep.special_damage import SPECIAL_DAMAGE_HOST
 from affray.rulesets.fivestep.tables import tables
+from affray.rulesets.special_damage.hosting import carried_by
 
 
 def files(scenario: FivestepScenario) -> tuple[str, ...]:
@@ -36,6 +38,7 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> FivestepSc
 RULESET = Ruleset(
     name="fivestep",
     version="3",
+    in_rounds=True,
     description="five steps: surprise, primary attack, Agility Points as time, to hit, damage to body parts",
     vocabularies=vocabulary,
     load=load,
@@ -50,3 +53,5 @@ RULESET = Ruleset(
     markers=MARKERS,
 )
 """The five-step ruleset."""
+
+carried_by(SPECIAL_DAMAGE_HOST)  # what the special_damage module reads of this host's log

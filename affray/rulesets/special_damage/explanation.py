@@ -7,9 +7,9 @@ it leaves); a condition by its cause, chance and time (S4, S5); an explosion by 
 (S5, S6); a ruling by what was rolled and what the referee put instead (S10); healing and repair by their
 time (S7, S8). The other kinds are shown by their rolls and fields under their rules.
 
-The hit a special damage rides on is the host's (Energion's ``attack_resolved``, fivestep's
-``to_hit_resolved`` and ``damage_resolved``): it is looked up by kind name and read by its fields, as a
-module imports no host. Ruling numbers are those of docs/rulesets/special_damage.md.
+The hit a special damage rides on is the host's: its kinds, the chance of its roll and the rulings to cite
+come from the host's adapter (hosting.py), found by the state the explanation is given, as a module names
+no host. Ruling numbers are those of docs/rulesets/special_damage.md.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from affray.events.base import Event
-from affray.events.shared import CheckRolled, kind_of
+from affray.events.shared import CheckRolled
 from affray.events.special_damage.kinds import (
     AftermathEnded,
     AftermathStarted,
@@ -60,11 +60,10 @@ from affray.rules.special_damage.tables import (
     load_robots,
     load_weapon_modifiers,
 )
+from affray.rulesets.special_damage.hosting import HostRulings, SpecialDamageHost, host_of
 
 TABLES = "affray/rules/special_damage/data"
 """Where the tables an explanation cites are kept."""
-HIT_KINDS = ("attack_resolved", "to_hit_resolved", "damage_resolved")
-"""The host events of a hit that may score special damage: Energion's attack, fivestep's to-hit and damage."""
 VRUSK_CHECK = "Vrusk arm"
 """How the check of a Vrusk's damaged arm is named (rule S7), as the handler rolls it."""
 RS_CHECK = "Target makes RS check"
@@ -73,36 +72,6 @@ RS_CHECK = "Target makes RS check"
 _Row = LivingRow | RobotRow
 _Table = DamageTable[LivingRow] | DamageTable[RobotRow]
 
-
-class HostRulings(NamedTuple):
-    """The rulings by which the add-on sits on one host (docs/rulesets/special_damage.md), as cited."""
-
-    level: str
-    roll: str
-    stamina: str
-    table_1: str
-    reaction_speed: str
-    table_2: str
-
-
-ENERGION = HostRulings(
-    level="level = skill % // level_divisor, ruling 1",
-    roll="Energion's d100 hit roll, ruling 2",
-    stamina="as damage points, ruling 3",
-    table_1="ruling 5",
-    reaction_speed="RS = AG // rs_divisor, ruling 6",
-    table_2="ruling 7",
-)
-"""The rulings of the add-on over Energion."""
-FIVESTEP = HostRulings(
-    level="level = MARKS or BRAWL // level_divisor, ruling 14",
-    roll="fivestep's d100 to hit, ruling 14",
-    stamina="to the part struck, ruling 15",
-    table_1="ruling 16",
-    reaction_speed="RS = Agility // rs_divisor, ruling 16",
-    table_2="ruling 17",
-)
-"""The rulings of the add-on over fivestep."""
 
 SITUATIONS = {
     "short range": "the shot's E8 range band",
@@ -140,36 +109,26 @@ def _before(history: History, kind: str, who: str, e: Event, since: int = 0, **f
     return found if all(getattr(found, name, None) == value for name, value in fields.items()) else None
 
 
-def _hit(history: History, e: Event, attacker: str | None, target: str) -> list[Event]:
+def _hit(
+    host: SpecialDamageHost, history: History, e: Event, attacker: str | None, target: str
+) -> list[Event]:
     """The host's events of the hit on ``target`` at ``e``'s moment (by ``attacker``, if known)."""
     found = []
-    for kind in HIT_KINDS:
+    for kind in host.hit_kinds:
         event = _before(history, kind, attacker or target, e, target=target)
         if event is not None and (attacker is None or getattr(event, "attacker", None) == attacker):
             found.append(event)
     return found
 
 
-def _hit_depends(hit: Sequence[Event], why: str) -> list[Because]:
-    """The hit's events, each with ``why``; fivestep's damage as the part the Stamina goes to."""
-    found = []
-    for event in hit:
-        part = getattr(event, "part", None)
-        if kind_of(type(event)) == "damage_resolved" and isinstance(part, str):
-            found.append(Because(event.seq, f"the hit's damage to the {part}, which takes the Stamina too"))
-        else:
-            found.append(Because(event.seq, why))
-    return found
+def _hit_depends(host: SpecialDamageHost, hit: Sequence[Event], why: str) -> list[Because]:
+    """The hit's events, each with ``why`` or with what the host says the event gave it."""
+    return [Because(event.seq, host.hit_reason(event) or why) for event in hit]
 
 
-def _hit_chance(hit: Sequence[Event]) -> Decimal | None:
-    """The chance the hit roll was made under: an Energion attack's ``hit.hit_chance`` (E4), a fivestep
-    to-hit's ``chance`` (F8); read by field name, as a module imports no host."""
-    for event in hit:
-        found = getattr(getattr(event, "hit", None), "hit_chance", getattr(event, "chance", None))
-        if isinstance(found, Decimal):
-            return found
-    return None
+def _hit_chance(host: SpecialDamageHost, hit: Sequence[Event]) -> Decimal | None:
+    """The chance the hit roll was made under, as the first of the hit's events to hold one gives it."""
+    return next((found for found in map(host.hit_chance, hit) if found is not None), None)
 
 
 # --- the tables ---------------------------------------------------------------------------------------
@@ -483,26 +442,35 @@ def _effect_steps(e: SpecialDamage) -> list[Step]:
 
 
 def _special(e: SpecialDamage, state: Field, history: History) -> Explanation:
-    host = FIVESTEP if isinstance(e.part, str) else ENERGION
-    hit = _hit(history, e, e.attacker, e.target)
+    host = host_of(state)
+    hit = _hit(host, history, e, e.attacker, e.target)
     since = max((event.seq for event in hit), default=0)
     checks = _checks(e, history, since)
     found = _before(history, "referee_ruling", e.target, e, since, ruled=e.damage)
     ruling = found if isinstance(found, RefereeRuling) else None
     target = state.combatants[e.target]
     left = f"{number(target.damage_left)}/{number(target.damage_points)} DP"
-    steps = _scoring(e, host, _hit_chance(hit)) + _type_roll(e, host, checks) + _row_read(e, host, ruling)
+    cited = host.rulings
+    steps = (
+        _scoring(e, cited, _hit_chance(host, hit))
+        + _type_roll(e, cited, checks)
+        + _row_read(e, cited, ruling)
+    )
     if checks.vrusk is not None:
         steps += _vrusk_arm(checks.vrusk)
     steps += [*_effect_steps(e), Step(what=f"{e.target} left", value=left)]
-    return Explanation(steps=steps, depends_on=_special_depends(e, hit, checks, ruling))
+    return Explanation(steps=steps, depends_on=_special_depends(e, host, hit, checks, ruling))
 
 
 def _special_depends(
-    e: SpecialDamage, hit: Sequence[Event], checks: _Checks, ruling: RefereeRuling | None
+    e: SpecialDamage,
+    host: SpecialDamageHost,
+    hit: Sequence[Event],
+    checks: _Checks,
+    ruling: RefereeRuling | None,
 ) -> list[Because]:
     """The hit that scored it, the target's RS check or Vrusk arm roll, the referee's ruling on it."""
-    found = _hit_depends(hit, f"{e.attacker}'s hit on {e.target}: its roll and chance (S1)")
+    found = _hit_depends(host, hit, f"{e.attacker}'s hit on {e.target}: its roll and chance (S1)")
     if checks.rs is not None:
         found.append(Because(checks.rs.seq, f"{e.target}'s RS check (Table 1, S9)"))
     if checks.vrusk is not None:
@@ -601,17 +569,16 @@ def _exploded(e: Exploded, state: Field, history: History) -> Explanation:
         steps += _blast_hit(hit, e.roll.total, rule)
     if not e.hits:
         steps.append(Step(what="caught", value="no one", how=f"no one within {e.radius_m} m", rule=rule))
-    return Explanation(steps=steps, depends_on=_exploded_depends(e, history, robot))
+    return Explanation(steps=steps, depends_on=_exploded_depends(e, host_of(state), history, robot))
 
 
-def _exploded_depends(e: Exploded, history: History, robot: bool) -> list[Because]:
+def _exploded_depends(e: Exploded, host: SpecialDamageHost, history: History, robot: bool) -> list[Because]:
     """A robot's special damage that made it explode; a computer's, the hit that wrecked its programs."""
     if robot:
         special = _before(history, "special_damage", e.source, e, target=e.source)
         return [Because(special.seq, f"the special damage to {e.source} (S5)")] if special is not None else []
-    return _hit_depends(
-        _hit(history, e, None, e.source), f"the hit on {e.source} that destroyed its programs (S6)"
-    )
+    why = f"the hit on {e.source} that destroyed its programs (S6)"
+    return _hit_depends(host, _hit(host, history, e, None, e.source), why)
 
 
 # --- referee's rulings (S10) ----------------------------------------------------------------------
@@ -636,10 +603,10 @@ def _ruling(e: RefereeRuling, state: Field, history: History) -> Explanation:
             source=f"the scenario's rulings: {e.target}'s special damage #{e.nth}",
         ),
     ]
-    hit = _hit(history, e, None, e.target)
-    return Explanation(
-        steps=steps, depends_on=_hit_depends(hit, f"the hit on {e.target} whose special damage it alters")
-    )
+    host = host_of(state)
+    hit = _hit(host, history, e, None, e.target)
+    why = f"the hit on {e.target} whose special damage it alters"
+    return Explanation(steps=steps, depends_on=_hit_depends(host, hit, why))
 
 
 # --- healing and repair (S7, S8) ---------------------------------------------------------------------

@@ -7,11 +7,13 @@ from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from affray import rulesets
 from affray.events.base import Event, Roll
 from affray.events.energion.kinds import AttackResolved
 from affray.events.fivestep.kinds import DamageResolved, ToHitResolved
-from affray.events.shared import CheckRolled
+from affray.events.shared import CheckRolled, kind_of
 from affray.events.special_damage.kinds import (
     BlastHit,
     ConditionStarted,
@@ -24,11 +26,14 @@ from affray.events.special_damage.kinds import (
     SpecialDamage,
     SpecialModifier,
 )
+from affray.events.state import EncounterState
 from affray.kernel.explanation import Explanation, Step, rolls_and_fields
 from affray.kernel.ruleset import Reading
 from affray.npc.fivestep.controllers import Strike
 from affray.replays.explain import Explained, Index, explain
+from affray.rulesets.special_damage import hosting
 from affray.rulesets.special_damage.explanation import EXPLAINERS
+from affray.rulesets.special_damage.hosting import UNKNOWN_HOST, HostRulings, SpecialDamageHost, host_of
 from tests.handlers.fivestep import RIFLE, Scripted, character, run, scenario
 from tests.strategies import example, healed_events
 
@@ -90,13 +95,14 @@ def _roll(expr: str, total: int, roller: str, purpose: str, *faces: int) -> Roll
 
 
 def _state(**bodies: str) -> Any:
-    """A field of combatants, each of its body, with 10 of 20 damage points left."""
-    return SimpleNamespace(
-        combatants={
-            who: SimpleNamespace(special=SimpleNamespace(body=body), damage_left=10, damage_points=20)
-            for who, body in bodies.items()
-        }
-    )
+    """An Energion field (the host the explanation cites) of combatants, each of its body, with 10 of 20
+    damage points left."""
+    state = rulesets.ruleset("energion").vocabulary(["special_damage"]).new_state()
+    state.combatants = {
+        who: SimpleNamespace(special=SimpleNamespace(body=body), damage_left=10, damage_points=20)
+        for who, body in bodies.items()
+    }
+    return state
 
 
 def _special(seq: int = 3, **fields: Any) -> SpecialDamage:
@@ -489,3 +495,56 @@ def test_the_other_kinds_are_still_shown_by_their_fields() -> None:
     # S3: vix's lost code breaker (weapon roll 81 > 10: equipment, not a weapon) by its rolls and fields
     event = _robots(EquipmentLost, combatant="vix")
     assert EXPLAINERS[EquipmentLost](event, None, History()) == rolls_and_fields(event, "S3")
+
+
+# --- the host, as it hands itself over (S1, S9) ------------------------------------------------
+
+
+HOSTS = sorted(
+    name for name in rulesets.BUILT_IN_RULESETS if "special_damage" in rulesets.ruleset(name).modules
+)
+
+
+class _ThirdState(EncounterState[object], kw_only=True):
+    """The state of a host the module does not know."""
+
+
+def _explained_how(state: object) -> dict[str, str]:
+    found = EXPLAINERS[SpecialDamage](_special(), state, History())
+    return {step.what: step.how for step in found.steps}
+
+
+def test_both_hosts_carry_the_module() -> None:
+    assert HOSTS == ["energion", "fivestep"]
+
+
+@pytest.mark.parametrize("name", HOSTS)
+def test_each_host_hands_over_its_reading_of_its_log(name: str) -> None:
+    state = rulesets.ruleset(name).vocabulary(["special_damage"]).new_state()
+    assert host_of(state).ruleset == name
+
+
+@pytest.mark.parametrize("name", HOSTS)
+def test_a_hosts_hit_kinds_are_kinds_of_its_log(name: str) -> None:
+    vocabulary = rulesets.ruleset(name).vocabulary(["special_damage"])
+    host = host_of(vocabulary.new_state())
+    assert host.hit_kinds
+    assert set(host.hit_kinds) <= {kind_of(kind) for kind in vocabulary.kinds}
+
+
+def test_a_host_that_handed_over_nothing_is_cited_as_no_ones() -> None:
+    # S1, S9: no Energion ruling is cited for a host that is not Energion
+    assert host_of(_ThirdState()) is UNKNOWN_HOST
+    how = _explained_how(_ThirdState(combatants=_state(a="living", b="living").combatants))
+    assert how["special damage"] == "hit roll 5 <= 7% (the host's hit roll)"
+    assert "ruling" not in how["special damage chance"] + how["RS check"]
+
+
+def test_a_third_host_is_cited_by_what_it_handed_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    cited = HostRulings(*(f"third ruling {n}" for n in range(1, 7)))
+    third = SpecialDamageHost(ruleset="third", state=_ThirdState, rulings=cited)
+    monkeypatch.setattr(hosting, "_HOSTS", {})
+    hosting.carried_by(third)
+    how = _explained_how(_ThirdState(combatants=_state(a="living", b="living").combatants))
+    assert how["special damage chance"] == "3 + 2 x level 2 = 7 (third ruling 1)"
+    assert how["special damage"] == "hit roll 5 <= 7% (third ruling 2)"
