@@ -70,7 +70,7 @@ def type_text(info: mi.Type) -> str:
     if isinstance(info, mi.StructType):
         return _struct_name(info)
     if isinstance(info, mi.Metadata):  # ActorId, CombatantId
-        return f"{type_text(info.type)}, a combatant's id"
+        return f"{type_text(info.type)} (a combatant's id)"
     return type(info).__name__
 
 

@@ -111,7 +111,7 @@ def value_text(value: Any, kind: str) -> str:
     """A value as the page writes a member of type ``kind`` (words, as the page says them)."""
     if isinstance(value, Number):
         if "decimal" in kind:
-            return str(Decimal(value))
+            return str(Decimal(int(value) if re.fullmatch(r"-?\d+", value) else value))
         if "float" in kind:
             return float_text(float(value))
         return str(int(value)) if re.fullmatch(r"-?\d+", value) else value
