@@ -27,32 +27,35 @@ from affray.kernel.ruleset import Teller
 from affray.replays.telling import at, number, rolled
 
 
-def _moved(e: Moved, s: EncounterState[Any]) -> str:
-    how = "flees" if e.fleeing else "moves"
-    way = "away from" if e.fleeing else "toward"
-    return f"{e.combatant} {how} {number(e.distance)} m {way} {e.toward}, {at(e.start)} -> {at(e.end)}"
+def _moved(event: Moved, state: EncounterState[Any]) -> str:
+    how = "flees" if event.fleeing else "moves"
+    way = "away from" if event.fleeing else "toward"
+    return (
+        f"{event.combatant} {how} {number(event.distance)} m {way} {event.toward}, {at(event.start)} -> "
+        f"{at(event.end)}"
+    )
 
 
-def _refused(e: ActionRefused, s: EncounterState[Any]) -> str:
-    return f"{e.combatant} cannot {e.action}: {e.reason}"
+def _refused(event: ActionRefused, state: EncounterState[Any]) -> str:
+    return f"{event.combatant} cannot {event.action}: {event.reason}"
 
 
-def _check(e: CheckRolled, s: EncounterState[Any]) -> str:
-    side = "at or under" if e.under else "over"
-    return f"{e.combatant}'s {e.check}: {rolled(e.roll)}, {side} {number(e.chance)}%"
+def _check(event: CheckRolled, state: EncounterState[Any]) -> str:
+    side = "at or under" if event.under else "over"
+    return f"{event.combatant}'s {event.check}: {rolled(event.roll)}, {side} {number(event.chance)}%"
 
 
-def _out(e: CombatantOut, s: EncounterState[Any]) -> str:
-    return f"{e.combatant} is out: {e.reason}"
+def _out(event: CombatantOut, state: EncounterState[Any]) -> str:
+    return f"{event.combatant} is out: {event.reason}"
 
 
-def _ruling(e: RulingApplied, s: EncounterState[Any]) -> str:
-    return f"the referee's ruling on #{e.rules_on} ({e.combatant}): {e.effect}; {e.reason}"
+def _ruling(event: RulingApplied, state: EncounterState[Any]) -> str:
+    return f"the referee's ruling on #{event.rules_on} ({event.combatant}): {event.effect}; {event.reason}"
 
 
-def _ended(e: EncounterEnded, s: EncounterState[Any]) -> str:
-    who = f"side {e.winner} wins" if e.winner else "no winner"
-    return f"the encounter ends: {who} ({e.reason})"
+def _ended(event: EncounterEnded, state: EncounterState[Any]) -> str:
+    who = f"side {event.winner} wins" if event.winner else "no winner"
+    return f"the encounter ends: {who} ({event.reason})"
 
 
 SHARED_TELLERS: dict[type[Event], Teller] = {

@@ -25,8 +25,12 @@ from affray.kernel.timeline import Close, Instant, Mark, Marker, Span, instant
 _ZERO = Decimal(0)
 SHARED_MARKERS: Mapping[type[Event], Marker] = {
     ActionRefused: instant("refused", "combatant"),
-    RulingApplied: lambda e, s: [Instant(combatant=e.combatant, kind="ruling", at=e.t, label=e.effect)],
-    CombatantOut: lambda e, s: [Instant(combatant=e.combatant, kind="out", at=e.t, label=e.reason)],
+    RulingApplied: lambda event, state: [
+        Instant(combatant=event.combatant, kind="ruling", at=event.t, label=event.effect)
+    ],
+    CombatantOut: lambda event, state: [
+        Instant(combatant=event.combatant, kind="out", at=event.t, label=event.reason)
+    ],
 }
 """The marks of the kinds every ruleset shares."""
 

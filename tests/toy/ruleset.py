@@ -13,17 +13,21 @@ from tests.toy.kinds import FighterJoined, Swung
 from tests.toy.state import ToyFighter, ToyState, vocabulary
 
 
-def _joined(e: FighterJoined, s: ToyState) -> str:
-    return f"{e.combatant} joins side {e.side}: {number(e.damage_points)} points, skill {e.skill}"
-
-
-def _swung(e: Swung, s: ToyState) -> str:
-    target = s.combatants[e.target]
-    if e.damage_roll is None:
-        return f"{e.attacker} swings at {e.target}: {rolled(e.roll)} over {e.skill}, a miss"
+def _joined(event: FighterJoined, state: ToyState) -> str:
     return (
-        f"{e.attacker} swings at {e.target}: {rolled(e.roll)} at or under {e.skill}, hits for "
-        f"{rolled(e.damage_roll)}; {e.target} has {number(target.damage_left)} points"
+        f"{event.combatant} joins side {event.side}: {number(event.damage_points)} points, skill "
+        f"{event.skill}"
+    )
+
+
+def _swung(event: Swung, state: ToyState) -> str:
+    target = state.combatants[event.target]
+    if event.damage_roll is None:
+        return f"{event.attacker} swings at {event.target}: {rolled(event.roll)} over {event.skill}, a miss"
+    return (
+        f"{event.attacker} swings at {event.target}: {rolled(event.roll)} at or under {event.skill}, hits "
+        f"for "
+        f"{rolled(event.damage_roll)}; {event.target} has {number(target.damage_left)} points"
     )
 
 

@@ -147,14 +147,14 @@ def _quality(e: AttackResolved) -> list[Step]:
     return steps
 
 
-def _damage(e: AttackResolved, s: EnergionState) -> list[Step]:
+def _damage(event: AttackResolved, state: EnergionState) -> list[Step]:
     """Rule E7: D = base + ST bonus + weapon bonus + skill bonus; DMG = TRUNC((Q + 10) / 10) / 10 x D."""
-    d = e.damage
+    d = event.damage
     if d is None:
-        if e.hit.ruled_miss:
-            return [Step(what="outcome", value=e.outcome, how="the referee's ruling, whatever the rolls")]
-        why = "quality not above 0" if e.hit.quality <= 0 else "parried"
-        return [Step(what="outcome", value=e.outcome, how=why, rule="E6")]
+        if event.hit.ruled_miss:
+            return [Step(what="outcome", value=event.outcome, how="the referee's ruling, whatever the rolls")]
+        why = "quality not above 0" if event.hit.quality <= 0 else "parried"
+        return [Step(what="outcome", value=event.outcome, how=why, rule="E6")]
     potential = f"{d.base} + {number(d.strength_bonus)} + {number(d.weapon_bonus)} + {number(d.skill_bonus)}"
     steps = [
         Step(
@@ -162,12 +162,12 @@ def _damage(e: AttackResolved, s: EnergionState) -> list[Step]:
             value=number(d.potential),
             how=f"base + ST/20 + weapon + skill = {potential}",
             rule="E7",
-            source=f"weapon chart, row {e.weapon} ({CHARTS}/weapons.toml)",
+            source=f"weapon chart, row {event.weapon} ({CHARTS}/weapons.toml)",
         ),
         Step(
             what="multiplier",
             value=f"x{number(d.multiplier)}",
-            how=f"TRUNC(({number(e.hit.quality)} + 10) / 10) / 10",
+            how=f"TRUNC(({number(event.hit.quality)} + 10) / 10) / 10",
             rule="E7",
         ),
     ]
@@ -189,17 +189,17 @@ def _damage(e: AttackResolved, s: EnergionState) -> list[Step]:
                 how=f"{number(rolled)} {signed(d.ruled_points)} (the referee's ruling)",
             )
         )
-    steps.append(_left(s, e.target))
+    steps.append(_left(state, event.target))
     return steps
 
 
-def _attack(e: AttackResolved, s: EnergionState, history: History) -> Explanation:
-    h = e.hit
+def _attack(event: AttackResolved, state: EnergionState, history: History) -> Explanation:
+    h = event.hit
     steps = [_chance(h)]
     if h.ranged is not None:
         steps += _shot(h.ranged, h)
-    steps += _armor(h) + _quality(e) + _damage(e, s)
-    return Explanation(steps=steps, depends_on=_attack_depends(e, history))
+    steps += _armor(h) + _quality(event) + _damage(event, state)
+    return Explanation(steps=steps, depends_on=_attack_depends(event, history))
 
 
 def _attack_depends(e: AttackResolved, history: History) -> list[Because]:
@@ -241,37 +241,45 @@ def _avoidance_steps(a: AvoidanceRoll, rule: str = "E15") -> list[Step]:
     ]
 
 
-def _grapple(e: GrappleResolved, s: EnergionState, history: History) -> Explanation:
+def _grapple(event: GrappleResolved, state: EnergionState, history: History) -> Explanation:
     """Rule E15: the procedure's attack (E4 chance less the armor it meets, E6 quality), the avoidance,
     and what a landed procedure does."""
-    armor = "normal armor (E9)" if e.armor == "normal" else "AG/luck armor"
+    armor = "normal armor (E9)" if event.armor == "normal" else "AG/luck armor"
     steps = [
         Step(
             what="procedure",
-            value=e.procedure,
+            value=event.procedure,
             rule="E15",
-            source=f"grappling chart, row {e.procedure} ({CHARTS}/grappling.toml)",
+            source=f"grappling chart, row {event.procedure} ({CHARTS}/grappling.toml)",
         ),
-        Step(what="hit chance", value=f"{number(e.hit_chance)}%", how=_grapple_chance(e), rule="E4, E15"),
-        Step(what="armor", value=number(e.armor_value), how=armor, rule="E15"),
-        roll_step("attack roll", e.roll, "E6"),
+        Step(
+            what="hit chance",
+            value=f"{number(event.hit_chance)}%",
+            how=_grapple_chance(event),
+            rule="E4, E15",
+        ),
+        Step(what="armor", value=number(event.armor_value), how=armor, rule="E15"),
+        roll_step("attack roll", event.roll, "E6"),
         Step(
             what="quality",
-            value=number(e.quality),
-            how=f"{number(e.hit_chance)} - {number(e.armor_value)} - {e.roll.total}",
+            value=number(event.quality),
+            how=f"{number(event.hit_chance)} - {number(event.armor_value)} - {event.roll.total}",
             rule="E6, E15",
         ),
     ]
-    if e.avoidance is not None:
-        steps += _avoidance_steps(e.avoidance)
-    steps.append(Step(what="outcome", value=e.outcome, how=", ".join(e.effects), rule="E15"))
-    if e.damage_roll is not None:
-        steps.append(roll_step("damage roll", e.damage_roll, "E15"))
-    if e.outcome == "landed":
+    if event.avoidance is not None:
+        steps += _avoidance_steps(event.avoidance)
+    steps.append(Step(what="outcome", value=event.outcome, how=", ".join(event.effects), rule="E15"))
+    if event.damage_roll is not None:
+        steps.append(roll_step("damage roll", event.damage_roll, "E15"))
+    if event.outcome == "landed":
         how = "the procedure's printed damage at this quality (ruling 44)"
-        steps += [Step(what="damage", value=number(e.damage), how=how, rule="E15"), _left(s, e.target)]
-    chosen = history.latest("target_chosen", e.attacker)
-    depends = [Because(chosen.seq, f"{e.attacker} chose its target")] if chosen is not None else []
+        steps += [
+            Step(what="damage", value=number(event.damage), how=how, rule="E15"),
+            _left(state, event.target),
+        ]
+    chosen = history.latest("target_chosen", event.attacker)
+    depends = [Because(chosen.seq, f"{event.attacker} chose its target")] if chosen is not None else []
     return Explanation(steps=steps, depends_on=depends)
 
 
@@ -280,73 +288,80 @@ def _grapple_chance(e: GrappleResolved) -> str:
     return "skill + melee bonus" + (f" {e.injury_penalty:+d} injuries (S4, S5)" if e.injury_penalty else "")
 
 
-def _escape(e: HoldEscapeRolled, s: EnergionState, history: History) -> Explanation:
+def _escape(event: HoldEscapeRolled, state: EnergionState, history: History) -> Explanation:
     """Rule E15: a held combatant's avoidance roll for the second; success breaks the hold."""
-    hold = history.latest("grapple_resolved", e.combatant)
-    depends = [Because(hold.seq, f"{e.holder}'s {e.procedure} took hold")] if hold is not None else []
-    return Explanation(steps=_avoidance_steps(e.avoidance), depends_on=depends)
+    hold = history.latest("grapple_resolved", event.combatant)
+    depends = [Because(hold.seq, f"{event.holder}'s {event.procedure} took hold")] if hold is not None else []
+    return Explanation(steps=_avoidance_steps(event.avoidance), depends_on=depends)
 
 
-def _spell_started(e: SpellStarted, s: EnergionState, history: History) -> Explanation:
+def _spell_started(event: SpellStarted, state: EnergionState, history: History) -> Explanation:
     """Rule E23: preparation (battle initiative, rolled or given), one second of initiation, the casting."""
     preparation = (
-        roll_step("preparation roll (seconds)", e.roll, "E23")
-        if e.roll is not None
+        roll_step("preparation roll (seconds)", event.roll, "E23")
+        if event.roll is not None
         else Step(
-            what="preparation", value=f"{seconds(e.preparation_ms)} s", how="the scenario's", rule="E23"
+            what="preparation", value=f"{seconds(event.preparation_ms)} s", how="the scenario's", rule="E23"
         )
     )
-    total = e.preparation_ms + e.initiation_ms + e.casting_ms
+    total = event.preparation_ms + event.initiation_ms + event.casting_ms
     steps = [
         preparation,
-        Step(what="initiation", value=f"{seconds(e.initiation_ms)} s", rule="E23"),
+        Step(what="initiation", value=f"{seconds(event.initiation_ms)} s", rule="E23"),
         Step(
-            what="casting", value=f"{seconds(e.casting_ms)} s", how="the spell's casting seconds", rule="E23"
+            what="casting",
+            value=f"{seconds(event.casting_ms)} s",
+            how="the spell's casting seconds",
+            rule="E23",
         ),
         Step(
             what="cast at",
             value=f"+{seconds(total)} s",
-            how=f"{seconds(e.preparation_ms)} + {seconds(e.initiation_ms)} + {seconds(e.casting_ms)}",
+            how=(
+                f"{seconds(event.preparation_ms)} + {seconds(event.initiation_ms)} + "
+                f"{seconds(event.casting_ms)}"
+            ),
             rule="E23",
         ),
     ]
     return Explanation(steps=steps)
 
 
-def _spell_cast(e: SpellCast, s: EnergionState, history: History) -> Explanation:
+def _spell_cast(event: SpellCast, state: EnergionState, history: History) -> Explanation:
     """Rule E23: the spell takes effect: its damage roll (the scenario's expression) on the target."""
-    target = s.combatants[e.target]
+    target = state.combatants[event.target]
     steps = [
-        roll_step("damage roll", e.roll, "E23"),
-        Step(what="damage", value=number(e.damage), how="the spell's damage expression", rule="E23"),
+        roll_step("damage roll", event.roll, "E23"),
+        Step(what="damage", value=number(event.damage), how="the spell's damage expression", rule="E23"),
         Step(
-            what=f"{e.target} left", value=f"{number(target.damage_left)}/{number(target.damage_points)} DP"
+            what=f"{event.target} left",
+            value=f"{number(target.damage_left)}/{number(target.damage_points)} DP",
         ),
     ]
-    started = history.latest("spell_started", e.combatant)
-    depends = [Because(started.seq, f"{e.combatant} began {e.spell}")] if started is not None else []
+    started = history.latest("spell_started", event.combatant)
+    depends = [Because(started.seq, f"{event.combatant} began {event.spell}")] if started is not None else []
     return Explanation(steps=steps, depends_on=depends)
 
 
-def _location(e: LocationDisabled, s: EnergionState, history: History) -> Explanation:
+def _location(event: LocationDisabled, state: EnergionState, history: History) -> Explanation:
     """Rule E20: damage to a location at or above its share of the damage points disables it (or kills)."""
-    who = s.combatants[e.combatant]
+    who = state.combatants[event.combatant]
     steps = [
         Step(
             what="share",
-            value=number(e.share),
-            how=f"{number(who.damage_points)} DP x the {e.location}'s share",
+            value=number(event.share),
+            how=f"{number(who.damage_points)} DP x the {event.location}'s share",
             rule="E20",
-            source=f"hit location chart, row {e.location} ({CHARTS}/hit_locations.toml)",
+            source=f"hit location chart, row {event.location} ({CHARTS}/hit_locations.toml)",
         ),
         Step(
             what="effect",
-            value=e.effect,
-            how=f"{number(e.damage)} damage there >= {number(e.share)}",
+            value=event.effect,
+            how=f"{number(event.damage)} damage there >= {number(event.share)}",
             rule="E20",
         ),
     ]
-    blow = history.latest("attack_resolved", e.combatant)
+    blow = history.latest("attack_resolved", event.combatant)
     depends = [Because(blow.seq, "the blow that reached the share")] if blow is not None else []
     return Explanation(steps=steps, depends_on=depends)
 

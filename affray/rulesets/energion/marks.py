@@ -32,88 +32,133 @@ KNOCKED_DOWN = "knocked down"
 _GRAPPLE_OUTCOMES: dict[str, InstantKind] = {"landed": "hit", "avoided": "parried", "miss": "miss"}
 
 
-def _perceived(e: Perceived, s: EnergionState) -> Sequence[Mark]:
-    return [Span(combatant=e.combatant, kind="perception", start=e.t - e.after_ms, end=e.t)]
+def _perceived(event: Perceived, state: EnergionState) -> Sequence[Mark]:
+    return [Span(combatant=event.combatant, kind="perception", start=event.t - event.after_ms, end=event.t)]
 
 
-def _reacted(e: Reacted, s: EnergionState) -> Sequence[Mark]:
-    return [Span(combatant=e.combatant, kind="reaction", start=e.t - e.reaction_ms, end=e.t)]
+def _reacted(event: Reacted, state: EnergionState) -> Sequence[Mark]:
+    return [Span(combatant=event.combatant, kind="reaction", start=event.t - event.reaction_ms, end=event.t)]
 
 
-def _readied(e: WeaponReadied, s: EnergionState) -> Sequence[Mark]:
-    start = e.t - e.initiative_ms
-    return [Span(combatant=e.combatant, kind="initiative", start=start, end=e.t, label=e.weapon)]
+def _readied(event: WeaponReadied, state: EnergionState) -> Sequence[Mark]:
+    start = event.t - event.initiative_ms
+    return [Span(combatant=event.combatant, kind="initiative", start=start, end=event.t, label=event.weapon)]
 
 
-def _changed(e: WeaponChanged, s: EnergionState) -> Sequence[Mark]:
-    return [Span(combatant=e.combatant, kind="initiative", start=e.t - e.took_ms, end=e.t, label=e.to_weapon)]
-
-
-def _waited(e: Waited, s: EnergionState) -> Sequence[Mark]:
-    end = e.t + e.seconds * MS_PER_SECOND
-    return [Span(combatant=e.combatant, kind="action", start=e.t, end=end, label="waits")]
-
-
-def _aim(e: AimStarted, s: EnergionState) -> Sequence[Mark]:
-    return [Span(combatant=e.combatant, kind="aim", start=e.t, end=None, label=e.target)]
-
-
-def _attack(e: AttackResolved, s: EnergionState) -> Sequence[Mark]:
-    damage = e.damage.damage if e.damage is not None else None
+def _changed(event: WeaponChanged, state: EnergionState) -> Sequence[Mark]:
     return [
-        Close(combatant=e.attacker, kind="aim", at=e.t),
-        Instant(combatant=e.attacker, kind=e.outcome, at=e.t, target=e.target, damage=damage, label=e.weapon),
+        Span(
+            combatant=event.combatant,
+            kind="initiative",
+            start=event.t - event.took_ms,
+            end=event.t,
+            label=event.to_weapon,
+        )
     ]
 
 
-def _spell_started(e: SpellStarted, s: EnergionState) -> Sequence[Mark]:
-    end = e.t + e.preparation_ms + e.initiation_ms + e.casting_ms
-    return [Span(combatant=e.combatant, kind="cast", start=e.t, end=end, label=e.spell)]
+def _waited(event: Waited, state: EnergionState) -> Sequence[Mark]:
+    end = event.t + event.seconds * MS_PER_SECOND
+    return [Span(combatant=event.combatant, kind="action", start=event.t, end=end, label="waits")]
 
 
-def _spell_cast(e: SpellCast, s: EnergionState) -> Sequence[Mark]:
+def _aim(event: AimStarted, state: EnergionState) -> Sequence[Mark]:
+    return [Span(combatant=event.combatant, kind="aim", start=event.t, end=None, label=event.target)]
+
+
+def _attack(event: AttackResolved, state: EnergionState) -> Sequence[Mark]:
+    damage = event.damage.damage if event.damage is not None else None
     return [
-        Instant(combatant=e.combatant, kind="hit", at=e.t, target=e.target, damage=e.damage, label=e.spell)
+        Close(combatant=event.attacker, kind="aim", at=event.t),
+        Instant(
+            combatant=event.attacker,
+            kind=event.outcome,
+            at=event.t,
+            target=event.target,
+            damage=damage,
+            label=event.weapon,
+        ),
     ]
 
 
-def _spell_interrupted(e: SpellInterrupted, s: EnergionState) -> Sequence[Mark]:
+def _spell_started(event: SpellStarted, state: EnergionState) -> Sequence[Mark]:
+    end = event.t + event.preparation_ms + event.initiation_ms + event.casting_ms
+    return [Span(combatant=event.combatant, kind="cast", start=event.t, end=end, label=event.spell)]
+
+
+def _spell_cast(event: SpellCast, state: EnergionState) -> Sequence[Mark]:
     return [
-        Close(combatant=e.combatant, kind="cast", at=e.t),
-        Instant(combatant=e.combatant, kind="lost", at=e.t, label=f"{e.spell}: {e.reason}"),
+        Instant(
+            combatant=event.combatant,
+            kind="hit",
+            at=event.t,
+            target=event.target,
+            damage=event.damage,
+            label=event.spell,
+        )
     ]
 
 
-def _grapple(e: GrappleResolved, s: EnergionState) -> Sequence[Mark]:
-    outcome = _GRAPPLE_OUTCOMES[e.outcome]
-    damage = e.damage if e.outcome == "landed" else None
+def _spell_interrupted(event: SpellInterrupted, state: EnergionState) -> Sequence[Mark]:
+    return [
+        Close(combatant=event.combatant, kind="cast", at=event.t),
+        Instant(combatant=event.combatant, kind="lost", at=event.t, label=f"{event.spell}: {event.reason}"),
+    ]
+
+
+def _grapple(event: GrappleResolved, state: EnergionState) -> Sequence[Mark]:
+    outcome = _GRAPPLE_OUTCOMES[event.outcome]
+    damage = event.damage if event.outcome == "landed" else None
     marks: list[Mark] = [
-        Instant(combatant=e.attacker, kind=outcome, at=e.t, target=e.target, damage=damage, label=e.procedure)
+        Instant(
+            combatant=event.attacker,
+            kind=outcome,
+            at=event.t,
+            target=event.target,
+            damage=damage,
+            label=event.procedure,
+        )
     ]
-    if e.outcome != "landed":
+    if event.outcome != "landed":
         return marks
-    if "KD" in e.effects:
-        marks.append(Span(combatant=e.target, kind="condition", start=e.t, end=None, label=KNOCKED_DOWN))
-    if s.combatants[e.target].held_by == e.attacker:
+    if "KD" in event.effects:
         marks.append(
-            Span(combatant=e.target, kind="hold", start=e.t, end=None, label=f"held by {e.attacker}")
+            Span(combatant=event.target, kind="condition", start=event.t, end=None, label=KNOCKED_DOWN)
+        )
+    if state.combatants[event.target].held_by == event.attacker:
+        marks.append(
+            Span(
+                combatant=event.target,
+                kind="hold",
+                start=event.t,
+                end=None,
+                label=f"held by {event.attacker}",
+            )
         )
     return marks
 
 
-def _escape(e: HoldEscapeRolled, s: EnergionState) -> Sequence[Mark]:
-    if not e.avoidance.avoided:
+def _escape(event: HoldEscapeRolled, state: EnergionState) -> Sequence[Mark]:
+    if not event.avoidance.avoided:
         return []
-    return [Close(combatant=e.combatant, kind="hold", at=e.t)]
+    return [Close(combatant=event.combatant, kind="hold", at=event.t)]
 
 
-def _stood_up(e: StoodUp, s: EnergionState) -> Sequence[Mark]:
-    return [Close(combatant=e.combatant, kind="condition", at=e.t, label=KNOCKED_DOWN)]
+def _stood_up(event: StoodUp, state: EnergionState) -> Sequence[Mark]:
+    return [Close(combatant=event.combatant, kind="condition", at=event.t, label=KNOCKED_DOWN)]
 
 
-def _location(e: LocationDisabled, s: EnergionState) -> Sequence[Mark]:
-    what = "mortal wound" if e.effect == "dead" else "unusable"
-    return [Span(combatant=e.combatant, kind="condition", start=e.t, end=None, label=f"{e.location} {what}")]
+def _location(event: LocationDisabled, state: EnergionState) -> Sequence[Mark]:
+    what = "mortal wound" if event.effect == "dead" else "unusable"
+    return [
+        Span(
+            combatant=event.combatant,
+            kind="condition",
+            start=event.t,
+            end=None,
+            label=f"{event.location} {what}",
+        )
+    ]
 
 
 MARKERS: Mapping[type[Event], Marker] = {

@@ -36,60 +36,63 @@ from affray.npc.energion.intents import describe
 from affray.replays.telling import at, face, number, rolled, signed
 
 
-def _joined(e: CombatantJoined, s: EnergionState) -> str:
-    shield = f", shield {e.shield}" if e.shield else ""
-    perceives = f"; its perception time: {rolled(e.perception_roll, ' s')}" if e.perception_roll else ""
+def _joined(event: CombatantJoined, state: EnergionState) -> str:
+    shield = f", shield {event.shield}" if event.shield else ""
+    perceives = (
+        f"; its perception time: {rolled(event.perception_roll, ' s')}" if event.perception_roll else ""
+    )
     return (
-        f"{e.combatant} ({e.name}) joins side {e.side}: {number(e.damage_points)} DP, {e.weapon}, "
-        f"{e.armor}{shield}, at {at(e.position)}{perceives}"
+        f"{event.combatant} ({event.name}) joins side {event.side}: {number(event.damage_points)} DP, "
+        f"{event.weapon}, "
+        f"{event.armor}{shield}, at {at(event.position)}{perceives}"
     )
 
 
-def _perceived(e: Perceived, s: EnergionState) -> str:
+def _perceived(event: Perceived, state: EnergionState) -> str:
     """Rule E1: the clock starts when the first combatant perceives; the others perceive their perception
     time less the first's later."""
-    how = f" (perception {rolled(e.perception_roll, ' s')})" if e.perception_roll else ""
-    reaction = f"; its reaction time: {rolled(e.reaction_roll, ' s')}" if e.reaction_roll else ""
+    how = f" (perception {rolled(event.perception_roll, ' s')})" if event.perception_roll else ""
+    reaction = f"; its reaction time: {rolled(event.reaction_roll, ' s')}" if event.reaction_roll else ""
     when = (
         ", the first: the clock starts here"
-        if e.after_ms == 0
-        else f", {game_time(e.after_ms)} after the first (the clock starts at the first perception)"
+        if event.after_ms == 0
+        else f", {game_time(event.after_ms)} after the first (the clock starts at the first perception)"
     )
-    return f"{e.combatant} perceives the other party{how}{when}{reaction}"
+    return f"{event.combatant} perceives the other party{how}{when}{reaction}"
 
 
-def _reacted(e: Reacted, s: EnergionState) -> str:
-    if e.prepared:
-        return f"{e.combatant} had a prepared reaction: no reaction time"
-    how = f", {rolled(e.reaction_roll, ' s')}" if e.reaction_roll else ""
-    return f"{e.combatant} reacts after {seconds(e.reaction_ms)} s{how}"
+def _reacted(event: Reacted, state: EnergionState) -> str:
+    if event.prepared:
+        return f"{event.combatant} had a prepared reaction: no reaction time"
+    how = f", {rolled(event.reaction_roll, ' s')}" if event.reaction_roll else ""
+    return f"{event.combatant} reacts after {seconds(event.reaction_ms)} s{how}"
 
 
-def _readied(e: WeaponReadied, s: EnergionState) -> str:
+def _readied(event: WeaponReadied, state: EnergionState) -> str:
     floor = (
-        f" (its {seconds(e.speed_ms)} s minimum)"
-        if to_ms(e.chart_speed - e.speed_adjustment) < e.speed_ms
+        f" (its {seconds(event.speed_ms)} s minimum)"
+        if to_ms(event.chart_speed - event.speed_adjustment) < event.speed_ms
         else ""
     )
     return (
-        f"{e.combatant} readies {e.weapon} ({e.readiness.replace('_', ' ')}): initiative "
-        f"{seconds(e.initiative_ms)} s; speed {e.chart_speed} - {number(e.speed_adjustment)} = "
-        f"{seconds(e.speed_ms)} s between attacks{floor}"
+        f"{event.combatant} readies {event.weapon} ({event.readiness.replace('_', ' ')}): initiative "
+        f"{seconds(event.initiative_ms)} s; speed {event.chart_speed} - {number(event.speed_adjustment)} = "
+        f"{seconds(event.speed_ms)} s between attacks{floor}"
     )
 
 
-def _target(e: TargetChosen, s: EnergionState) -> str:
-    why = f": {e.reason}" if e.reason else ""
-    return f"{e.combatant} targets {e.target} ({e.controller}{why})"
+def _target(event: TargetChosen, state: EnergionState) -> str:
+    why = f": {event.reason}" if event.reason else ""
+    return f"{event.combatant} targets {event.target} ({event.controller}{why})"
 
 
-def _intent(e: IntentChosen, s: EnergionState) -> str:
-    scores = "; ".join(f"{score.option} {score.score:g}" for score in e.scores)
+def _intent(event: IntentChosen, state: EnergionState) -> str:
+    scores = "; ".join(f"{score.option} {score.score:g}" for score in event.scores)
     listed = f" [{scores}]" if scores else ""
-    if e.intent is None:
-        return f"{e.combatant} ({e.controller}) chooses to do nothing more{listed}"
-    why = f": {e.intent.reason}" if e.intent.reason else ""
-    return f"{e.combatant} ({e.controller}) chooses to {describe(e.intent)}{why}{listed}"
+    if event.intent is None:
+        return f"{event.combatant} ({event.controller}) chooses to do nothing more{listed}"
+    why = f": {event.intent.reason}" if event.intent.reason else ""
+    return f"{event.combatant} ({event.controller}) chooses to {describe(event.intent)}{why}{listed}"
 
 
 def _chance(h: HitDerivation) -> str:
@@ -110,34 +113,35 @@ def _where(h: HitDerivation) -> str:
     return f" at the {h.location} ({how}{bare})"
 
 
-def _attack(e: AttackResolved, s: EnergionState) -> str:
-    h = e.hit
+def _attack(event: AttackResolved, state: EnergionState) -> str:
+    h = event.hit
     armor = h.armor_value + h.shield_bonus
     shield = f" incl. shield {h.shield_bonus}" if h.shield_bonus else ""
     verb = "attacks" if h.ranged is None else "shoots at" if h.ranged.mode == "missile" else "throws at"
     line = (
-        f"{e.attacker} {verb} {e.target} with {e.weapon}{_where(h)}: {number(h.hit_chance)}% {_chance(h)} "
+        f"{event.attacker} {verb} {event.target} with {event.weapon}{_where(h)}: {number(h.hit_chance)}% "
+        f"{_chance(h)} "
         f"- armor {armor} ({h.armor} vs type {h.weapon_type}{shield}) - roll {face(h.roll)}"
         f" = quality {number(h.quality)}"
     )
-    if e.parry is not None:
-        p = e.parry
+    if event.parry is not None:
+        p = event.parry
         verdict = "parried" if p.parried else "fails"
         line += f"; parry with {p.device} {number(p.chance)}%, roll {face(p.roll)}: {verdict}"
-    if e.outcome == "miss":
+    if event.outcome == "miss":
         return line + (" -> miss (a ruling)" if h.ruled_miss else " -> miss")
-    if e.damage is None:
+    if event.damage is None:
         return line + " -> no damage"
-    d = e.damage
-    left = s.combatants[e.target].damage_left
-    total = s.combatants[e.target].damage_points
+    d = event.damage
+    left = state.combatants[event.target].damage_left
+    total = state.combatants[event.target].damage_points
     return (
         f"{line} -> x{number(d.multiplier)} of {number(d.potential)} ({'(' if d.range_factor else ''}"
         f"base {d.base} + ST {number(d.strength_bonus)} + weapon {number(d.weapon_bonus)}"
         f" + skill {number(d.skill_bonus)}{f') x{number(d.range_factor)} range' if d.range_factor else ''})"
         f"{_charged(d)} = {number(_rolled_damage(d))} damage"
         f"{_subdued(d)}{_ruled(d)}; "
-        f"{e.target} has {number(left)}/{number(total)} DP"
+        f"{event.target} has {number(left)}/{number(total)} DP"
     )
 
 
@@ -205,87 +209,96 @@ def _avoidance(a: AvoidanceRoll) -> str:
     return f"avoidance ({basis}) {number(a.target_number)}, roll {face(a.roll)}: {verdict}"
 
 
-def _grapple(e: GrappleResolved, s: EnergionState) -> str:
-    armor = "normal armor" if e.armor == "normal" else "AG/luck armor"
+def _grapple(event: GrappleResolved, state: EnergionState) -> str:
+    armor = "normal armor" if event.armor == "normal" else "AG/luck armor"
     line = (
-        f"{e.attacker} tries a {e.procedure} on {e.target}: {number(e.hit_chance)}% - {armor} "
-        f"{number(e.armor_value)} - roll {face(e.roll)} = quality {number(e.quality)}"
+        f"{event.attacker} tries a {event.procedure} on {event.target}: {number(event.hit_chance)}% - "
+        f"{armor} "
+        f"{number(event.armor_value)} - roll {face(event.roll)} = quality {number(event.quality)}"
     )
-    if e.avoidance is not None:
-        line += f"; {_avoidance(e.avoidance)}"
-    if e.outcome != "landed":
-        return f"{line} -> {e.outcome}"
+    if event.avoidance is not None:
+        line += f"; {_avoidance(event.avoidance)}"
+    if event.outcome != "landed":
+        return f"{line} -> {event.outcome}"
     effects = {"KD": "knocked down", "Pin": "pinned", "Disable": "disabled"}
-    what = ", ".join(effects[x] for x in e.effects) or "no hold"
-    damage = f"{number(e.damage)} damage" + (f" ({rolled(e.damage_roll)})" if e.damage_roll else "")
-    target = s.combatants[e.target]
-    recovery = f"; {e.attacker} recovers {seconds(e.recovery_ms)} s" if e.recovery_ms else ""
+    what = ", ".join(effects[x] for x in event.effects) or "no hold"
+    damage = f"{number(event.damage)} damage" + (
+        f" ({rolled(event.damage_roll)})" if event.damage_roll else ""
+    )
+    target = state.combatants[event.target]
+    recovery = f"; {event.attacker} recovers {seconds(event.recovery_ms)} s" if event.recovery_ms else ""
     return (
-        f"{line} -> {what}, {damage}; {e.target} has {number(target.damage_left)}/"
+        f"{line} -> {what}, {damage}; {event.target} has {number(target.damage_left)}/"
         f"{number(target.damage_points)} DP{recovery}"
     )
 
 
-def _escape(e: HoldEscapeRolled, s: EnergionState) -> str:
-    result = "breaks free" if e.avoidance.avoided else "is still held"
-    return f"{e.combatant} strains against {e.holder}'s {e.procedure}: {_avoidance(e.avoidance)}; {result}"
-
-
-def _hold_damage_dealt(e: HoldDamageDealt, s: EnergionState) -> str:
-    target = s.combatants[e.target]
+def _escape(event: HoldEscapeRolled, state: EnergionState) -> str:
+    result = "breaks free" if event.avoidance.avoided else "is still held"
     return (
-        f"{e.holder} holds {e.target} down: {number(e.damage)} damage; "
-        f"{e.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
+        f"{event.combatant} strains against {event.holder}'s {event.procedure}: "
+        f"{_avoidance(event.avoidance)}; {result}"
     )
 
 
-def _stood_up(e: StoodUp, s: EnergionState) -> str:
-    return f"{e.combatant} gets up ({seconds(e.took_ms)} s)"
-
-
-def _location(e: LocationDisabled, s: EnergionState) -> str:
+def _hold_damage_dealt(event: HoldDamageDealt, state: EnergionState) -> str:
+    target = state.combatants[event.target]
     return (
-        f"{e.combatant}'s {e.location} is {'a mortal wound' if e.effect == 'dead' else 'unusable'}: "
-        f"{number(e.damage)} damage there, its share is {number(e.share)}"
+        f"{event.holder} holds {event.target} down: {number(event.damage)} damage; "
+        f"{event.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
     )
 
 
-def _changed(e: WeaponChanged, s: EnergionState) -> str:
-    how = "drops and grabs" if e.method == "drop_and_grab" else "puts away and draws"
-    if e.from_weapon is None:
-        return f"{e.combatant} takes up {e.to_weapon} in {seconds(e.took_ms)} s"
-    return f"{e.combatant} {how}: {e.from_weapon} -> {e.to_weapon} in {seconds(e.took_ms)} s"
+def _stood_up(event: StoodUp, state: EnergionState) -> str:
+    return f"{event.combatant} gets up ({seconds(event.took_ms)} s)"
 
 
-def _aim(e: AimStarted, s: EnergionState) -> str:
-    return f"{e.combatant} aims {e.weapon} at {e.target}"
-
-
-def _spell_started(e: SpellStarted, s: EnergionState) -> str:
-    preparation = f"{seconds(e.preparation_ms)} s preparation" + (
-        f" ({rolled(e.roll, ' s')})" if e.roll else ""
-    )
-    total = e.preparation_ms + e.initiation_ms + e.casting_ms
+def _location(event: LocationDisabled, state: EnergionState) -> str:
     return (
-        f"{e.combatant} begins {e.spell} at {e.target}: {preparation}"
-        f" + {seconds(e.initiation_ms)} s initiation + {seconds(e.casting_ms)} s casting = {seconds(total)} s"
+        f"{event.combatant}'s {event.location} is "
+        f"{'a mortal wound' if event.effect == 'dead' else 'unusable'}: "
+        f"{number(event.damage)} damage there, its share is {number(event.share)}"
     )
 
 
-def _spell_cast(e: SpellCast, s: EnergionState) -> str:
-    target = s.combatants[e.target]
+def _changed(event: WeaponChanged, state: EnergionState) -> str:
+    how = "drops and grabs" if event.method == "drop_and_grab" else "puts away and draws"
+    if event.from_weapon is None:
+        return f"{event.combatant} takes up {event.to_weapon} in {seconds(event.took_ms)} s"
+    return f"{event.combatant} {how}: {event.from_weapon} -> {event.to_weapon} in {seconds(event.took_ms)} s"
+
+
+def _aim(event: AimStarted, state: EnergionState) -> str:
+    return f"{event.combatant} aims {event.weapon} at {event.target}"
+
+
+def _spell_started(event: SpellStarted, state: EnergionState) -> str:
+    preparation = f"{seconds(event.preparation_ms)} s preparation" + (
+        f" ({rolled(event.roll, ' s')})" if event.roll else ""
+    )
+    total = event.preparation_ms + event.initiation_ms + event.casting_ms
     return (
-        f"{e.combatant} casts {e.spell} at {e.target}: {rolled(e.roll)} = {number(e.damage)} damage; "
-        f"{e.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
+        f"{event.combatant} begins {event.spell} at {event.target}: {preparation}"
+        f" + {seconds(event.initiation_ms)} s initiation + {seconds(event.casting_ms)} s casting = "
+        f"{seconds(total)} s"
     )
 
 
-def _spell_interrupted(e: SpellInterrupted, s: EnergionState) -> str:
-    return f"{e.combatant} loses {e.spell}: {e.reason}"
+def _spell_cast(event: SpellCast, state: EnergionState) -> str:
+    target = state.combatants[event.target]
+    return (
+        f"{event.combatant} casts {event.spell} at {event.target}: {rolled(event.roll)} = "
+        f"{number(event.damage)} damage; "
+        f"{event.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
+    )
 
 
-def _waited(e: Waited, s: EnergionState) -> str:
-    return f"{e.combatant} waits {e.seconds} s: {e.reason}"
+def _spell_interrupted(event: SpellInterrupted, state: EnergionState) -> str:
+    return f"{event.combatant} loses {event.spell}: {event.reason}"
+
+
+def _waited(event: Waited, state: EnergionState) -> str:
+    return f"{event.combatant} waits {event.seconds} s: {event.reason}"
 
 
 TELLERS: dict[type, Teller] = {

@@ -233,17 +233,17 @@ def _located(e: ToHitResolved) -> list[Step]:
     return [Step(what="hit location", value=e.part, how=how, rule="F8")]
 
 
-def _to_hit(e: ToHitResolved, s: FivestepState, history: History) -> Explanation:
+def _to_hit(event: ToHitResolved, state: FivestepState, history: History) -> Explanation:
     """Rules F1, F8: the skill, the reach, the chance by the procedure, the roll and where a hit lands."""
-    steps = _skill(e)
-    steps.append(_reach(e))
-    if in_reach(e.combat, e.range_m):
-        steps += _chance(e) + _rolled(e) + _located(e)
+    steps = _skill(event)
+    steps.append(_reach(event))
+    if in_reach(event.combat, event.range_m):
+        steps += _chance(event) + _rolled(event) + _located(event)
     else:
-        steps.append(_verdict(e, "out_of_reach", "fails with no roll (rulings 23, 54)", "F1"))
-    if e.ruled_miss:
+        steps.append(_verdict(event, "out_of_reach", "fails with no roll (rulings 23, 54)", "F1"))
+    if event.ruled_miss:
         steps.append(Step(what="outcome", value="miss", how=f"{REFEREE}, whatever the roll (ruling 57)"))
-    return Explanation(steps=steps, depends_on=_to_hit_depends(e, s, history))
+    return Explanation(steps=steps, depends_on=_to_hit_depends(event, state, history))
 
 
 def _found(history: History, wanted: list[tuple[str, str, str]]) -> list[Because]:
@@ -252,18 +252,18 @@ def _found(history: History, wanted: list[tuple[str, str, str]]) -> list[Because
     return sorted((Because(event.seq, why) for event, why in found if event is not None), key=lambda b: b.seq)
 
 
-def _to_hit_depends(e: ToHitResolved, s: FivestepState, history: History) -> list[Because]:
+def _to_hit_depends(event: ToHitResolved, state: FivestepState, history: History) -> list[Because]:
     """The events a to-hit rests on: the attacker's turn, the action it spent on the attack, and the
     special damage that left the injury whose penalty is in its skill (S3)."""
     wanted = [
-        ("turn_started", e.attacker, f"{e.attacker}'s turn, in which it attacks (F7)"),
-        ("action_taken", e.attacker, f"{e.attacker}'s action (F7)"),
+        ("turn_started", event.attacker, f"{event.attacker}'s turn, in which it attacks (F7)"),
+        ("action_taken", event.attacker, f"{event.attacker}'s action (F7)"),
     ]
     found = _found(history, wanted)
-    if e.injury:
-        injured = history.latest_as("special_damage", "target", e.attacker)
+    if event.injury:
+        injured = history.latest_as("special_damage", "target", event.attacker)
         if isinstance(injured, SpecialDamage) and injured.injury is not None:
-            found.append(Because(injured.seq, f"{e.attacker}'s injury and its to-hit penalty (S3)"))
+            found.append(Because(injured.seq, f"{event.attacker}'s injury and its to-hit penalty (S3)"))
     return sorted(found, key=lambda b: b.seq)
 
 
@@ -469,24 +469,26 @@ def _described(e: DamageResolved) -> list[Step]:
     return steps
 
 
-def _damage(e: DamageResolved, s: FivestepState, history: History) -> Explanation:
+def _damage(event: DamageResolved, state: FivestepState, history: History) -> Explanation:
     """Rules F10-F12: where a blast strikes, the points, and what the part is left with."""
-    steps = _blast(e) + _points(e) + _part(e) + _described(e)
-    return Explanation(steps=steps, depends_on=_damage_depends(e, s, history))
+    steps = _blast(event) + _points(event) + _part(event) + _described(event)
+    return Explanation(steps=steps, depends_on=_damage_depends(event, state, history))
 
 
-def _damage_depends(e: DamageResolved, s: FivestepState, history: History) -> list[Because]:
+def _damage_depends(event: DamageResolved, state: FivestepState, history: History) -> list[Because]:
     """What a damage rests on: the to-hit it follows (same attacker and target) or, for a blast, the
     grenade its attacker threw."""
-    if e.blast:
-        thrown = history.latest_as("grenade_thrown", "thrower", e.attacker)
+    if event.blast:
+        thrown = history.latest_as("grenade_thrown", "thrower", event.attacker)
         return (
-            [] if thrown is None else [Because(thrown.seq, f"{e.attacker}'s grenade, whose blast it is (F9)")]
+            []
+            if thrown is None
+            else [Because(thrown.seq, f"{event.attacker}'s grenade, whose blast it is (F9)")]
         )
-    hit = history.latest("to_hit_resolved", e.attacker)
-    if not isinstance(hit, ToHitResolved) or hit.target != e.target or hit.seq >= e.seq:
+    hit = history.latest("to_hit_resolved", event.attacker)
+    if not isinstance(hit, ToHitResolved) or hit.target != event.target or hit.seq >= event.seq:
         return []
-    return [Because(hit.seq, f"{e.attacker}'s hit on {e.target}'s {hit.part or e.part} (F8)")]
+    return [Because(hit.seq, f"{event.attacker}'s hit on {event.target}'s {hit.part or event.part} (F8)")]
 
 
 # --- F9: grenades -----------------------------------------------------------------------------------
@@ -541,13 +543,13 @@ def _off(e: GrenadeThrown) -> list[Step]:
     return steps
 
 
-def _grenade(e: GrenadeThrown, s: FivestepState, history: History) -> Explanation:
+def _grenade(event: GrenadeThrown, state: FivestepState, history: History) -> Explanation:
     """Rule F9: the throw against BRAWL and where the grenade lands."""
     wanted = [
-        ("turn_started", e.thrower, f"{e.thrower}'s turn, in which it throws (F7)"),
-        ("action_taken", e.thrower, f"{e.thrower}'s action (F7)"),
+        ("turn_started", event.thrower, f"{event.thrower}'s turn, in which it throws (F7)"),
+        ("action_taken", event.thrower, f"{event.thrower}'s action (F7)"),
     ]
-    return Explanation(steps=_throw(e) + _off(e), depends_on=_found(history, wanted))
+    return Explanation(steps=_throw(event) + _off(event), depends_on=_found(history, wanted))
 
 
 EXPLAINERS: Mapping[type[Event], Explainer] = {

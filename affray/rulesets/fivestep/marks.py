@@ -23,43 +23,56 @@ HITS = ("hit", "direct", "random")
 """Outcomes of a to-hit roll that land (F8)."""
 
 
-def _round(e: RoundStarted, s: FivestepState) -> Sequence[Mark]:
+def _round(event: RoundStarted, state: FivestepState) -> Sequence[Mark]:
     return [
-        Close(combatant="", kind="round", at=e.t),
-        Span(combatant="", kind="round", start=e.t, end=None, label=f"R{e.round}"),
+        Close(combatant="", kind="round", at=event.t),
+        Span(combatant="", kind="round", start=event.t, end=None, label=f"R{event.round}"),
     ]
 
 
-def _turn(e: TurnStarted, s: FivestepState) -> Sequence[Mark]:
+def _turn(event: TurnStarted, state: FivestepState) -> Sequence[Mark]:
     """Rule F7: a turn cut into sub-turns marks where each after the first begins."""
-    if e.piece == 1:
+    if event.piece == 1:
         return []
-    label = f"sub-turn {e.piece}/{e.pieces}"
-    return [Instant(combatant=e.combatant, kind="subturn", at=e.t, label=label)]
+    label = f"sub-turn {event.piece}/{event.pieces}"
+    return [Instant(combatant=event.combatant, kind="subturn", at=event.t, label=label)]
 
 
-def _action(e: ActionTaken, s: FivestepState) -> Sequence[Mark]:
+def _action(event: ActionTaken, state: FivestepState) -> Sequence[Mark]:
     """From the start of the turn (or sub-turn) to the end of this action: its points' time so far."""
-    return [Span(combatant=e.combatant, kind="turn", start=e.t - e.elapsed_ms, end=e.t, label=e.action)]
-
-
-def _to_hit(e: ToHitResolved, s: FivestepState) -> Sequence[Mark]:
-    kind: InstantKind = "hit" if e.outcome in HITS else "miss"
-    return [Instant(combatant=e.attacker, kind=kind, at=e.t, target=e.target, label=e.weapon)]
-
-
-def _damage(e: DamageResolved, s: FivestepState) -> Sequence[Mark]:
-    label = f"{e.weapon}, {e.part}"
     return [
-        Instant(
-            combatant=e.attacker, kind="hit", at=e.t, target=e.target, damage=Decimal(e.points), label=label
+        Span(
+            combatant=event.combatant,
+            kind="turn",
+            start=event.t - event.elapsed_ms,
+            end=event.t,
+            label=event.action,
         )
     ]
 
 
-def _grenade(e: GrenadeThrown, s: FivestepState) -> Sequence[Mark]:
-    kind: InstantKind = "miss" if e.outcome == "miss" else "hit"
-    return [Instant(combatant=e.thrower, kind=kind, at=e.t, target=e.target, label=e.weapon)]
+def _to_hit(event: ToHitResolved, state: FivestepState) -> Sequence[Mark]:
+    kind: InstantKind = "hit" if event.outcome in HITS else "miss"
+    return [Instant(combatant=event.attacker, kind=kind, at=event.t, target=event.target, label=event.weapon)]
+
+
+def _damage(event: DamageResolved, state: FivestepState) -> Sequence[Mark]:
+    label = f"{event.weapon}, {event.part}"
+    return [
+        Instant(
+            combatant=event.attacker,
+            kind="hit",
+            at=event.t,
+            target=event.target,
+            damage=Decimal(event.points),
+            label=label,
+        )
+    ]
+
+
+def _grenade(event: GrenadeThrown, state: FivestepState) -> Sequence[Mark]:
+    kind: InstantKind = "miss" if event.outcome == "miss" else "hit"
+    return [Instant(combatant=event.thrower, kind=kind, at=event.t, target=event.target, label=event.weapon)]
 
 
 MARKERS: Mapping[type[Event], Marker] = {

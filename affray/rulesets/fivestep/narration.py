@@ -24,28 +24,28 @@ from affray.kernel.ruleset import Teller
 from affray.replays.telling import at, number, rolled, signed
 
 
-def _joined(e: CombatantJoined, s: FivestepState) -> str:
-    body = ", ".join(f"{p.name} {p.points}" for p in e.parts)
+def _joined(event: CombatantJoined, state: FivestepState) -> str:
+    body = ", ".join(f"{p.name} {p.points}" for p in event.parts)
     return (
-        f"{e.combatant} ({e.name}) joins side {e.side}: {e.weapon or 'unarmed'}; body {body} "
-        f"({number(e.damage_points)} points), at {at(e.position)}"
+        f"{event.combatant} ({event.name}) joins side {event.side}: {event.weapon or 'unarmed'}; body {body} "
+        f"({number(event.damage_points)} points), at {at(event.position)}"
     )
 
 
-def _surprise(e: SurpriseChecked, s: FivestepState) -> str:
+def _surprise(event: SurpriseChecked, state: FivestepState) -> str:
     sides = "; ".join(
-        f"{m.side} {rolled(m.roll)} vs {number(m.target)} ({signed(m.margin)})" for m in e.margins
+        f"{m.side} {rolled(m.roll)} vs {number(m.target)} ({signed(m.margin)})" for m in event.margins
     )
-    if e.outcome == "tie":
+    if event.outcome == "tie":
         result = "a tie at the top: every side rolls again"
-    elif e.outcome == "none":
+    elif event.outcome == "none":
         result = "nobody rolled under: no surprise"
     else:
-        result = f"side {e.winner} has surprise; {', '.join(e.surprised)} surprised"
-    return f"round {e.round}: surprise, procedure {e.procedure} ({e.reason}): {sides} -> {result}"
+        result = f"side {event.winner} has surprise; {', '.join(event.surprised)} surprised"
+    return f"round {event.round}: surprise, procedure {event.procedure} ({event.reason}): {sides} -> {result}"
 
 
-def _primary(e: PrimaryAttackRolled, s: FivestepState) -> str:
+def _primary(event: PrimaryAttackRolled, state: FivestepState) -> str:
     scores = "; ".join(
         f"{x.side} {rolled(x.roll)}"
         + (
@@ -54,69 +54,79 @@ def _primary(e: PrimaryAttackRolled, s: FivestepState) -> str:
             else ""
         )
         + f" = {number(x.score)}"
-        for x in e.scores
+        for x in event.scores
     )
-    procedure = f"{e.procedure} (by {e.each_round}, every round)" if e.each_round else str(e.procedure)
-    joiner = f" (side {e.joiner} joins)" if e.joiner else ""
-    if e.outcome == "tie":
+    procedure = (
+        f"{event.procedure} (by {event.each_round}, every round)"
+        if event.each_round
+        else str(event.procedure)
+    )
+    joiner = f" (side {event.joiner} joins)" if event.joiner else ""
+    if event.outcome == "tie":
         return (
-            f"round {e.round}: primary attack, procedure {procedure}{joiner}: {scores} -> a tie: roll again"
+            f"round {event.round}: primary attack, procedure {procedure}{joiner}: {scores} -> a tie: roll "
+            f"again"
         )
-    extras = f"; {e.order[0]} has the sole attack" if e.sole_attack else ""
-    extras += f"; {e.passed} passed and acts last" if e.passed else ""
+    extras = f"; {event.order[0]} has the sole attack" if event.sole_attack else ""
+    extras += f"; {event.passed} passed and acts last" if event.passed else ""
     return (
-        f"round {e.round}: primary attack, procedure {procedure}{joiner}: {scores} -> order "
-        f"{', '.join(e.order)}{extras}"
+        f"round {event.round}: primary attack, procedure {procedure}{joiner}: {scores} -> order "
+        f"{', '.join(event.order)}{extras}"
     )
 
 
-def _round(e: RoundStarted, s: FivestepState) -> str:
-    pieces = f"; turns in {e.pieces} sub-turns" if e.pieces > 1 else ""
-    return f"round {e.round} begins: {', '.join(e.acting) or 'nobody'} act ({e.reason}){pieces}"
+def _round(event: RoundStarted, state: FivestepState) -> str:
+    pieces = f"; turns in {event.pieces} sub-turns" if event.pieces > 1 else ""
+    return f"round {event.round} begins: {', '.join(event.acting) or 'nobody'} act ({event.reason}){pieces}"
 
 
-def _turn(e: TurnStarted, s: FivestepState) -> str:
-    piece = f", sub-turn {e.piece}/{e.pieces}" if e.pieces > 1 else ""
-    if e.no_move:
-        return f"{e.combatant}'s turn{piece}: no movement, the previous turn borrowed all {e.owed} points"
-    owed = f" ({e.owed} owed to the last turn)" if e.owed else ""
+def _turn(event: TurnStarted, state: FivestepState) -> str:
+    piece = f", sub-turn {event.piece}/{event.pieces}" if event.pieces > 1 else ""
+    if event.no_move:
+        return (
+            f"{event.combatant}'s turn{piece}: no movement, the previous turn borrowed all {event.owed} "
+            f"points"
+        )
+    owed = f" ({event.owed} owed to the last turn)" if event.owed else ""
     return (
-        f"{e.combatant}'s turn{piece}: {e.available} of {e.agility} points{owed}, until {seconds(e.end_ms)} s"
+        f"{event.combatant}'s turn{piece}: {event.available} of {event.agility} points{owed}, until "
+        f"{seconds(event.end_ms)} s"
     )
 
 
-def _borrowed(e: ApBorrowed, s: FivestepState) -> str:
-    why = f": {e.reason}" if e.reason else ""
+def _borrowed(event: ApBorrowed, state: FivestepState) -> str:
+    why = f": {event.reason}" if event.reason else ""
     return (
-        f"{e.combatant} borrows {e.points} points of its next turn for {e.gained} now "
-        f"(the next turn keeps {e.next_turn_left}){why}"
+        f"{event.combatant} borrows {event.points} points of its next turn for {event.gained} now "
+        f"(the next turn keeps {event.next_turn_left}){why}"
     )
 
 
-def _action(e: ActionTaken, s: FivestepState) -> str:
-    times = f" x{e.times}" if e.times != 1 else ""
-    why = f" [{e.controller}: {e.reason}]" if e.reason else ""
+def _action(event: ActionTaken, state: FivestepState) -> str:
+    times = f" x{event.times}" if event.times != 1 else ""
+    why = f" [{event.controller}: {event.reason}]" if event.reason else ""
     return (
-        f"{e.combatant}: {e.action}{times} (action procedure {e.procedure}): {e.cost} points, "
-        f"{e.available} left, {seconds(e.elapsed_ms)} s into the piece{why}"
+        f"{event.combatant}: {event.action}{times} (action procedure {event.procedure}): {event.cost} "
+        f"points, "
+        f"{event.available} left, {seconds(event.elapsed_ms)} s into the piece{why}"
     )
 
 
-def _to_hit(e: ToHitResolved, s: FivestepState) -> str:
+def _to_hit(event: ToHitResolved, state: FivestepState) -> str:
     head = (
-        f"{e.attacker} attacks {e.target} with {e.weapon} at {number(e.range_m)} m, "
-        f"to hit procedure {e.procedure}: "
-        f"{e.skill_name} ({e.attribute} {signed(Decimal(e.difficulty))})/2{_skill_extras(e)}"
-        f" = {number(e.skill)}"
+        f"{event.attacker} attacks {event.target} with {event.weapon} at {number(event.range_m)} m, "
+        f"to hit procedure {event.procedure}: "
+        f"{event.skill_name} ({event.attribute} {signed(Decimal(event.difficulty))})/2{_skill_extras(event)}"
+        f" = {number(event.skill)}"
     )
-    if e.outcome == "out_of_reach":
-        reach = "3 m" if e.combat == "hand_to_hand" else "0.25 m to 3 km"
-        return f"{head}; out of reach ({e.combat.replace('_', ' ')}: {reach}): it fails"
-    if e.outcome == "off_table":
+    if event.outcome == "out_of_reach":
+        reach = "3 m" if event.combat == "hand_to_hand" else "0.25 m to 3 km"
+        return f"{head}; out of reach ({event.combat.replace('_', ' ')}: {reach}): it fails"
+    if event.outcome == "off_table":
         return f"{head}; beyond the last range of the table: a miss"
-    roll = f"; {rolled(e.roll)}" if e.roll is not None else ""
-    ruled = " (a ruling)" if e.ruled_miss else ""
-    return f"{head}{_tables(e)}{roll}{_under(e)} -> {e.outcome}{ruled}{_part(e)}"
+    roll = f"; {rolled(event.roll)}" if event.roll is not None else ""
+    ruled = " (a ruling)" if event.ruled_miss else ""
+    return f"{head}{_tables(event)}{roll}{_under(event)} -> {event.outcome}{ruled}{_part(event)}"
 
 
 def _tables(e: ToHitResolved) -> str:
@@ -155,69 +165,72 @@ def _skill_extras(e: ToHitResolved) -> str:
     return extras + (f" {signed(Decimal(e.ruled_modifier))} ruling" if e.ruled_modifier else "")
 
 
-def _grenade(e: GrenadeThrown, s: FivestepState) -> str:
+def _grenade(event: GrenadeThrown, state: FivestepState) -> str:
     head = (
-        f"{e.thrower} throws {e.weapon} at {e.target} ({number(e.range_m)} m of {number(e.max_range_m)} m): "
-        f"{rolled(e.roll)} vs BRAWL {e.brawl} ({signed(e.over)} over)"
+        f"{event.thrower} throws {event.weapon} at {event.target} ({number(event.range_m)} m of "
+        f"{number(event.max_range_m)} m): "
+        f"{rolled(event.roll)} vs BRAWL {event.brawl} ({signed(event.over)} over)"
     )
-    if e.outcome == "exact":
-        return f"{head} -> lands where aimed, {at(e.landed)}"
-    way = f" {e.direction}" if e.direction else ""
-    if e.outcome == "bounce":
-        note = f"; {e.note}" if e.note else ""
-        off = f"{number(e.off_m)} m{way} of the mark"
-        return f"{head} -> bounces {e.bounces} times, {off}, to {at(e.landed)}{note}"
-    miss = f" ({rolled(e.miss_roll)} + 13)" if e.miss_roll else ""
-    return f"{head} -> misses, {number(e.off_m)} m{miss}{way} of the mark, to {at(e.landed)}"
+    if event.outcome == "exact":
+        return f"{head} -> lands where aimed, {at(event.landed)}"
+    way = f" {event.direction}" if event.direction else ""
+    if event.outcome == "bounce":
+        note = f"; {event.note}" if event.note else ""
+        off = f"{number(event.off_m)} m{way} of the mark"
+        return f"{head} -> bounces {event.bounces} times, {off}, to {at(event.landed)}{note}"
+    miss = f" ({rolled(event.miss_roll)} + 13)" if event.miss_roll else ""
+    return f"{head} -> misses, {number(event.off_m)} m{miss}{way} of the mark, to {at(event.landed)}"
 
 
-def _damage(e: DamageResolved, s: FivestepState) -> str:
-    if e.die_roll is not None:
-        d = e.die_roll
+def _damage(event: DamageResolved, state: FivestepState) -> str:
+    if event.die_roll is not None:
+        d = event.die_roll
         how = f"DAMAGE DIE ROLL {d.expression}: {rolled(d.roll)}"
-    elif e.wep_mod is not None:
-        band = number(e.wep_mod.band_bound_m)
-        how = f"WEP MOD {e.wep_mod.wep_mod} at {number(e.range_m)} m (Table 3-3, band to {band} m)"
+    elif event.wep_mod is not None:
+        band = number(event.wep_mod.band_bound_m)
+        how = f"WEP MOD {event.wep_mod.wep_mod} at {number(event.range_m)} m (Table 3-3, band to {band} m)"
     else:
         how = "?"
-    if e.grazing is not None:
-        g = e.grazing
+    if event.grazing is not None:
+        g = event.grazing
         if g.percent_under > 0:
             how += f"; grazing {g.points_before} x {number(g.percent_under)}/{number(g.target)}"
         else:
             how += f"; grazing: {g.points_before} x 0, the roll was not under {number(g.target)}"
-    blast = " in the blast" if e.blast else ""
-    if e.part_roll is not None:
-        blast += f" ({rolled(e.part_roll)} on Table 3-3.4)"
-    state = (
+    blast = " in the blast" if event.blast else ""
+    if event.part_roll is not None:
+        blast += f" ({rolled(event.part_roll)} on Table 3-3.4)"
+    left = (
         "destroyed"
-        if e.destroyed
+        if event.destroyed
         else "no function left"
-        if not e.functional
-        else f"{e.function_left} function left"
+        if not event.functional
+        else f"{event.function_left} function left"
     )
-    category = f", category {e.category}" if e.category else ""
-    text = f": {e.description}" if e.description else ""
-    organs = "".join(f"; {o.system} {number(o.value)}: {o.effect}" for o in e.organs if o.effect)
-    if e.ruled_points is not None:
-        blast += f" ({e.points - e.ruled_points} {signed(Decimal(e.ruled_points))} ruling)"
+    category = f", category {event.category}" if event.category else ""
+    text = f": {event.description}" if event.description else ""
+    organs = "".join(f"; {o.system} {number(o.value)}: {o.effect}" for o in event.organs if o.effect)
+    if event.ruled_points is not None:
+        blast += f" ({event.points - event.ruled_points} {signed(Decimal(event.ruled_points))} ruling)"
     return (
-        f"{e.target}'s {e.part} takes {e.points}{blast} from {e.weapon} "
-        f"(damage procedure {e.procedure}, {how}): "
-        f"{e.part_taken} of {e.part_points} points ({number(e.percentage)}%{category}), {state}{text}{organs}"
+        f"{event.target}'s {event.part} takes {event.points}{blast} from {event.weapon} "
+        f"(damage procedure {event.procedure}, {how}): "
+        f"{event.part_taken} of {event.part_points} points ({number(event.percentage)}%{category}), "
+        f"{left}{text}{organs}"
     )
 
 
-def _poison(e: PoisonResolved, s: FivestepState) -> str:
-    organs = "; ".join(f"{o.system} {number(o.value)}: {o.effect or 'no effect'}" for o in e.organs)
+def _poison(event: PoisonResolved, state: FivestepState) -> str:
+    organs = "; ".join(f"{o.system} {number(o.value)}: {o.effect or 'no effect'}" for o in event.organs)
     return (
-        f"the poison of {e.attacker}'s {e.weapon} enters {e.target}'s {e.part}: WEP MOD {e.wep_mod.wep_mod} "
-        f"gives {e.points} points, {number(e.tissue_percentage)}% of the part; {organs}"
+        f"the poison of {event.attacker}'s {event.weapon} enters {event.target}'s {event.part}: WEP MOD "
+        f"{event.wep_mod.wep_mod} "
+        f"gives {event.points} points, {number(event.tissue_percentage)}% of the part; {organs}"
     )
 
 
-def _alertness(e: AlertnessRaised, s: FivestepState) -> str:
-    return f"{e.who}'s alertness rises from {e.before} to {e.after}"
+def _alertness(event: AlertnessRaised, state: FivestepState) -> str:
+    return f"{event.who}'s alertness rises from {event.before} to {event.after}"
 
 
 TELLERS: dict[type, Teller] = {

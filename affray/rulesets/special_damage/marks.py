@@ -11,16 +11,24 @@ from affray.events.special_damage.kinds import ConditionEnded, ConditionStarted,
 from affray.kernel.timeline import Close, Instant, Mark, Marker, Span
 
 
-def _special(e: SpecialDamage, s: Any) -> Sequence[Mark]:
-    return [Instant(combatant=e.target, kind="check", at=e.t, label=e.damage)]
+def _special(event: SpecialDamage, state: Any) -> Sequence[Mark]:
+    return [Instant(combatant=event.target, kind="check", at=event.t, label=event.damage)]
 
 
-def _started(e: ConditionStarted, s: Any) -> Sequence[Mark]:
-    return [Span(combatant=e.combatant, kind="condition", start=e.t, end=e.until_ms, label=e.condition)]
+def _started(event: ConditionStarted, state: Any) -> Sequence[Mark]:
+    return [
+        Span(
+            combatant=event.combatant,
+            kind="condition",
+            start=event.t,
+            end=event.until_ms,
+            label=event.condition,
+        )
+    ]
 
 
-def _ended(e: ConditionEnded, s: Any) -> Sequence[Mark]:
-    return [Close(combatant=e.combatant, kind="condition", at=e.t, label=e.condition)]
+def _ended(event: ConditionEnded, state: Any) -> Sequence[Mark]:
+    return [Close(combatant=event.combatant, kind="condition", at=event.t, label=event.condition)]
 
 
 MARKERS: Mapping[type[Event], Marker] = {

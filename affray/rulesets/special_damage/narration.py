@@ -23,95 +23,107 @@ from affray.kernel.ruleset import Teller
 from affray.replays.telling import face, number, rolled
 
 
-def _special(e: SpecialDamage, s: Field) -> str:
-    mods = "".join(f" {m.value:+d} {m.reason.lower()}" for m in e.modifiers)
+def _special(event: SpecialDamage, state: Field) -> str:
+    mods = "".join(f" {m.value:+d} {m.reason.lower()}" for m in event.modifiers)
     injury = ""
-    if e.injury is not None:
-        parts = [f"{e.injury.to_hit:+d} to hit" if e.injury.to_hit else ""]
-        parts.append(f"{number(e.injury.movement)} m/s" if e.injury.movement else "")
-        parts.append("cannot move" if e.injury.cannot_move else "")
+    if event.injury is not None:
+        parts = [f"{event.injury.to_hit:+d} to hit" if event.injury.to_hit else ""]
+        parts.append(f"{number(event.injury.movement)} m/s" if event.injury.movement else "")
+        parts.append("cannot move" if event.injury.cannot_move else "")
         injury = "; " + ", ".join(p for p in parts if p) if any(parts) else ""
-    target = s.combatants[e.target]
+    target = state.combatants[event.target]
     return (
-        f"special damage to {e.target}: chance {e.chance}% (3 + 2 x level {e.skill_level}"
-        f"{f' + aim {e.aim_rounds}' if e.aim_rounds else ''}), roll {e.hit_roll};"
-        f" type {rolled(e.type_roll)}{mods}"
-        f" = {e.total} -> {e.damage}: +{number(e.stamina)} damage{injury}"
-        f"{f', {e.equipment} equipment lost' if e.equipment else ''}; "
-        f"{e.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
+        f"special damage to {event.target}: chance {event.chance}% (3 + 2 x level {event.skill_level}"
+        f"{f' + aim {event.aim_rounds}' if event.aim_rounds else ''}), roll {event.hit_roll};"
+        f" type {rolled(event.type_roll)}{mods}"
+        f" = {event.total} -> {event.damage}: +{number(event.stamina)} damage{injury}"
+        f"{f', {event.equipment} equipment lost' if event.equipment else ''}; "
+        f"{event.target} has {number(target.damage_left)}/{number(target.damage_points)} DP"
     )
 
 
-def _condition(e: ConditionStarted, s: Field) -> str:
-    chance = f" ({e.chance}%: {face(e.chance_roll)})" if e.chance is not None and e.chance_roll else ""
-    if e.until_ms is None:
-        return f"{e.combatant} is {e.condition}{chance} by {e.cause}"
-    duration = f" ({rolled(e.duration)})" if e.duration else ""
-    return f"{e.combatant} is {e.condition}{chance} by {e.cause} until {game_time(e.until_ms)}{duration}"
+def _condition(event: ConditionStarted, state: Field) -> str:
+    chance = (
+        f" ({event.chance}%: {face(event.chance_roll)})"
+        if event.chance is not None and event.chance_roll
+        else ""
+    )
+    if event.until_ms is None:
+        return f"{event.combatant} is {event.condition}{chance} by {event.cause}"
+    duration = f" ({rolled(event.duration)})" if event.duration else ""
+    return (
+        f"{event.combatant} is {event.condition}{chance} by {event.cause} until "
+        f"{game_time(event.until_ms)}{duration}"
+    )
 
 
-def _condition_ended(e: ConditionEnded, s: Field) -> str:
-    return f"{e.combatant} is no longer {e.condition}"
+def _condition_ended(event: ConditionEnded, state: Field) -> str:
+    return f"{event.combatant} is no longer {event.condition}"
 
 
-def _equipment(e: EquipmentLost, s: Field) -> str:
-    if e.weapon is not None:
-        return f"{e.combatant} loses its {e.weapon} (weapon instead of equipment: roll {face(e.weapon_roll)})"
-    items = ", ".join(f"{i.units} {i.name}" for i in e.items) or "nothing left to lose"
-    return f"{e.combatant} loses equipment: {items} (weapon roll {face(e.weapon_roll)})"
+def _equipment(event: EquipmentLost, state: Field) -> str:
+    if event.weapon is not None:
+        return (
+            f"{event.combatant} loses its {event.weapon} (weapon instead of equipment: roll "
+            f"{face(event.weapon_roll)})"
+        )
+    items = ", ".join(f"{i.units} {i.name}" for i in event.items) or "nothing left to lose"
+    return f"{event.combatant} loses equipment: {items} (weapon roll {face(event.weapon_roll)})"
 
 
-def _programs(e: ProgramsDestroyed, s: Field) -> str:
-    gone = ", ".join(e.destroyed) or "none"
-    alarms = f"; alarms: {', '.join(e.alarms)}" if e.alarms else ""
-    boom = "; more destroyed than it had: it explodes" if e.explodes else ""
-    wanted = f"{e.total} // 5 = {e.total // 5}"
-    return f"{e.computer} loses {len(e.destroyed)} programs ({wanted}): {gone}{alarms}{boom}"
+def _programs(event: ProgramsDestroyed, state: Field) -> str:
+    gone = ", ".join(event.destroyed) or "none"
+    alarms = f"; alarms: {', '.join(event.alarms)}" if event.alarms else ""
+    boom = "; more destroyed than it had: it explodes" if event.explodes else ""
+    wanted = f"{event.total} // 5 = {event.total // 5}"
+    return f"{event.computer} loses {len(event.destroyed)} programs ({wanted}): {gone}{alarms}{boom}"
 
 
-def _exploded(e: Exploded, s: Field) -> str:
+def _exploded(event: Exploded, state: Field) -> str:
     hits = "; ".join(
         f"{h.combatant} at {number(h.distance)} m: RS {h.rs_target} roll {face(h.rs_roll)}"
         f"{' halved' if h.halved else ''} -> {number(h.damage)}"
-        for h in e.hits
+        for h in event.hits
     )
-    return f"{e.source} explodes: {rolled(e.roll)} within {e.radius_m} m: {hits or 'no one near'}"
+    return f"{event.source} explodes: {rolled(event.roll)} within {event.radius_m} m: {hits or 'no one near'}"
 
 
-def _ruling(e: RefereeRuling, s: Field) -> str:
+def _ruling(event: RefereeRuling, state: Field) -> str:
     return (
-        f"referee ruling on {e.target}'s special damage #{e.nth}: {e.rolled} (+{number(e.stamina_rolled)})"
-        f" becomes {e.ruled} (+{number(e.stamina_ruled)}): {e.reason}"
+        f"referee ruling on {event.target}'s special damage #{event.nth}: {event.rolled} "
+        f"(+{number(event.stamina_rolled)})"
+        f" becomes {event.ruled} (+{number(event.stamina_ruled)}): {event.reason}"
     )
 
 
-def _aftermath(e: AftermathStarted, s: Field) -> str:
-    limbs = "set in time" if e.limbs_set_in_time else "not set in time (hospital)"
-    days = "1 day" if e.days == 1 else f"{e.days} days"
-    restored = f"; the damage points of {', '.join(e.restored)} are healed" if e.restored else ""
+def _aftermath(event: AftermathStarted, state: Field) -> str:
+    limbs = "set in time" if event.limbs_set_in_time else "not set in time (hospital)"
+    days = "1 day" if event.days == 1 else f"{event.days} days"
+    restored = f"; the damage points of {', '.join(event.restored)} are healed" if event.restored else ""
     return f"the fight is over: {days} of healing and repair begin (broken limbs {limbs}){restored}"
 
 
-def _scheduled(e: HealingScheduled, s: Field) -> str:
-    extra = f" + {e.extra_minutes} min" if e.extra_minutes else ""
-    cost = f", {e.cost} Cr" if e.cost else ""
-    note = f"; {e.note}" if e.note else ""
+def _scheduled(event: HealingScheduled, state: Field) -> str:
+    extra = f" + {event.extra_minutes} min" if event.extra_minutes else ""
+    cost = f", {event.cost} Cr" if event.cost else ""
+    note = f"; {event.note}" if event.note else ""
     return (
-        f"{e.combatant}'s {e.injury} heals as {e.heals_as}: {rolled(e.roll)}{extra}, ready at "
-        f"{game_time(e.ready_ms)}{cost}{note}"
+        f"{event.combatant}'s {event.injury} heals as {event.heals_as}: {rolled(event.roll)}{extra}, ready "
+        f"at "
+        f"{game_time(event.ready_ms)}{cost}{note}"
     )
 
 
-def _healed(e: Healed, s: Field) -> str:
-    return f"{e.combatant}'s {e.injury} has healed: its penalties are gone"
+def _healed(event: Healed, state: Field) -> str:
+    return f"{event.combatant}'s {event.injury} has healed: its penalties are gone"
 
 
-def _not_healed(e: NotHealed, s: Field) -> str:
-    return f"{e.combatant}'s {e.injury} does not heal: {e.reason}"
+def _not_healed(event: NotHealed, state: Field) -> str:
+    return f"{event.combatant}'s {event.injury} does not heal: {event.reason}"
 
 
-def _aftermath_ended(e: AftermathEnded, s: Field) -> str:
-    return "1 day has passed" if e.days == 1 else f"{e.days} days have passed"
+def _aftermath_ended(event: AftermathEnded, state: Field) -> str:
+    return "1 day has passed" if event.days == 1 else f"{event.days} days have passed"
 
 
 TELLERS: dict[type, Teller] = {
