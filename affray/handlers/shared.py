@@ -47,8 +47,9 @@ def check_end(encounter: Encounter[Any]) -> None:
         encounter.finish()
 
 
-class Ending:
-    """The calls every ruleset's battle offers its handlers (and the special_damage module) to end things."""
+class Finisher:
+    """What ends a fight, as every ruleset's battle offers it to its handlers and the special_damage module:
+    put a combatant out, end the encounter when at most one side stands."""
 
     def put_out(self, encounter: Encounter[Any], target_id: str, reason: str) -> None:
         """The target is out; the encounter ends when at most one side stands."""

@@ -173,7 +173,7 @@ def outcome(state: EncounterState[Any]) -> str:
     return f"{winner} at {game_time(state.t)} ({state.end_reason})"
 
 
-class Ending:
+class OutcomeWatch:
     """A fight's outcome, taken as its events go by: at the event that ends the encounter (what follows,
     an aftermath of healing say, changes it no more), or at the last event of a log that stops before."""
 
@@ -217,7 +217,7 @@ def markdown(
     yield f"## {markdown_text(heading)}"
     sections = Sections(in_rounds)
     state: EncounterState[Any] = vocabulary.new_state()
-    ending = Ending(display)
+    ending = OutcomeWatch(display)
     for event, state, text in told:
         begun = sections.heading(event)
         if begun is not None:

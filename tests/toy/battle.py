@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from affray.events.base import Event
-from affray.handlers.shared import Ending, time_limit
+from affray.handlers.shared import Finisher, time_limit
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.fairseed import FairSeed
@@ -60,7 +60,7 @@ def load(raw: Any, source: str, folder: Any) -> ToyScenario:
     return scenario
 
 
-class ToyBattle(Ending):
+class ToyBattle(Finisher):
     """A toy scenario made ready to run."""
 
     def __init__(self, scenario: ToyScenario) -> None:

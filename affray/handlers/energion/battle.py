@@ -20,7 +20,7 @@ from affray.handlers.energion.special import energion_hit
 from affray.handlers.orders import StandingOrders, given
 from affray.handlers.outside import Called, Decisions, Outside, Replayed, Stepped
 from affray.handlers.rulings import after_the_run, on_the_clock
-from affray.handlers.shared import Ending, time_limit
+from affray.handlers.shared import Finisher, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
 from affray.handlers.special_damage.module import SpecialDamageModule
 from affray.handlers.special_damage.scenario import MODULE, SpecialDamageOptions
@@ -72,7 +72,7 @@ RULES_ON: dict[Effect, str] = {
 """The kind of event each effect of a referee's ruling overrules in Energion."""
 
 
-class EnergionBattle(Ending):
+class EnergionBattle(Finisher):
     """An Energion encounter built from a scenario; ``run`` simulates it into an Encounter."""
 
     scenario: EnergionScenario

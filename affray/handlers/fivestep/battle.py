@@ -19,7 +19,7 @@ from affray.handlers.fivestep.scenario import Character, FivestepScenario, Table
 from affray.handlers.fivestep.turns import LAST_RANK
 from affray.handlers.orders import StandingOrders, given
 from affray.handlers.rulings import after_the_run, on_the_clock
-from affray.handlers.shared import Ending, time_limit
+from affray.handlers.shared import Finisher, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
 from affray.handlers.special_damage.module import SpecialDamageModule
 from affray.handlers.special_damage.scenario import MODULE, SpecialDamageOptions
@@ -47,7 +47,7 @@ RULES_ON: dict[Effect, str] = {
 """The kind of event each effect of a referee's ruling overrules in fivestep."""
 
 
-class FivestepBattle(Ending):
+class FivestepBattle(Finisher):
     """A fivestep encounter built from a scenario; ``run`` simulates it into an Encounter."""
 
     scenario: FivestepScenario
