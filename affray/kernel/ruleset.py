@@ -206,8 +206,9 @@ class StateDisplay(Protocol):
         """Lines about the encounter as a whole (the round and the order, say), under the first line."""
         ...
 
-    def status(self, combatant: Any, now: int) -> str:
-        """What the combatant is doing at ``now`` (its status column)."""
+    def status(self, combatant: Any) -> str:
+        """What the combatant is doing (its status column), from its state alone: a status that runs
+        out with time is a condition (``CombatantState.conditions``), which the tools show."""
         ...
 
     def target(self, combatant: Any) -> str | None:

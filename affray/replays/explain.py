@@ -8,7 +8,7 @@ rolls and fields, so every event of every ruleset can be explained.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -123,11 +123,11 @@ def ruling(event: RulingApplied, state: Any, history: Any) -> Explanation:
 class _Explaining:
     """The explaining of a log's events as they are read: its fold, history, tellers and explainers."""
 
-    def __init__(self, reading: Reading) -> None:
+    def __init__(self, reading: Reading, state: Any = None) -> None:
         self.vocabulary = reading.vocabulary()
         self.tellers: Mapping[type[Event], Teller] = {**SHARED_TELLERS, **reading.tellers()}
         self.explainers: dict[type[Event], Explainer] = {RulingApplied: ruling, **reading.explainers()}
-        self.state = self.vocabulary.new_state()
+        self.state = self.vocabulary.new_state() if state is None else state
         self.index = Index()
 
     def read(self, event: Event) -> str:
@@ -166,22 +166,44 @@ def explain(events: Iterable[Event], seq: int, reading: Reading) -> Explained | 
     return None
 
 
-def explain_all(events: Iterable[Event], reading: Reading) -> Iterator[Explained]:
-    """Every event explained, in one reading, each with the rulings on it (which follow it)."""
-    explaining = _Explaining(reading)
-    held: list[Explained] = []
-    """The last event that is not a ruling, then the rulings on it: held until the rulings end."""
+class Read(NamedTuple):
+    """One event as an explaining reading met it: the state right after it and its explanation, the
+    rulings on it not yet attached (they follow it)."""
+
+    event: Event
+    state: Any
+    explained: Explained
+
+
+def explain_each(events: Iterable[Event], reading: Reading, state: Any = None) -> Iterator[Read]:
+    """Every event in turn, folded (into ``state``, a new state of the reading's vocabulary, or a new one),
+    told and explained in one reading; the state is shared, so it is the state right after the event only
+    until the next is read."""
+    explaining = _Explaining(reading, state)
     for event in events:
         told = explaining.read(event)
-        found = explaining.explained(event, told)
+        yield Read(event, explaining.state, explaining.explained(event, told))
+
+
+def with_rulings(read: Iterable[Read]) -> Iterator[Explained]:
+    """The explanations of ``read``, each with the rulings on it (the ``ruling_applied`` events that
+    follow it), in order."""
+    held: list[Explained] = []
+    """The last event that is not a ruling, then the rulings on it: held until the rulings end."""
+    for event, _, found in read:
         if isinstance(event, RulingApplied) and held and event.rules_on == held[0].seq:
-            ruled = Earlier(event.seq, event.reason, told)
+            ruled = Earlier(event.seq, event.reason, found.told)
             held[0] = msgspec.structs.replace(held[0], ruled_by=[*held[0].ruled_by, ruled])
             held.append(found)
         else:
             yield from held
             held = [found]
     yield from held
+
+
+def explain_all(events: Iterable[Event], reading: Reading) -> Iterator[Explained]:
+    """Every event explained, in one reading, each with the rulings on it (which follow it)."""
+    return with_rulings(explain_each(events, reading))
 
 
 def _rulings_after(

@@ -16,7 +16,7 @@ import base64
 import gzip
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from importlib import resources
 from typing import Any
@@ -30,10 +30,9 @@ from affray.events.codec import LogHeader
 from affray.events.shared import kind_of
 from affray.kernel.clock import game_time
 from affray.kernel.explanation import Step
-from affray.kernel.ruleset import Reading
-from affray.replays.explain import Explained, explain_all
+from affray.kernel.ruleset import Module, Reading, StateDisplay
+from affray.replays.explain import Explained, Read, explain_each, with_rulings
 from affray.replays.export import outcome
-from affray.replays.narrate import tell
 from affray.replays.show import conditions_now
 
 _ENCODER = msgspec.json.Encoder(decimal_format="number")
@@ -87,18 +86,25 @@ class Frame(msgspec.Struct, frozen=True, array_like=True):
 
 class Derivation(msgspec.Struct, frozen=True, array_like=True):
     """An event's derivation as ``affray explain`` gives it, less what the frames already hold (its line,
-    and those of the events it rests on): the steps, and the seqs it depends on and is ruled by, each
-    with why."""
+    and those of the events it rests on): its steps, as indexes into the fight's ``steps`` (a long fight
+    repeats most of them), and the seqs it depends on and is ruled by, each with why."""
 
-    steps: list[Step]
+    steps: list[int]
     depends_on: list[tuple[int, str]]
     ruled_by: list[tuple[int, str]]
 
-    @classmethod
-    def of(cls, explained: Explained) -> Derivation:
-        """The derivation of ``explained``."""
-        return cls(
-            explained.steps,
+
+class _Steps:
+    """The steps of every derivation, each kept once: its index is where a derivation names it."""
+
+    def __init__(self) -> None:
+        self.index: dict[Step, int] = {}
+
+    def derivation(self, explained: Explained) -> Derivation:
+        """The derivation of ``explained``, its steps noted."""
+        index = self.index
+        return Derivation(
+            [index.setdefault(step, len(index)) for step in explained.steps],
             [(e.seq, e.why) for e in explained.depends_on],
             [(e.seq, e.why) for e in explained.ruled_by],
         )
@@ -133,6 +139,8 @@ class Fight(msgspec.Struct, frozen=True, omit_defaults=True):
     """The sides' colours, in the order sides first appear (affray.colours)."""
     combatants: list[Combatant]
     frames: list[Frame]
+    steps: list[Step]
+    """Every step of the derivations, once."""
     derivations: list[Derivation]
     odds: Odds | None = None
     """Each side's chance to win, when an odds report is given."""
@@ -148,88 +156,166 @@ def fight(
 ) -> Fight:
     """The page's data for a whole log's ``events``; with ``start``/``end`` (ms), only the events
     between them are shown (the first of them with everyone as they are then)."""
-    watch = _Watch(reading, reading.ruleset.display.stock(header.scenario))
-    frames: list[Frame] = []
-    state: Any = None
-    ending = ""
-    derivations = []
-    explained = explain_all(events, reading)
-    told = tell(events, reading.vocabulary(), reading.tellers())
-    for (event, state, text), why in zip(told, explained, strict=True):
-        if state.ended and not ending:
-            ending = outcome(state)  # at the encounter's end: an aftermath of healing may follow
-        watch.join(state.combatants)
-        if (start is not None and event.t < start) or (end is not None and event.t > end):
-            continue
-        changed = watch.changed(state.combatants, event.t, everyone=not frames)
-        frames.append(Frame(event.seq, event.t, game_time(event.t), kind_of(type(event)), text, changed))
-        derivations.append(Derivation.of(why))
+    framing = _Framing(_Watch(reading, reading.ruleset.display.stock(header.scenario)), start, end)
+    state = reading.vocabulary().new_state()
+    state.combatants = framing.looked
+    steps = _Steps()
+    derivations = [
+        steps.derivation(why)
+        for why in with_rulings(map(framing.frame, explain_each(events, reading, state)))
+        if framing.shows(why.t)
+    ]
     about = f"ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}"
-    if not ending:
-        ending = outcome(state) if state is not None else "no events"
-    return Fight(title, about, ending, list(SIDE_COLOURS), watch.joined, frames, derivations)
+    joined = framing.watch.joined
+    return Fight(
+        title,
+        about,
+        framing.ending(),
+        list(SIDE_COLOURS),
+        joined,
+        framing.frames,
+        list(steps.index),
+        derivations,
+    )
+
+
+class _Framing:
+    """The frames of the events shown, made as the events are read (one reading folds, tells and
+    explains them), and the fight's outcome."""
+
+    def __init__(self, watch: _Watch, start: int | None, end: int | None) -> None:
+        self.watch = watch
+        self.start = start
+        self.end = end
+        self.frames: list[Frame] = []
+        self.state: Any = None
+        self.outcome = ""
+        self.looked = _Looked()
+        """The combatants of the state folded, noting those looked up."""
+
+    def shows(self, t: int) -> bool:
+        """Whether an event at ``t`` (ms) is shown."""
+        return (self.start is None or t >= self.start) and (self.end is None or t <= self.end)
+
+    def frame(self, read: Read) -> Read:
+        """Note the event just read, with its frame when it is shown."""
+        event, state, why = read
+        self.state = state
+        if state.ended and not self.outcome:
+            self.outcome = outcome(state)  # at the encounter's end: an aftermath of healing may follow
+        self.watch.join(state.combatants)
+        ids, everyone = self.looked.fresh()
+        if self.shows(event.t):
+            looked = None if everyone or not self.frames else ids
+            changed = self.watch.changed(state.combatants, event.t, looked)
+            kind = kind_of(type(event))
+            self.frames.append(Frame(event.seq, event.t, game_time(event.t), kind, why.told, changed))
+        return read
+
+    def ending(self) -> str:
+        """How the fight ended ("no events" when there were none)."""
+        if self.outcome:
+            return self.outcome
+        return outcome(self.state) if self.state is not None else "no events"
+
+
+class _Looked(dict[str, Any]):
+    """The combatants of the state the page folds, noting which were looked up since ``fresh()``: an
+    applier changes a combatant only through them (docs/extending.md), so the others are as last shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.everyone = False
+
+    def fresh(self) -> tuple[set[str], bool]:
+        """The ids looked up since last asked, and whether every combatant was (by ``values``, say)."""
+        looked = self.ids, self.everyone
+        self.ids, self.everyone = set(), False
+        return looked
+
+    def __getitem__(self, key: str) -> Any:
+        self.ids.add(key)
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.ids.add(key)
+        super().__setitem__(key, value)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The combatant ``key``, noted as looked up."""
+        self.ids.add(key)
+        return super().get(key, default)
+
+    def values(self) -> Any:
+        """Every combatant, each noted as looked up."""
+        self.everyone = True
+        return super().values()
+
+    def items(self) -> Any:
+        """Every combatant with its id, each noted as looked up."""
+        self.everyone = True
+        return super().items()
 
 
 class _Watch:
-    """Each combatant as last shown, to tell what changed at an event. A combatant's figures are worked
-    out anew (the ruleset's words, its slowest part) only when what they are made of has changed: its
-    position, damage points, damage taken, being out, its status, its disabled parts, its uses spent."""
+    """Each combatant as last shown, to tell what changed at an event. A combatant is looked at only when
+    the event's applier or teller looked it up, or it has conditions (which run out with time)."""
 
     def __init__(self, reading: Reading, stock: Any) -> None:
         self.display = reading.ruleset.display
         self.modules = reading.modules
         self.stock = stock
         self.joined: list[Combatant] = []
-        self.keys: list[tuple[Any, ...] | None] = []
+        self.index: dict[str, int] = {}
         self.shown: list[Seen | None] = []
+        self.timed: set[int] = set()
+        """Those with conditions, looked at whatever the event."""
 
     def join(self, combatants: dict[str, Any]) -> None:
         """Note those who joined since (listed in the order they joined)."""
         if len(combatants) > len(self.joined):
-            self.joined = [Combatant(c.id, c.name, c.side) for c in combatants.values()]
-            grown = len(self.joined) - len(self.shown)
-            self.keys += [None] * grown
-            self.shown += [None] * grown
+            self.joined = [Combatant(c.id, c.name, c.side) for c in dict.values(combatants)]
+            self.index = {listed.id: k for k, listed in enumerate(self.joined)}
+            self.shown += [None] * (len(self.joined) - len(self.shown))
 
     def changed(
-        self, combatants: dict[str, Any], now: int, *, everyone: bool
+        self, combatants: dict[str, Any], now: int, looked: Iterable[str] | None
     ) -> list[tuple[int, Seen | None]]:
-        """Each combatant that changed since last asked, with how it is now (all of them if ``everyone``)."""
+        """Each combatant that changed since last asked, with how it is now, of those ``looked`` up (by
+        id) and those with conditions; with ``looked`` None, every combatant, changed or not."""
+        if looked is None:
+            return [(k, self._now(combatants, k, now)) for k in range(len(self.joined))]
         found: list[tuple[int, Seen | None]] = []
-        status_of, keys = self.display.status, self.keys
-        for k, listed in enumerate(self.joined):
-            c = combatants.get(listed.id)
-            if c is None:  # listed before it joined: the page lists everyone who ever joins
-                if everyone:
-                    found.append((k, None))
-                continue
-            status = (c.conditions and conditions_now(c, now)) or status_of(c, now)
-            key = (
-                c.position,
-                c.damage_points,
-                c.damage_taken,
-                c.out,
-                status,
-                len(getattr(c, "disabled", ())),
-                sum(getattr(c, "used", {}).values()),
-            )
-            if key != keys[k]:
-                keys[k] = key
-                self.shown[k] = Seen(
-                    c.position[0], c.position[1], self.display.left(c), self._left(c), c.out, status
-                )
-            elif not everyone:
-                continue
-            found.append((k, self.shown[k]))
+        for k in sorted(self.timed.union(self.index[i] for i in looked if i in self.index)):
+            before = self.shown[k]
+            if (after := self._now(combatants, k, now)) != before:
+                found.append((k, after))
         return found
 
-    def _left(self, c: Any) -> str:
-        """What it has left beyond its points: what it uses up, and the ruleset's and modules' lines
-        (disabled parts, wounds, injuries)."""
-        lines = [self.display.supplies(c, self.stock), *self.display.details(c)]
-        for module in self.modules:
-            lines += module.details(c)
-        return "; ".join(line for line in lines if line)
+    def _now(self, combatants: dict[str, Any], k: int, now: int) -> Seen | None:
+        """How combatant ``k`` is shown now (None before it joins)."""
+        c = dict.get(combatants, self.joined[k].id)
+        if c is None:  # listed before it joined: the page lists everyone who ever joins
+            return None
+        if c.conditions:
+            self.timed.add(k)
+        else:
+            self.timed.discard(k)
+        self.shown[k] = seen(c, now, self.display, self.modules, self.stock)
+        return self.shown[k]
+
+
+def seen(c: Any, now: int, display: StateDisplay, modules: Sequence[Module], stock: Any) -> Seen:
+    """How the page shows combatant ``c`` at ``now``: where it stands, its points, what it has left beyond
+    them (what it uses up, the ruleset's and modules' lines: disabled parts, wounds, injuries), whether it
+    is out, and its status."""
+    status = (c.conditions and conditions_now(c, now)) or display.status(c)
+    lines = [display.supplies(c, stock), *display.details(c)]
+    for module in modules:
+        lines += module.details(c)
+    left = "; ".join(line for line in lines if line)
+    return Seen(c.position[0], c.position[1], display.left(c), left, c.out, status)
 
 
 _SHOWN_OR_NOT = re.compile(r"\\(?:\\|u00[01][0-9a-fA-F]|[bfnrt])|[^ -~]+")

@@ -36,7 +36,7 @@ def show_state(state: EncounterState[Any], moment: int | None, reading: Reading,
     lines.append(f"  {'id':<12} {'side':<10} {'left':>15} {'position':>18}  {'status':<30} target")
     now = moment if moment is not None else state.t
     for c in state.combatants.values():
-        status = f"out: {c.out_reason}" if c.out else conditions_now(c, now) or display.status(c, now)
+        status = f"out: {c.out_reason}" if c.out else conditions_now(c, now) or display.status(c)
         where = f"({number(c.position[0])}, {number(c.position[1])})"
         left = display.left(c)
         target = display.target(c) or "-"

@@ -43,10 +43,10 @@ from affray.kernel.dice import Need, Stream
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest, fold
 from affray.kernel.ruleset import Module, Reading, Ruleset
-from affray.replays import timeline
+from affray.replays import page, timeline
 from affray.replays.continuation import check_prefix, continued_scenario
 from affray.replays.explain import explain, explain_all
-from affray.replays.narrate import SHARED_TELLERS, narrate
+from affray.replays.narrate import SHARED_TELLERS, narrate, tell
 from affray.replays.verify import verify
 from affray.testing.strategies import instances
 
@@ -314,6 +314,23 @@ class RulesetContract(_TablesContract):
         log = ruleset.battle(scenario).run().log
         reading = _reading(ruleset, scenario)
         assert list(explain_all(log, reading)) == [explain(log, event.seq, reading) for event in log]
+
+    def test_each_frame_of_a_samples_page_shows_every_combatant_as_the_state_does(self, sample: Path) -> None:
+        """``affray view``: the frames, each holding only who changed, add up at every event to every
+        combatant as the fold shows it then (the page looks afresh only at those the event looked up)."""
+        ruleset, scenario = _load(sample)
+        log = ruleset.battle(scenario).run().log
+        reading, header = _reading(ruleset, scenario), ruleset.header(scenario)
+        drawn = page.fight(header, log, reading, "sample")
+        stock = ruleset.display.stock(header.scenario)
+        shown: dict[int, page.Seen | None] = {}
+        told = tell(log, reading.vocabulary(), reading.tellers())
+        for frame, (event, state, _) in zip(drawn.frames, told, strict=True):
+            shown.update(frame.changed)
+            for k, listed in enumerate(drawn.combatants):
+                c = state.combatants.get(listed.id)
+                now = None if c is None else page.seen(c, event.t, ruleset.display, reading.modules, stock)
+                assert shown.get(k) == now, (event.seq, listed.id)
 
     def test_a_samples_timeline_has_a_lane_per_combatant_and_every_span_within_the_fight(
         self, sample: Path

@@ -23,7 +23,7 @@ HOSTILE = "</script><!-- <script> & \u2028\u2029 > \u001b[2J \u202e \\u001b \\\u
 def _fight(text: str) -> Fight:
     seen = Seen(Decimal(0), Decimal("1.5"), text, text, False, text)
     frame = Frame(1, 0, "0.000 s", "joined", text, [(0, seen)])
-    return Fight(text, text, text, ["#000"], [Combatant("a", text, "s")], [frame], [])
+    return Fight(text, text, text, ["#000"], [Combatant("a", text, "s")], [frame], [], [])
 
 
 def _embedded(html: str) -> str:

@@ -38,7 +38,7 @@ class ToyDisplay:
         """No rounds, no order."""
         return []
 
-    def status(self, c: ToyFighter, now: int) -> str:
+    def status(self, c: ToyFighter) -> str:
         """How often it has swung."""
         return f"{c.attacks} swings, {c.hits} hits"
 

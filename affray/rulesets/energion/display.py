@@ -61,7 +61,7 @@ class EnergionDisplay:
         """Nothing beyond the shared first line: Energion has no rounds."""
         return []
 
-    def status(self, c: EnergionCombatant, now: int) -> str:
+    def status(self, c: EnergionCombatant) -> str:
         """Held or holding (E15), casting (E23), fighting, readying its weapon, reacting or unaware (E1)."""
         if c.held_by is not None:
             return f"held by {c.held_by} ({c.hold})"

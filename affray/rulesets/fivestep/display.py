@@ -72,7 +72,7 @@ class FivestepDisplay:
         order = f"; order {', '.join(rounds.order)}" if rounds.order else ""
         return [f"round {rounds.round}: acting {', '.join(rounds.acting) or 'nobody'}{order}"]
 
-    def status(self, c: FivestepCombatant, now: int) -> str:
+    def status(self, c: FivestepCombatant) -> str:
         """Its turn's Agility Points left, a no-move turn, or waiting for its turn."""
         turn = c.turn
         if turn is None:

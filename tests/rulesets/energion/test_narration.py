@@ -620,4 +620,4 @@ def test_a_casters_status_names_whom_its_spell_is_aimed_at() -> None:
         casting="Hex bolt",
         casting_at="bran",
     )
-    assert (DISPLAY.status(mog, 0), DISPLAY.target(mog)) == ("casting Hex bolt at bran", "aelin")
+    assert (DISPLAY.status(mog), DISPLAY.target(mog)) == ("casting Hex bolt at bran", "aelin")
