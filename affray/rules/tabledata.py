@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Protocol, TypeVar
@@ -50,8 +51,8 @@ def decode_table(source: str, text: str | bytes, file_type: type[_F]) -> _F:
 def _numbers(value: object, path: str) -> Iterator[tuple[str, Decimal | float | int]]:
     """Every number in a decoded table, with its field path."""
     if isinstance(value, msgspec.Struct):
-        for field in msgspec.structs.fields(value):
-            yield from _numbers(getattr(value, field.name), f"{path}.{field.encode_name}")
+        for name, written in _field_names(type(value)):
+            yield from _numbers(getattr(value, name), f"{path}.{written}")
     elif isinstance(value, tuple | list):
         for index, item in enumerate(value):
             yield from _numbers(item, f"{path}[{index}]")
@@ -60,6 +61,12 @@ def _numbers(value: object, path: str) -> Iterator[tuple[str, Decimal | float | 
             yield from _numbers(item, f"{path}.{key}")
     elif isinstance(value, Decimal | float | int) and not isinstance(value, bool):
         yield path, value
+
+
+@functools.cache
+def _field_names(struct: type[msgspec.Struct]) -> tuple[tuple[str, str], ...]:
+    """Each field of a Struct type: its name, and its name in the file."""
+    return tuple((field.name, field.encode_name) for field in msgspec.structs.fields(struct))
 
 
 def table_error(source: str, path: str, problem: str) -> TableError:
