@@ -287,7 +287,8 @@ class _Watch:
         if looked is None:
             return [(k, self._now(combatants, k, now)) for k in range(len(self.joined))]
         found: list[tuple[int, Seen | None]] = []
-        for k in sorted(self.timed.union(self.index[i] for i in looked if i in self.index)):
+        index = self.index
+        for k in sorted({index[i] for i in looked if i in index} | self.timed):
             before = self.shown[k]
             if (after := self._now(combatants, k, now)) != before:
                 found.append((k, after))
