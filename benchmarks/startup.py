@@ -24,14 +24,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_S = 0.10
+LIBRARIES = "import click, decimal, hashlib, msgspec, simpy, tomllib"
+"""What ``affray run`` cannot start without: its command-line library, SimPy (which reads its own package
+metadata as it is imported), msgspec and the standard modules every fight uses. Their import is the
+floor under affray's own start-up."""
 
 
 def commands(folder: Path) -> dict[str, list[str]]:
-    """What is started: bare Python, the help, importing the commands, and a run of the duel."""
+    """What is started: bare Python, the libraries alone, the help, importing the commands, and a run of
+    the duel."""
     affray = [sys.executable, "-m", "affray"]
     duel = str(ROOT / "examples" / "duel.toml")
     return {
         "python -c pass": [sys.executable, "-c", "pass"],
+        "its libraries": [sys.executable, "-c", LIBRARIES],
         "affray --help": [*affray, "--help"],
         "import affray.cli": [sys.executable, "-c", "import affray.cli"],
         "affray run duel": [*affray, "run", duel, "-o", str(folder / "duel.jsonl"), "--force"],
