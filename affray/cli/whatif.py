@@ -122,7 +122,7 @@ def whatif(
         msgspec.json.decode(parent.header.scenario),
         parent.events,
         changes,
-        lambda: rulesets.recorded(parent.header, str(log)).ruleset.rules_on,
+        lambda: rulesets.recorded(parent.header, str(log)).ruleset,
     )
     header = msgspec.structs.replace(parent.header, scenario=msgspec.Raw(ENCODER.encode(scenario)))
     what = rulesets.recorded(header, f"{log} with {', '.join(map(str, changes))}")

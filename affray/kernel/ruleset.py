@@ -320,6 +320,9 @@ class Ruleset:
     without rulings lists none."""
     data: Callable[[], Mapping[str, bytes]] = no_data
     """Its data files as shipped, by name (``package_data``): pinned by digest in each log's header."""
+    standing_orders: bool = False
+    """Whether its scenarios take standing orders (an ``orders`` section, affray/handlers/orders.py):
+    ``whatif --intent`` writes a combatant played otherwise from a point on there."""
     in_rounds: bool = False
     """Whether it fights in rounds, its events carrying the round's number in ``round`` (the markdown
     export's sections are then its rounds, else spans of game time)."""

@@ -176,4 +176,4 @@ def declared_scenario(
         if isinstance(roll, RollChange):
             check_change(roll, rolls, None)
     scenario = msgspec.json.decode(parent.header.scenario)
-    return scenario_with(scenario, parent.events, changes, lambda: recorded(parent.header).ruleset.rules_on)
+    return scenario_with(scenario, parent.events, changes, lambda: recorded(parent.header).ruleset)

@@ -42,16 +42,3 @@ def fold_until(
         apply_checked(vocabulary, state, event)
         count, last_t = count + 1, event.t
     return Rebuilt(state=state, reached=False, count=count, last_t=last_t)
-
-
-def state_at_seq(events: Iterable[Event], seq: int, vocabulary: Vocabulary[Any]) -> Any:
-    """The state after the event numbered ``seq`` (0 is before any event)."""
-    rebuilt = fold_until(events, vocabulary, seq=seq)
-    if seq < 0 or (not rebuilt.reached and seq > rebuilt.count):
-        raise ValueError(f"seq {seq} is outside 0..{rebuilt.count}")
-    return rebuilt.state
-
-
-def state_at_time(events: Iterable[Event], t_ms: int, vocabulary: Vocabulary[Any]) -> Any:
-    """The state once every event at or before game time ``t_ms`` has happened."""
-    return fold_until(events, vocabulary, t_ms=t_ms).state

@@ -24,6 +24,7 @@ from affray.events.codec import encode_event
 from affray.events.shared import kind_of
 from affray.kernel.dice import STREAM_DRAW, parse_expression
 from affray.kernel.referee import Effect
+from affray.kernel.ruleset import Ruleset
 
 _CHANGE = re.compile(rf"^(?P<roll>{STREAM_DRAW[1:-1]})=(?P<faces>[0-9]+(?:,[0-9]+)*)$")
 
@@ -238,19 +239,22 @@ def scenario_with(
     scenario: dict[str, Any],
     events: Iterable[Event],
     changes: Iterable[Change],
-    rules_on: Callable[[], Mapping[Effect, str]],
+    ruleset: Callable[[], Ruleset],
 ) -> dict[str, Any]:
     """A parent's scenario (``scenario``, its fight ``events``) with ``changes`` made as every what-if
-    makes them: the rolls entered, then each ruling (``rules_on()``: what the parent's ruleset rules on),
-    then each standing order. The roll changes are checked against the log's rolls by the caller."""
+    makes them: the rolls entered, then each ruling (on what the parent's ``ruleset()`` rules on), then
+    each standing order (where the ruleset takes them). The roll changes are checked against the log's
+    rolls by the caller."""
     events = list(events)
     made = list(changes)
     rolled = [change for change in made if isinstance(change, RollChange)]
     scenario = changed_scenario(scenario, logged_rolls(events), rolled)
     for change in made:
         if isinstance(change, RulingChange):
-            scenario = ruled_scenario(scenario, events, change, rules_on())
+            scenario = ruled_scenario(scenario, events, change, ruleset().rules_on)
         elif isinstance(change, IntentChange):
+            if not ruleset().standing_orders:
+                raise AffrayError(f"--intent: the {ruleset().name} ruleset takes no standing orders")
             scenario = ordered_scenario(scenario, events, change)
     return scenario
 

@@ -34,7 +34,8 @@ from hypothesis import strategies as st
 from affray import rulesets
 from affray.batch.odds import Sampling, recorded_odds
 from affray.cli.odds import fight_odds
-from affray.events.base import rolls_in
+from affray.errors import AffrayError
+from affray.events.base import Event, rolls_in
 from affray.events.codec import ENCODER, PREV_KEY, encode_end, encode_log, line_hash
 from affray.events.reader import LogFile, read_bytes
 from affray.events.shared import RulingApplied, kind_of
@@ -48,6 +49,7 @@ from affray.replays.continuation import check_prefix, continued_scenario
 from affray.replays.explain import explain, explain_all
 from affray.replays.narrate import SHARED_TELLERS, narrate, tell
 from affray.replays.verify import verify
+from affray.replays.whatif import IntentChange, scenario_with
 from affray.testing.strategies import instances
 
 Rolled = tuple[str, int]
@@ -125,6 +127,16 @@ def _with_ruling(path: Path, ruling: dict[str, Any]) -> tuple[Ruleset, Any]:
     raw = msgspec.json.decode(ENCODER.encode(scenario))
     raw["rulings"] = [*raw.get("rulings", []), ruling]
     return ruleset, ruleset.load(raw, str(path), path.parent)
+
+
+def _intent_on(path: Path) -> tuple[Ruleset, dict[str, Any], list[Event], IntentChange]:
+    """A sample's ruleset, scenario (as a mapping) and log, and a what-if's ``--intent``: its first
+    combatant going first for its last from the first event on."""
+    ruleset, scenario = _load(path)
+    log = ruleset.battle(scenario).run().log
+    ids = [c.id for c in scenario.combatants]
+    change = IntentChange(log[0].seq, ids[0], "target", ids[-1], "the contract's order")
+    return ruleset, msgspec.json.decode(ENCODER.encode(scenario)), log, change
 
 
 def _resolved(named: str | Ruleset) -> Ruleset:
@@ -331,6 +343,27 @@ class RulesetContract(_TablesContract):
                 c = state.combatants.get(listed.id)
                 now = None if c is None else page.seen(c, event.t, ruleset.display, reading.modules, stock)
                 assert shown.get(k) == now, (event.seq, listed.id)
+
+    def test_a_what_if_intent_becomes_a_standing_order_the_ruleset_loads_and_fights(
+        self, sample: Path
+    ) -> None:
+        """``whatif --intent``: where the ruleset takes standing orders, the order it writes loads and
+        the fight runs with it."""
+        ruleset, raw, log, change = _intent_on(sample)
+        if not ruleset.standing_orders:
+            pytest.skip("the ruleset takes no standing orders")
+        ordered = ruleset.load(scenario_with(raw, log, [change], lambda: ruleset), str(sample), sample.parent)
+        assert ruleset.battle(ordered).run().log
+
+    def test_a_what_if_intent_is_refused_where_the_ruleset_takes_no_standing_orders(
+        self, sample: Path
+    ) -> None:
+        """``whatif --intent`` on a ruleset without standing orders is one error, written nowhere."""
+        ruleset, raw, log, change = _intent_on(sample)
+        if ruleset.standing_orders:
+            pytest.skip("the ruleset takes standing orders")
+        with pytest.raises(AffrayError, match="takes no standing orders"):
+            scenario_with(raw, log, [change], lambda: ruleset)
 
     def test_a_samples_timeline_has_a_lane_per_combatant_and_every_span_within_the_fight(
         self, sample: Path

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from affray.events.energion.state import vocabulary
 from affray.kernel.clock import seconds
-from affray.replays.rebuild import state_at_seq
+from affray.kernel.fold import fold
 from affray.replays.telling import number
 from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error
 from tests.strategies import read_path
@@ -37,7 +37,7 @@ def test_run_prints_the_winner_and_when(affray: Affray, tmp_path: Path) -> None:
     out = tmp_path / "duel.jsonl"
     result = affray("run", DUEL, "-o", out)
     events = read_path(out).events
-    final = state_at_seq(events, len(events), ENERGION)
+    final = fold(events, ENERGION)
     assert final.winner is not None
     first = result.out.splitlines()[0]
     assert f"side {final.winner} wins at {seconds(final.t)} s" in first
@@ -48,7 +48,7 @@ def test_run_prints_the_damage_each_combatant_dealt(affray: Affray, tmp_path: Pa
     out = tmp_path / "duel.jsonl"
     result = affray("run", DUEL, "-o", out)
     events = read_path(out).events
-    final = state_at_seq(events, len(events), ENERGION)
+    final = fold(events, ENERGION)
     rows = {line.split()[0]: re.sub(r"\s+", " ", line) for line in result.out.splitlines()[1:]}
     assert set(rows) == set(final.combatants)
     for cid, c in final.combatants.items():
@@ -104,7 +104,7 @@ def test_duel_ends_with_a_winner_in_under_a_minute_of_game_time(affray: Affray, 
     out = tmp_path / "duel.jsonl"
     assert affray("run", DUEL, "-o", out).code == 0
     events = read_path(out).events
-    final = state_at_seq(events, len(events), ENERGION)
+    final = fold(events, ENERGION)
     assert final.ended
     assert final.winner is not None
     assert final.t < MINUTE_MS

@@ -14,7 +14,7 @@ from affray.events.base import Event
 from affray.events.energion.state import EnergionState, vocabulary
 from affray.events.reader import LogFile
 from affray.kernel.clock import seconds
-from affray.replays.rebuild import state_at_seq, state_at_time
+from affray.replays.rebuild import fold_until
 from tests.cli.conftest import EXAMPLES, Affray, assert_user_error, run_process
 from tests.strategies import CONDITION_TOML
 
@@ -33,7 +33,7 @@ def _rows(out: str) -> dict[str, str]:
 def test_state_at_seconds_shows_every_combatant(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
     result = affray("state", duel_log, "--at", AT_SECONDS)
     assert result.code == 0, result
-    expected = state_at_time(duel_read.events, AT_MS, ENERGION)
+    expected = fold_until(duel_read.events, ENERGION, t_ms=AT_MS).state
     assert result.out.startswith(
         f"at {seconds(AT_MS)} s (the last event before it: seq {expected.seq} at {seconds(expected.t)} s)"
     )
@@ -43,7 +43,7 @@ def test_state_at_seconds_shows_every_combatant(affray: Affray, duel_log: Path, 
 def test_state_at_seq_shows_every_combatant(affray: Affray, duel_log: Path, duel_read: LogFile) -> None:
     result = affray("state", duel_log, "--seq", str(AT_SEQ))
     assert result.code == 0, result
-    expected = state_at_seq(duel_read.events, AT_SEQ, ENERGION)
+    expected = fold_until(duel_read.events, ENERGION, seq=AT_SEQ).state
     assert result.out.startswith(f"after seq {AT_SEQ}, at {seconds(expected.t)} s")
     assert set(_rows(result.out)) == set(expected.combatants)
 
@@ -76,10 +76,10 @@ def test_state_json_is_valid_json(affray: Affray, duel_log: Path, moment: list[s
 def _expected(events: list[Event], moment: list[str]) -> EnergionState:
     """The state a moment given on the command line names, folded directly from the events."""
     if moment[:1] == ["--at"]:
-        return state_at_time(events, AT_MS, ENERGION)
+        return fold_until(events, ENERGION, t_ms=AT_MS).state
     if moment[:1] == ["--seq"]:
-        return state_at_seq(events, AT_SEQ, ENERGION)
-    return state_at_seq(events, len(events), ENERGION)
+        return fold_until(events, ENERGION, seq=AT_SEQ).state
+    return fold_until(events, ENERGION, seq=len(events)).state
 
 
 @pytest.mark.parametrize(

@@ -19,11 +19,11 @@ SKIRMISH = example("skirmish")
 
 
 def state_at_seq(events: list[Event], seq: int) -> EnergionState:
-    return rebuild.state_at_seq(events, seq, vocabulary(["special_damage"]))  # type: ignore[no-any-return]
+    return rebuild.fold_until(events, vocabulary(["special_damage"]), seq=seq).state  # type: ignore[no-any-return]
 
 
 def state_at_time(events: list[Event], t_ms: int) -> EnergionState:
-    return rebuild.state_at_time(events, t_ms, vocabulary(["special_damage"]))  # type: ignore[no-any-return]
+    return rebuild.fold_until(events, vocabulary(["special_damage"]), t_ms=t_ms).state  # type: ignore[no-any-return]
 
 
 def test_state_at_seq_zero_is_the_state_before_any_event() -> None:

@@ -15,7 +15,7 @@ from affray.cli.tell import _rebuilt
 from affray.events.reader import LogReader, Position, open_log
 from affray.kernel.fold import digest
 from affray.replays import snapshots
-from affray.replays.rebuild import state_at_seq
+from affray.replays.rebuild import fold_until
 from affray.stores import JsonLinesLog
 from tests.strategies import example_log, read
 
@@ -41,7 +41,7 @@ def state_digest(log: Path, seq: int) -> str:
 
 def from_the_start(seq: int) -> str:
     events = read(example_log("skirmish"))
-    return digest(state_at_seq(events.events, seq, events.vocabulary))
+    return digest(fold_until(events.events, events.vocabulary, seq=seq).state)
 
 
 def kept(log: Path) -> list[snapshots.Snapshot]:

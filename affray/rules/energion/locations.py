@@ -7,7 +7,8 @@ The chart lives in the packaged ``data/hit_locations.toml``, transcribed as prin
 - A part is disabled when the damage done to it *reaches* its share of the character's damage points
   (E20: the share "must be done ... to cause that part to be unusable"); one point less is not enough.
 - A joint (the chart's "Joint 10% - unusable" row) has no d100 range: the seven rows already cover 01-100,
-  so a joint is only hit by an aimed attack; it is :attr:`HitLocationTable.joint`.
+  so a joint is only hit by an aimed attack, which the rules do not give: the chart keeps its share
+  (``HitLocationTable.joint_share_percent``) and no roll lands there.
 - An unarmored location (E22) uses the Cloth column of the armor chart against the weapon's type, unless a
   scenario says otherwise: :data:`UNARMORED_COLUMN`.
 """
@@ -84,11 +85,6 @@ class HitLocationTable(msgspec.Struct, frozen=True, kw_only=True):
 
     locations: tuple[HitLocation, ...]
     joint_share_percent: int
-
-    @property
-    def joint(self) -> BodyPart:
-        """Return the chart's joint row as a body part: its share disables, never kills (rule E20)."""
-        return BodyPart(name="joint", share_percent=self.joint_share_percent, disabled="unusable")
 
     def location_named(self, name: str) -> HitLocation:
         """Return the location of that name (case-insensitive); raise UnknownTableEntry if none (rule E20)."""

@@ -36,6 +36,7 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionSc
 RULESET = Ruleset(
     name="energion",
     version="6",
+    standing_orders=True,
     description="second by second: perception, initiative, weapon speed, parries, shots, spells, grappling",
     vocabularies=vocabulary,
     load=load,

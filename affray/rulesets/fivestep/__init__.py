@@ -39,6 +39,7 @@ RULESET = Ruleset(
     name="fivestep",
     version="3",
     in_rounds=True,
+    standing_orders=True,
     description="five steps: surprise, primary attack, Agility Points as time, to hit, damage to body parts",
     vocabularies=vocabulary,
     load=load,

@@ -14,6 +14,7 @@ from affray.errors import TableError, UnknownTableEntry
 from affray.rules.energion.locations import (
     HIT_LOCATIONS_FILE,
     UNARMORED_COLUMN,
+    BodyPart,
     HitLocationTable,
     disabling_damage,
     load_hit_locations,
@@ -155,9 +156,14 @@ def test_disabling_damage_keeps_fractions_exact(chart: HitLocationTable) -> None
     assert str(disabling_damage(D(33), chart.location_named("right arm"))) == "6.6"
 
 
+def _joint(chart: HitLocationTable) -> BodyPart:
+    """The chart's joint row as a part: its share disables, never kills (E20)."""
+    return BodyPart(name="joint", share_percent=chart.joint_share_percent, disabled="unusable")
+
+
 # rule E20: DP 40, joint 10% -> 40 * 10 / 100 = 4
 def test_joint_is_disabled_by_ten_percent(chart: HitLocationTable) -> None:
-    assert disabling_damage(D(40), chart.joint) == 4
+    assert disabling_damage(D(40), _joint(chart)) == 4
 
 
 # rule E20: DP 40, head needs 10; 9.9 done -> ok
@@ -182,7 +188,7 @@ def test_leg_at_its_share_is_unusable(chart: HitLocationTable) -> None:
 
 # rule E20: DP 40, joint 10% -> 4; 4 done -> unusable
 def test_joint_at_its_share_is_unusable(chart: HitLocationTable) -> None:
-    assert location_state(D(40), chart.joint, D(4)) == "unusable"
+    assert location_state(D(40), _joint(chart), D(4)) == "unusable"
 
 
 # rule E20: the state is "ok" exactly when the damage done is below DP * share / 100
