@@ -15,7 +15,7 @@ from affray.events.energion.state import vocabulary
 from affray.handlers.energion.fighter import fighter
 from affray.handlers.energion.host import Arena, Player
 from affray.handlers.energion.loadout import Arm, Loadout, loadouts_for
-from affray.handlers.energion.scenario import Combatant, EnergionScenario, Seconds
+from affray.handlers.energion.scenario import RULES_ON, Combatant, EnergionScenario, Seconds
 from affray.handlers.energion.special import energion_hit
 from affray.handlers.orders import StandingOrders, given
 from affray.handlers.outside import Called, Decisions, Outside, Replayed, Stepped
@@ -27,7 +27,7 @@ from affray.handlers.special_damage.scenario import MODULE, SpecialDamageOptions
 from affray.kernel.clock import MS_PER_SECOND, to_ms
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
-from affray.kernel.referee import Effect, Referee
+from affray.kernel.referee import Referee
 from affray.kernel.space import metres
 from affray.npc.energion.nearest import NearestEnemy
 from affray.npc.energion.tactician import Tactician
@@ -61,15 +61,6 @@ def controller_for(me: Loadout, name: str | None = None) -> Player:
         versatile = armed or spec.spells or spec.grapples or spec.martial_arts_level
         name = "tactician" if versatile else "nearest"
     return Tactician(cornered=spec.cornered) if name == "tactician" else NearestEnemy()
-
-
-RULES_ON: dict[Effect, str] = {
-    "outcome": "attack_resolved",
-    "damage": "attack_resolved",
-    "modifier": "attack_resolved",
-    "leaves": "combatant_out",
-}
-"""The kind of event each effect of a referee's ruling overrules in Energion."""
 
 
 class EnergionBattle(Finisher):

@@ -20,6 +20,7 @@ from affray.handlers.special_damage.scenario import (
 )
 from affray.kernel.dice import parse_expression
 from affray.kernel.fairseed import FairSeed
+from affray.kernel.referee import Effect
 from affray.kernel.scenario import (
     Coordinate,
     Dice,
@@ -200,3 +201,12 @@ def _check(scenario: EnergionScenario, source: str) -> None:
 def load_scenario(path: Path) -> EnergionScenario:
     """Read and decode the scenario at ``path``."""
     return decode_scenario(read_user_file(path, ScenarioError, "a scenario file"), str(path))
+
+
+RULES_ON: dict[Effect, str] = {
+    "outcome": "attack_resolved",
+    "damage": "attack_resolved",
+    "modifier": "attack_resolved",
+    "leaves": "combatant_out",
+}
+"""The kind of event each effect of a referee's ruling overrules in Energion."""

@@ -15,7 +15,7 @@ from affray.handlers.fivestep.checks import check_special_types, check_tables
 from affray.handlers.fivestep.fighters import Arm, Fighter
 from affray.handlers.fivestep.host import Arena
 from affray.handlers.fivestep.rounds import rounds
-from affray.handlers.fivestep.scenario import Character, FivestepScenario, TableFile, Weapon
+from affray.handlers.fivestep.scenario import RULES_ON, Character, FivestepScenario, TableFile, Weapon
 from affray.handlers.fivestep.turns import LAST_RANK
 from affray.handlers.orders import StandingOrders, given
 from affray.handlers.rulings import after_the_run, on_the_clock
@@ -25,7 +25,7 @@ from affray.handlers.special_damage.module import SpecialDamageModule
 from affray.handlers.special_damage.scenario import MODULE, SpecialDamageOptions
 from affray.kernel.dice import Dice
 from affray.kernel.encounter import Encounter, EventSink
-from affray.kernel.referee import Effect, Referee
+from affray.kernel.referee import Referee
 from affray.kernel.space import metres
 from affray.npc.fivestep.controllers import FivestepController, NearestFirst
 from affray.rules.fivestep.damage import parse_damage_die_roll
@@ -36,15 +36,6 @@ from affray.rules.fivestep.usertables import require
 
 AVERAGE_SIZE_M2 = Decimal("0.75")
 CONTROLLERS: dict[str, type[FivestepController]] = {"nearest": NearestFirst}
-
-
-RULES_ON: dict[Effect, str] = {
-    "outcome": "to_hit_resolved",
-    "damage": "damage_resolved",
-    "modifier": "to_hit_resolved",
-    "leaves": "combatant_out",
-}
-"""The kind of event each effect of a referee's ruling overrules in fivestep."""
 
 
 class FivestepBattle(Finisher):

@@ -24,6 +24,7 @@ from affray.handlers.special_damage.scenario import (
 )
 from affray.kernel.dice import MAX_DICE, MAX_MODIFIER
 from affray.kernel.fairseed import FairSeed
+from affray.kernel.referee import Effect
 from affray.kernel.scenario import (
     Coordinate,
     Dice,
@@ -349,3 +350,12 @@ def embed_tables(scenario: FivestepScenario, folder: Path, source: str) -> Fives
                 f"{source}: $.tables.{table}: {named}: not UTF-8 text (byte {exc.start})"
             ) from None
     return msgspec.structs.replace(scenario, tables=tables)
+
+
+RULES_ON: dict[Effect, str] = {
+    "outcome": "to_hit_resolved",
+    "damage": "damage_resolved",
+    "modifier": "to_hit_resolved",
+    "leaves": "combatant_out",
+}
+"""The kind of event each effect of a referee's ruling overrules in fivestep."""

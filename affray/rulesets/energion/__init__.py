@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.events.energion.state import vocabulary
-from affray.handlers.energion.battle import RULES_ON, EnergionBattle
-from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario, convert_scenario
+from affray.handlers.energion.scenario import CONTROLLERS, RULES_ON, EnergionScenario, convert_scenario
 from affray.handlers.outside import check_controllers
 from affray.kernel.ruleset import Ruleset, package_data
 from affray.rulesets.energion.display import DISPLAY
@@ -23,6 +22,9 @@ from affray.rulesets.energion.special_damage import SPECIAL_DAMAGE_HOST
 from affray.rulesets.energion.tables import tables
 from affray.rulesets.special_damage.hosting import carried_by
 
+if TYPE_CHECKING:
+    from affray.handlers.energion.battle import EnergionBattle
+
 
 def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionScenario:
     """An Energion scenario from a file's or a header's mapping (it names no other files); a file's
@@ -33,6 +35,14 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> EnergionSc
     return scenario
 
 
+def battle(scenario: EnergionScenario) -> EnergionBattle:
+    """The battle that simulates ``scenario``: the handlers are imported by the commands that fight,
+    not by those that read a log."""
+    from affray.handlers.energion.battle import EnergionBattle
+
+    return EnergionBattle(scenario)
+
+
 RULESET = Ruleset(
     name="energion",
     version="6",
@@ -40,7 +50,7 @@ RULESET = Ruleset(
     description="second by second: perception, initiative, weapon speed, parries, shots, spells, grappling",
     vocabularies=vocabulary,
     load=load,
-    battle=EnergionBattle,
+    battle=battle,
     tellers=TELLERS,
     explainers=EXPLAINERS,
     display=DISPLAY,

@@ -10,17 +10,18 @@ left, its weapon ready (1/0), held or holding (1/0), knocked down (1/0).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from affray.events.energion.state import EnergionCombatant, EnergionState
-from affray.handlers.energion.battle import EnergionBattle
-from affray.handlers.energion.legal import menu_for
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.clock import MS_PER_SECOND
 from affray.npc.energion.intents import Intent
 from affray.npc.outside import EXTERNAL
+
+if TYPE_CHECKING:
+    from affray.handlers.energion.battle import EnergionBattle
 
 _ZERO = Decimal(0)
 
@@ -43,6 +44,8 @@ class EnergionSeating:
 
     def menu(self, battle: EnergionBattle, combatant: str) -> tuple[Intent, ...]:
         """Its menu against the other sides (handlers/energion/legal.py)."""
+        from affray.handlers.energion.legal import menu_for
+
         return menu_for(battle.loadouts, combatant)
 
     def observe(

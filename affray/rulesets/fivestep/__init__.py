@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.events.fivestep.state import vocabulary
-from affray.handlers.fivestep.battle import RULES_ON, FivestepBattle
-from affray.handlers.fivestep.scenario import FivestepScenario, TableFile, convert_fivestep, embed_tables
+from affray.handlers.fivestep.scenario import (
+    RULES_ON,
+    FivestepScenario,
+    TableFile,
+    convert_fivestep,
+    embed_tables,
+)
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.fivestep.display import DISPLAY
 from affray.rulesets.fivestep.explanation import EXPLAINERS
@@ -21,6 +26,9 @@ from affray.rulesets.fivestep.narration import TELLERS
 from affray.rulesets.fivestep.special_damage import SPECIAL_DAMAGE_HOST
 from affray.rulesets.fivestep.tables import tables
 from affray.rulesets.special_damage.hosting import carried_by
+
+if TYPE_CHECKING:
+    from affray.handlers.fivestep.battle import FivestepBattle
 
 
 def files(scenario: FivestepScenario) -> tuple[str, ...]:
@@ -35,6 +43,14 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> FivestepSc
     return scenario if folder is None else embed_tables(scenario, folder, source)
 
 
+def battle(scenario: FivestepScenario) -> FivestepBattle:
+    """The battle that simulates ``scenario``: the handlers are imported by the commands that fight,
+    not by those that read a log."""
+    from affray.handlers.fivestep.battle import FivestepBattle
+
+    return FivestepBattle(scenario)
+
+
 RULESET = Ruleset(
     name="fivestep",
     version="3",
@@ -43,7 +59,7 @@ RULESET = Ruleset(
     description="five steps: surprise, primary attack, Agility Points as time, to hit, damage to body parts",
     vocabularies=vocabulary,
     load=load,
-    battle=FivestepBattle,
+    battle=battle,
     tellers=TELLERS,
     explainers=EXPLAINERS,
     display=DISPLAY,
