@@ -46,13 +46,13 @@ def _split(word: str, vocabulary: Sequence[str]) -> list[str] | None:
     splits: dict[int, list[str] | None] = {}
     for start in range(len(word) - 1, -1, -1):  # from the end, so that each rest is known when needed
         rest = word[start:]
-        found = [rest] if _starts_a_word(rest, vocabulary) else None
+        words = [rest] if _starts_a_word(rest, vocabulary) else None
         for end in range(len(word) - 1, start, -1):
-            if found is not None:
+            if words is not None:
                 break
             if _is_word(word[start:end], vocabulary) and splits[end] is not None:
-                found = [word[start:end], *(splits[end] or [])]
-        splits[start] = found
+                words = [word[start:end], *(splits[end] or [])]
+        splits[start] = words
     return splits.get(0)
 
 
@@ -82,8 +82,8 @@ def close_names(query: str, names: Iterable[str], limit: int | None = MAX_CLOSE_
     ]
     if not listed or len(query) > max(map(len, listed)) + LENGTH_MARGIN:
         return []
-    found = _holding_the_words(query, listed) or _spelled_alike(query, listed)
-    return found if limit is None else found[:limit]
+    names = _holding_the_words(query, listed) or _spelled_alike(query, listed)
+    return names if limit is None else names[:limit]
 
 
 def _holding_the_words(query: str, listed: list[str]) -> list[str]:

@@ -163,12 +163,12 @@ def run_tasks(
     """Each task's outcomes, in task order, fought as ``run_batch`` fights them: several scenarios (the
     points of a fight's odds, say) share the workers."""
     if scheduler is not None:
-        found = _on_dask(scheduler, base, tasks)
+        results = _on_dask(scheduler, base, tasks)
     elif jobs <= 1:
-        found = (fight(spec, base, task) for spec, task in tasks)
+        results = (fight(spec, base, task) for spec, task in tasks)
     else:
-        found = _on_pool(jobs, base, tasks)
-    for outcomes in found:
+        results = _on_pool(jobs, base, tasks)
+    for outcomes in results:
         if done:
             done(len(outcomes))
         yield outcomes

@@ -72,8 +72,8 @@ def _show_tables(owner: Ruleset | Module, shown: Sequence[RulesTable], as_json: 
 
 
 def _entries(query: str, tables: Sequence[RulesTable]) -> list[RulesTable]:
-    found = [table.matching(query) for table in tables]
-    return [table for table in found if table.rows]
+    matched = [table.matching(query) for table in tables]
+    return [table for table in matched if table.rows]
 
 
 @cli.command(short_help=short_help_of("rules"))
@@ -99,18 +99,18 @@ def rules(name: str | None, table: str | None, entry: str | None, as_json: bool)
     chosen = named.get(name_key(table))
     listing = ", ".join(t.name for t in tables) or "none"
     if chosen is None:
-        found = _entries(table, tables) if entry is None else []
-        if not found:
+        entries = _entries(table, tables) if entry is None else []
+        if not entries:
             raise AffrayError(f"{owner.name}: no table or entry {excerpt(table)!r}; its tables: {listing}")
-        _show_tables(owner, found, as_json)
+        _show_tables(owner, entries, as_json)
         return
     if entry is None:
         _show_tables(owner, [chosen], as_json)
         return
-    found = _entries(entry, [chosen])
-    if not found:
+    entries = _entries(entry, [chosen])
+    if not entries:
         raise AffrayError(
             f"{owner.name} {chosen.name}: nothing is named like {excerpt(entry)!r} "
             f"(affray rules {owner.name} {chosen.name} lists every row)"
         )
-    _show_tables(owner, found, as_json)
+    _show_tables(owner, entries, as_json)

@@ -70,20 +70,20 @@ class StandingOrders(Generic[C]):
 
     def _in_effect(self, combatant: str, now: int, wanted: str) -> tuple[int, Order] | None:
         """The latest order at or before ``now`` that sets ``wanted``, with its number."""
-        found = None
+        latest = None
         for start, number, order in self._by_combatant.get(combatant, ()):
             if start > now:
                 break
             if getattr(order, wanted) is not None:
-                found = (number, order)
-        return found
+                latest = (number, order)
+        return latest
 
     def priority(self, combatant: str, now: int, own: tuple[str, ...]) -> tuple[str, ...]:
         """Whom it goes for first at ``now``: the order's targets, else its own."""
         if combatant not in self._by_combatant:
             return own
-        found = self._in_effect(combatant, now, "priority_targets")
-        return own if found is None else tuple(found[1].priority_targets or ())
+        order = self._in_effect(combatant, now, "priority_targets")
+        return own if order is None else tuple(order[1].priority_targets or ())
 
     def next_after(self, combatant: str, now: int) -> int | None:
         """When the first order for ``combatant`` given for after ``now`` takes effect (None: none is)."""
@@ -93,10 +93,10 @@ class StandingOrders(Generic[C]):
         """Who plays it at ``now``: the order's controller, else its own."""
         if combatant not in self._by_combatant:
             return own
-        found = self._in_effect(combatant, now, "controller")
-        if found is None:
+        in_effect = self._in_effect(combatant, now, "controller")
+        if in_effect is None:
             return own
-        number, order = found
+        number, order = in_effect
         if number not in self._made:
             assert order.controller is not None
             self._made[number] = self._make(order.controller, combatant)

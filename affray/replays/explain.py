@@ -61,8 +61,8 @@ class Index:
     def latest(self, kind: str, combatant: str) -> Event | None:
         """The last event of ``kind`` so far that names ``combatant`` (in any role; "" for one that names
         no one)."""
-        found = self._latest.get((kind, combatant))
-        return None if found is None else found[0]
+        kept = self._latest.get((kind, combatant))
+        return None if kept is None else kept[0]
 
     def latest_as(self, kind: str, role: str, combatant: str) -> Event | None:
         """The last event of ``kind`` so far whose field ``role`` is ``combatant``."""
@@ -70,8 +70,8 @@ class Index:
 
     def told(self, seq: int) -> str:
         """The line of the event ``seq``, if it is still kept ("" if not)."""
-        found = self._told.get(seq)
-        return "" if found is None else found[0]
+        kept = self._told.get(seq)
+        return "" if kept is None else kept[0]
 
 
 class Earlier(msgspec.Struct, frozen=True):
@@ -140,15 +140,15 @@ class _Explaining:
     def explained(self, event: Event, told: str) -> Explained:
         """``event``, just read, explained (its rulings left for the caller)."""
         explainer: Explainer = self.explainers.get(type(event), generic)
-        found = explainer(event, self.state, self.index)
+        explanation = explainer(event, self.state, self.index)
         told_of = self.index.told
         return Explained(
             seq=event.seq,
             t=event.t,
             kind=kind_of(type(event)),
             told=told,
-            steps=found.steps,
-            depends_on=[Earlier(b.seq, b.why, told_of(b.seq)) for b in found.depends_on],
+            steps=explanation.steps,
+            depends_on=[Earlier(b.seq, b.why, told_of(b.seq)) for b in explanation.depends_on],
         )
 
 
@@ -160,9 +160,9 @@ def explain(events: Iterable[Event], seq: int, reading: Reading) -> Explained | 
     for event in reading_on:
         told = explaining.read(event)
         if event.seq == seq:
-            found = explaining.explained(event, told)
+            explained = explaining.explained(event, told)
             rulings = _rulings_after(reading_on, seq, explaining.state, explaining.tellers)
-            return msgspec.structs.replace(found, ruled_by=rulings)
+            return msgspec.structs.replace(explained, ruled_by=rulings)
     return None
 
 
@@ -190,14 +190,14 @@ def with_rulings(read: Iterable[Read]) -> Iterator[Explained]:
     follow it), in order."""
     held: list[Explained] = []
     """The last event that is not a ruling, then the rulings on it: held until the rulings end."""
-    for event, _, found in read:
+    for event, _, explained in read:
         if isinstance(event, RulingApplied) and held and event.rules_on == held[0].seq:
-            ruled = Earlier(event.seq, event.reason, found.told)
+            ruled = Earlier(event.seq, event.reason, explained.told)
             held[0] = msgspec.structs.replace(held[0], ruled_by=[*held[0].ruled_by, ruled])
-            held.append(found)
+            held.append(explained)
         else:
             yield from held
-            held = [found]
+            held = [explained]
     yield from held
 
 
@@ -210,12 +210,12 @@ def _rulings_after(
     events: Iterable[Event], seq: int, state: Any, tellers: Mapping[type[Event], Teller]
 ) -> list[Earlier]:
     """The ``ruling_applied`` events that follow the event at ``seq`` and rule on it."""
-    found = []
+    rulings = []
     for event in events:
         if not isinstance(event, RulingApplied) or event.rules_on != seq:
             break
-        found.append(Earlier(event.seq, event.reason, tellers[RulingApplied](event, state)))
-    return found
+        rulings.append(Earlier(event.seq, event.reason, tellers[RulingApplied](event, state)))
+    return rulings
 
 
 def tell_explained(explained: Explained) -> list[str]:

@@ -78,22 +78,24 @@ def cache_folder() -> Path | None:
     folder = Path(base) / "affray" / "snapshots"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        found = os.lstat(folder)
+        status = os.lstat(folder)
     except OSError:
         return None
-    mine = stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & 0o077
+    mine = stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid() and not status.st_mode & 0o077
     return folder if mine else None
 
 
 def _name(log: Path) -> str | None:
     """The name a log's snapshots are kept under: its file's identity, so a changed log gets another."""
     try:
-        found = os.stat(log)
+        status = os.stat(log)
     except OSError:
         return None
-    if not stat.S_ISREG(found.st_mode):
+    if not stat.S_ISREG(status.st_mode):
         return None
-    identity = f"{found.st_dev}:{found.st_ino}:{found.st_size}:{found.st_mtime_ns}:{os.path.realpath(log)}"
+    identity = (
+        f"{status.st_dev}:{status.st_ino}:{status.st_size}:{status.st_mtime_ns}:{os.path.realpath(log)}"
+    )
     return hashlib.sha256(identity.encode()).hexdigest()[:40] + ".snapshots"
 
 
@@ -184,6 +186,6 @@ def _file(index: Index, states: list[bytes]) -> bytes:
 def _let_go(folder: Path) -> None:
     """Keep the snapshots of the ``KEPT_LOGS`` logs most recently read through."""
     with contextlib.suppress(OSError):
-        found = sorted(folder.glob("*.snapshots"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in found[KEPT_LOGS:]:
+        newest_first = sorted(folder.glob("*.snapshots"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in newest_first[KEPT_LOGS:]:
             old.unlink(missing_ok=True)

@@ -42,25 +42,25 @@ class RollChange(msgspec.Struct, frozen=True):
 
 def parse_change(text: str) -> RollChange:
     """``STREAM#DRAW=VALUE`` (or ``=F1,F2`` for a roll of several dice) as a RollChange."""
-    found = _CHANGE.match(text.strip())
-    if found is None:
+    matched = _CHANGE.match(text.strip())
+    if matched is None:
         raise AffrayError(
             f"--set {excerpt(text)!r}: expected STREAM#DRAW=VALUE, such as brenna/parry#3=47 "
             "(or =3,5 for two dice)"
         )
-    faces = found.group("faces").split(",")
+    faces = matched.group("faces").split(",")
     if any(len(face) > 7 for face in faces):
         raise AffrayError(f"--set {excerpt(text)!r}: a face is at most 1,000,000")
-    return RollChange(found.group("roll"), tuple(int(face) for face in faces))
+    return RollChange(matched.group("roll"), tuple(int(face) for face in faces))
 
 
 def logged_rolls(events: Iterable[Event]) -> dict[str, tuple[int, Roll]]:
     """Every roll a fight's events record, by stream and draw, with the seq of the event holding it."""
-    found: dict[str, tuple[int, Roll]] = {}
+    rolls: dict[str, tuple[int, Roll]] = {}
     for event in events:
         for roll in rolls_in(event):
-            found[f"{roll.stream}#{roll.draw}"] = (event.seq, roll)
-    return found
+            rolls[f"{roll.stream}#{roll.draw}"] = (event.seq, roll)
+    return rolls
 
 
 def check_change(change: RollChange, rolls: Mapping[str, tuple[int, Roll]], seq: int | None) -> None:
@@ -113,12 +113,12 @@ class RulingChange(msgspec.Struct, frozen=True):
 
 def parse_ruling(text: str, seq: int | None, reason: str | None) -> RulingChange:
     """``--rule`` as a RulingChange: placed by ``--seq``, with ``--reason``."""
-    found = _RULE.match(text.strip())
-    if found is None:
+    matched = _RULE.match(text.strip())
+    if matched is None:
         raise AffrayError(
             f"--rule {text[:40]!r}: expected miss, damage=POINTS, modifier=POINTS or leaves=COMBATANT"
         )
-    effect, value = found.group("effect"), found.group("value")
+    effect, value = matched.group("effect"), matched.group("value")
     numeric = effect in ("damage", "modifier")
     if (value is None) == (effect != "miss") or (numeric and not re.fullmatch(r"[+-]?[0-9]+", value or "")):
         wanted = {"miss": "no value", "damage": "=POINTS", "modifier": "=POINTS", "leaves": "=COMBATANT"}
@@ -201,15 +201,15 @@ class IntentChange(msgspec.Struct, frozen=True):
 
 def parse_intent(text: str, seq: int | None, reason: str | None) -> IntentChange:
     """``--intent`` as an IntentChange, placed by ``--seq``."""
-    found = _INTENT.match(text.strip())
-    if found is None:
+    matched = _INTENT.match(text.strip())
+    if matched is None:
         raise AffrayError(
             f"--intent {text[:40]!r}: expected COMBATANT:target=ID[,ID...] or COMBATANT:controller=NAME"
         )
     if seq is None:
         raise AffrayError(f"--intent {text[:40]!r}: give --seq N, the event from whose time it holds")
     return IntentChange(
-        seq, found.group("who"), found.group("key"), found.group("value"), (reason or "").strip()
+        seq, matched.group("who"), matched.group("key"), matched.group("value"), (reason or "").strip()
     )
 
 

@@ -103,22 +103,22 @@ NOT_HEALED = {
 def _before(history: History, kind: str, who: str, e: Event, since: int = 0, **fields: str) -> Event | None:
     """The last earlier event of ``kind`` naming ``who``, at ``e``'s moment and after seq ``since``, with
     these field values."""
-    found = history.latest(kind, who)
-    if found is None or not since < found.seq < e.seq or found.t != e.t:
+    latest = history.latest(kind, who)
+    if latest is None or not since < latest.seq < e.seq or latest.t != e.t:
         return None
-    return found if all(getattr(found, name, None) == value for name, value in fields.items()) else None
+    return latest if all(getattr(latest, name, None) == value for name, value in fields.items()) else None
 
 
 def _hit(
     host: SpecialDamageHost, history: History, e: Event, attacker: str | None, target: str
 ) -> list[Event]:
     """The host's events of the hit on ``target`` at ``e``'s moment (by ``attacker``, if known)."""
-    found = []
+    events = []
     for kind in host.hit_kinds:
         event = _before(history, kind, attacker or target, e, target=target)
         if event is not None and (attacker is None or getattr(event, "attacker", None) == attacker):
-            found.append(event)
-    return found
+            events.append(event)
+    return events
 
 
 def _hit_depends(host: SpecialDamageHost, hit: Sequence[Event], why: str) -> list[Because]:
@@ -128,7 +128,7 @@ def _hit_depends(host: SpecialDamageHost, hit: Sequence[Event], why: str) -> lis
 
 def _hit_chance(host: SpecialDamageHost, hit: Sequence[Event]) -> Decimal | None:
     """The chance the hit roll was made under, as the first of the hit's events to hold one gives it."""
-    return next((found for found in map(host.hit_chance, hit) if found is not None), None)
+    return next((chance for chance in map(host.hit_chance, hit) if chance is not None), None)
 
 
 # --- the tables ---------------------------------------------------------------------------------------
@@ -199,8 +199,8 @@ def _effect_source(kind: str, effect: Effect) -> str:
 
 def _body(state: Field, combatant: str) -> str:
     """What special damage does to a combatant: "living", "robot" or "computer" (living if unknown)."""
-    found = state.combatants.get(combatant)
-    return str(found.special.body) if found is not None else "living"
+    combatant_state = state.combatants.get(combatant)
+    return str(combatant_state.special.body) if combatant_state is not None else "living"
 
 
 # --- special damage (S1, S2, S3, S5, S9, S10) --------------------------------------------------------
@@ -216,12 +216,12 @@ class _Checks(NamedTuple):
 def _checks(e: SpecialDamage, history: History, since: int) -> _Checks:
     """The target's checks after the hit (seq ``since``); the history keeps its last check only, so a
     Vrusk's arm, when rolled, hides the RS check."""
-    found = _before(history, "check_rolled", e.target, e, since)
-    if not isinstance(found, CheckRolled):
+    check = _before(history, "check_rolled", e.target, e, since)
+    if not isinstance(check, CheckRolled):
         return _Checks(None, None)
-    if found.check.startswith(VRUSK_CHECK):
-        return _Checks(None, found)
-    return _Checks(found if found.check == "RS check" else None, None)
+    if check.check.startswith(VRUSK_CHECK):
+        return _Checks(None, check)
+    return _Checks(check if check.check == "RS check" else None, None)
 
 
 def _scoring(e: SpecialDamage, host: HostRulings, hit_chance: Decimal | None) -> list[Step]:
@@ -446,8 +446,8 @@ def _special(e: SpecialDamage, state: Field, history: History) -> Explanation:
     hit = _hit(host, history, e, e.attacker, e.target)
     since = max((event.seq for event in hit), default=0)
     checks = _checks(e, history, since)
-    found = _before(history, "referee_ruling", e.target, e, since, ruled=e.damage)
-    ruling = found if isinstance(found, RefereeRuling) else None
+    earlier = _before(history, "referee_ruling", e.target, e, since, ruled=e.damage)
+    ruling = earlier if isinstance(earlier, RefereeRuling) else None
     target = state.combatants[e.target]
     left = f"{number(target.damage_left)}/{number(target.damage_points)} DP"
     cited = host.rulings
@@ -470,14 +470,14 @@ def _special_depends(
     ruling: RefereeRuling | None,
 ) -> list[Because]:
     """The hit that scored it, the target's RS check or Vrusk arm roll, the referee's ruling on it."""
-    found = _hit_depends(host, hit, f"{e.attacker}'s hit on {e.target}: its roll and chance (S1)")
+    reasons = _hit_depends(host, hit, f"{e.attacker}'s hit on {e.target}: its roll and chance (S1)")
     if checks.rs is not None:
-        found.append(Because(checks.rs.seq, f"{e.target}'s RS check (Table 1, S9)"))
+        reasons.append(Because(checks.rs.seq, f"{e.target}'s RS check (Table 1, S9)"))
     if checks.vrusk is not None:
-        found.append(Because(checks.vrusk.seq, f"{e.target}'s Vrusk arm roll (S7)"))
+        reasons.append(Because(checks.vrusk.seq, f"{e.target}'s Vrusk arm roll (S7)"))
     if ruling is not None:
-        found.append(Because(ruling.seq, f"the referee's ruling on it (S10): {ruling.reason}"))
-    return sorted(found, key=lambda b: b.seq)
+        reasons.append(Because(ruling.seq, f"the referee's ruling on it (S10): {ruling.reason}"))
+    return sorted(reasons, key=lambda b: b.seq)
 
 
 # --- conditions (S4, S5) -----------------------------------------------------------------------------
@@ -621,10 +621,10 @@ def _healing_rule(state: Field, combatant: str) -> tuple[str, str]:
 
 def _healed(e: Healed, state: Field, history: History) -> Explanation:
     rule, times = _healing_rule(state, e.combatant)
-    found = history.latest("healing_scheduled", e.combatant)
+    scheduled = history.latest("healing_scheduled", e.combatant)
     scheduled = (
-        found
-        if isinstance(found, HealingScheduled) and found.injury == e.injury and found.seq < e.seq
+        scheduled
+        if isinstance(scheduled, HealingScheduled) and scheduled.injury == e.injury and scheduled.seq < e.seq
         else None
     )
     done = Step(
@@ -654,12 +654,12 @@ def _not_healed(e: NotHealed, state: Field, history: History) -> Explanation:
     rule, times = _healing_rule(state, e.combatant)
     how = f"{e.reason}: {NOT_HEALED[e.reason]}" if e.reason in NOT_HEALED else e.reason
     steps = [Step(what="not healed", value=e.injury, how=how, rule=rule, source=times)]
-    found = history.latest("special_damage", e.combatant)
-    injury = found.injury if isinstance(found, SpecialDamage) and found.target == e.combatant else None
-    if found is None or injury is None or injury.name != e.injury:
+    damage = history.latest("special_damage", e.combatant)
+    injury = damage.injury if isinstance(damage, SpecialDamage) and damage.target == e.combatant else None
+    if damage is None or injury is None or injury.name != e.injury:
         return Explanation(steps=steps)
     return Explanation(
-        steps=steps, depends_on=[Because(found.seq, f"the special damage that left the {e.injury}")]
+        steps=steps, depends_on=[Because(damage.seq, f"the special damage that left the {e.injury}")]
     )
 
 
