@@ -28,6 +28,7 @@ import simpy
 from melee import ENERGION, CollectorClock, environment, melee_scenario, rate, seconds_for_events, timed
 
 from affray.events.codec import LogWriter
+from affray.kernel.dice import DICE_ALGORITHM, DICE_ALGORITHMS
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest
 from affray.kernel.ruleset import Battle
@@ -76,9 +77,10 @@ def run_simpy(total: int, gaps: Sequence[int]) -> int:
     return int(env.now)
 
 
-def measure(events: int, repeat: int, write_log: bool) -> dict[str, Any]:
-    """Time both sides ``repeat`` times, alternating, and keep the best of each."""
-    scenario = melee_scenario(seconds_for_events(events))
+def measure(events: int, repeat: int, write_log: bool, dice: str = DICE_ALGORITHM) -> dict[str, Any]:
+    """Time both sides ``repeat`` times, alternating, and keep the best of each; the melee's rolls are
+    drawn with the ``dice`` algorithm."""
+    scenario = melee_scenario(seconds_for_events(events), dice=dice)
     battle: Any = ENERGION.battle(scenario)
     gaps = [loadout.arms[0].speed_ms for loadout in battle.loadouts.values()]
     assert len(gaps) == PROCESSES
@@ -106,6 +108,7 @@ def measure(events: int, repeat: int, write_log: bool) -> dict[str, Any]:
         "events": count,
         "game_seconds": scenario.max_seconds,
         "end": end,
+        "dice": dice,
         "write_log": write_log,
         "repeat": repeat,
         "affray_seconds": best_affray,
@@ -127,7 +130,7 @@ def report(r: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"kernel_melee: {r['combatants']} combatants (10 v 10), {r['events']:,} events, "
-            f"game time limit {r['game_seconds']:,} s ({r['end']})",
+            f"game time limit {r['game_seconds']:,} s ({r['end']}), dice {r['dice']}",
             f"best of {r['repeat']}, wall clock (perf_counter), gc on, Python {r['python']}, "
             f"simpy {r['simpy']}, msgspec {r['msgspec']}",
             f"  affray  {side:<28} {r['affray_seconds']:8.3f} s  "
@@ -151,10 +154,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--log", action="store_true", help="also write the log (LogWriter into memory)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the table")
+    parser.add_argument(
+        "--dice",
+        choices=DICE_ALGORITHMS,
+        default=DICE_ALGORITHM,
+        help=f"dice algorithm (default {DICE_ALGORITHM})",
+    )
     args = parser.parse_args(argv)
     if args.events < 1 or args.repeat < 1:
         parser.error("--events and --repeat must be at least 1")
-    result = measure(args.events, args.repeat, args.log)
+    result = measure(args.events, args.repeat, args.log, args.dice)
     print(json.dumps(result) if args.json else report(result))
     return 0
 

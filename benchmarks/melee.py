@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import affray
 from affray import rulesets
+from affray.kernel.dice import DICE_ALGORITHM
 
 ENERGION = rulesets.ruleset("energion")
 
@@ -105,8 +106,10 @@ def _combatant(index: int, side: str, y: int) -> dict[str, Any]:
     return spec
 
 
-def melee_scenario(max_seconds: int = WHOLE_FIGHT_SECONDS, seed: int = SEED) -> Any:
-    """The 10 v 10 melee, cut at ``max_seconds`` of game time."""
+def melee_scenario(
+    max_seconds: int = WHOLE_FIGHT_SECONDS, seed: int = SEED, dice: str = DICE_ALGORITHM
+) -> Any:
+    """The 10 v 10 melee, cut at ``max_seconds`` of game time, its rolls drawn with the ``dice`` algorithm."""
     raw = {
         "ruleset": "energion",
         "seed": seed,
@@ -114,6 +117,7 @@ def melee_scenario(max_seconds: int = WHOLE_FIGHT_SECONDS, seed: int = SEED) -> 
         "max_seconds": max_seconds,
         "combatants": [_combatant(i, "watch", 0) for i in range(10)]
         + [_combatant(i, "raiders", 3) for i in range(10)],
+        "dice": {"algorithm": dice},
     }
     return ENERGION.load(raw, "benchmarks/melee.py", None)
 

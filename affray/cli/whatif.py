@@ -31,6 +31,7 @@ from affray.events.codec import ENCODER, LogHeader, Parent, encode_log
 from affray.events.reader import LogFile
 from affray.kernel.encounter import Encounter
 from affray.kernel.ruleset import Battle, Recorded
+from affray.kernel.scenario import recorded_mapping
 from affray.replays.diff import diff_logs, tell_diff
 from affray.replays.lineage import parent_link
 from affray.replays.whatif import (
@@ -119,7 +120,7 @@ def whatif(
     _check_rolls(rolled, parent, seq if ruling is None and order is None else None)
     changes: list[Change] = [*rolled, *(c for c in (ruling, order) if c is not None)]
     scenario = scenario_with(
-        msgspec.json.decode(parent.header.scenario),
+        recorded_mapping(parent.header),
         parent.events,
         changes,
         lambda: rulesets.recorded(parent.header, str(log)).ruleset,

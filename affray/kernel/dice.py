@@ -1,10 +1,12 @@
 """Dice: named, counter-based streams that anyone can reproduce, and a manual source for table rolls.
 
 A stream is named ``"<roller>/<purpose>"``; its rolls are numbered from 1 (``brenna/parry#3`` is the third),
-and a roll names its stream and draw. Word number ``n`` of a stream hashes the encounter seed, the
-stream name and ``n`` with BLAKE2b; a die of ``s`` faces takes the first 8 bytes as an unsigned integer ``x``
-and keeps ``x % s + 1`` unless ``x`` falls in the short top slice that would bias the result, in which case
-the next draw is taken (rejection sampling). docs/log-format.md specifies this byte for byte.
+and a roll names its stream and draw. A stream is a sequence of unsigned 64-bit words hashed with BLAKE2b
+from the encounter seed, the stream name and a counter: under ``blake2b-ctr-v2`` one hash (a 64-byte
+digest) gives eight words, under the older ``blake2b-ctr-v1`` one hash (8 bytes) gives one. A die of ``s``
+faces takes the stream's next word ``x`` and keeps ``x % s + 1`` unless ``x`` falls in the short top slice
+that would bias the result, in which case the next word is taken (rejection sampling).
+docs/log-format.md specifies both byte for byte.
 """
 
 from __future__ import annotations
@@ -12,17 +14,25 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fnmatch import fnmatchcase
+from typing import Literal
 
 import msgspec
 
 from affray.errors import DiceExhausted, ScenarioError, WantedRoll, excerpt
 from affray.events.base import Roll, RollSource
 
-DICE_ALGORITHM = "blake2b-ctr-v1"
-_DOMAIN = b"affray-dice-v1"
+Algorithm = Literal["blake2b-ctr-v1", "blake2b-ctr-v2"]
+"""A dice algorithm's name, as a log's header and a scenario's ``dice.algorithm`` write it."""
+DICE_ALGORITHM: Algorithm = "blake2b-ctr-v1"
+"""The algorithm a fight rolls with unless its scenario names another."""
+DICE_ALGORITHMS: tuple[Algorithm, ...] = ("blake2b-ctr-v1", "blake2b-ctr-v2")
+"""Every algorithm affray rolls with: a fight recorded with an older one is re-run with it."""
 _SPAN = 1 << 64
+_BLOCK = struct.Struct(">8Q")
+"""A ``blake2b-ctr-v2`` digest read as eight unsigned 64-bit big-endian words."""
 MAX_FACES = 1_000_000
 """The most faces a die may have."""
 MAX_DICE = 1_000
@@ -72,10 +82,6 @@ def parse_expression(text: str) -> DiceExpression:
     return DiceExpression(count, sides, -modifier if match.group(3) == "-" else modifier)
 
 
-def _stream_prefix(seed: int, stream: str) -> bytes:
-    return b"%s\x00%d\x00%s\x00" % (_DOMAIN, seed, stream.encode())
-
-
 Need = Callable[[], str] | None
 """What a roll is for and needs, in words, worked out only when a referee is asked for it."""
 
@@ -102,16 +108,19 @@ class DiceSource:
 
 
 class GeneratedDice(DiceSource):
-    """Counter-based hashed streams: adding a stream never shifts another's faces."""
+    """Counter-based hashed streams, drawn with ``algorithm``: adding a stream never shifts another's
+    faces."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, algorithm: Algorithm = DICE_ALGORITHM) -> None:
         self.seed = seed
-        self._streams: dict[str, _HashedStream] = {}
+        self.algorithm = algorithm
+        self._kind = _STREAMS[algorithm]
+        self._streams: dict[str, _WordStream | _BlockStream] = {}
 
-    def _stream(self, stream: str) -> _HashedStream:
+    def _stream(self, stream: str) -> _WordStream | _BlockStream:
         found = self._streams.get(stream)
         if found is None:
-            found = self._streams[stream] = _HashedStream(_stream_prefix(self.seed, stream))
+            found = self._streams[stream] = self._kind(self.seed, stream)
         return found
 
     def face(self, stream: str, sides: int) -> int:
@@ -131,14 +140,20 @@ class GeneratedDice(DiceSource):
         return tuple(self.face(stream, sides) for _ in range(count)), "generated"
 
 
-class _HashedStream:
-    """One generated stream: the hash state after its fixed prefix (each word copies it and adds the
-    counter) and the number of words drawn."""
+def _hash_state(domain: bytes, seed: int, stream: str, digest_size: int) -> hashlib.blake2b:
+    """BLAKE2b, fed the message's fixed start: the domain, the seed in decimal and the stream's name, each
+    followed by a zero byte. Each hash of the stream copies it and adds its counter."""
+    return hashlib.blake2b(b"%s\x00%d\x00%s\x00" % (domain, seed, stream.encode()), digest_size=digest_size)
+
+
+class _WordStream:
+    """A ``blake2b-ctr-v1`` stream: word ``n`` is the 8-byte digest of the message ending in ``n``; it
+    keeps the hash state after the message's fixed start and the number of words drawn."""
 
     __slots__ = ("_counter", "_prefix")
 
-    def __init__(self, prefix: bytes) -> None:
-        self._prefix = hashlib.blake2b(prefix, digest_size=8)
+    def __init__(self, seed: int, stream: str) -> None:
+        self._prefix = _hash_state(b"affray-dice-v1", seed, stream, 8)
         self._counter = 0
 
     def face(self, sides: int) -> int:
@@ -153,6 +168,43 @@ class _HashedStream:
             if word < limit:
                 self._counter = counter
                 return word % sides + 1
+
+
+class _BlockStream:
+    """A ``blake2b-ctr-v2`` stream: block ``b``, the 64-byte digest of the message ending in ``b``, is
+    words ``8b`` to ``8b + 7``. It keeps the hash state after the message's fixed start, the number of the
+    next block, the block being drawn from (unpacked) and where in it the next word is."""
+
+    __slots__ = ("_at", "_block", "_next", "_prefix")
+
+    def __init__(self, seed: int, stream: str) -> None:
+        self._prefix = _hash_state(b"affray-dice-v2", seed, stream, 64)
+        self._next = 0
+        self._block: tuple[int, ...] = ()
+        self._at = 8
+
+    def face(self, sides: int) -> int:
+        """Draw until a word falls below the largest multiple of ``sides``; map it to 1..sides."""
+        limit = _limit(sides)
+        while True:
+            at = self._at
+            if at == 8:
+                state = self._prefix.copy()
+                state.update(self._next.to_bytes(8, "big"))
+                self._next += 1
+                self._block = _BLOCK.unpack(state.digest())
+                at = 0
+            word = self._block[at]
+            self._at = at + 1
+            if word < limit:
+                return word % sides + 1
+
+
+_STREAMS: dict[Algorithm, type[_WordStream] | type[_BlockStream]] = {
+    "blake2b-ctr-v1": _WordStream,
+    "blake2b-ctr-v2": _BlockStream,
+}
+"""Each algorithm's stream."""
 
 
 @functools.cache
@@ -210,14 +262,20 @@ STREAM_DRAW = rf"^[A-Za-z0-9_-]+/{_WORDS}#[1-9][0-9]{{0,8}}$"
 
 class EnteredDice(DiceSource):
     """Rolls entered by stream and draw (``brenna/parry#3``), on the streams marked manual and anywhere
-    else; every other roll generated from the seed.
+    else; every other roll generated from the seed with ``algorithm``.
 
     A roll on a manual stream must be entered. An entered roll on a generated stream replaces the draw it
     names, and the stream's later draws stay what they would have been.
     """
 
-    def __init__(self, seed: int, manual: Sequence[str], entered: Mapping[str, Sequence[int]]) -> None:
-        self._generated = GeneratedDice(seed)
+    def __init__(
+        self,
+        seed: int,
+        manual: Sequence[str],
+        entered: Mapping[str, Sequence[int]],
+        algorithm: Algorithm = DICE_ALGORITHM,
+    ) -> None:
+        self._generated = GeneratedDice(seed, algorithm)
         self._manual = tuple(manual)
         self._entered = {key: tuple(faces) for key, faces in entered.items()}
         self._entered_streams = {key.rpartition("#")[0] for key in self._entered}

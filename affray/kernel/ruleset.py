@@ -28,10 +28,11 @@ from affray.events.codec import ENCODER, LogHeader, Pins
 from affray.events.shared import CombatantJoined, kind_of
 from affray.events.state import SHARED
 from affray.events.vocabulary import Part, Vocabularies, Vocabulary
-from affray.kernel.dice import DICE_ALGORITHM
+from affray.kernel.dice import DICE_ALGORITHM, Algorithm
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.explanation import Explainer
 from affray.kernel.referee import Effect
+from affray.kernel.scenario import Dice
 from affray.kernel.tables import RulesTable
 from affray.kernel.timeline import Marker
 
@@ -349,16 +350,27 @@ class Ruleset:
         data = dict(_pins_of(self.data, self.name))
         for module in modules:
             data.update(_pins_of(module.data, module.name))
+        algorithm, written = _dice_written(scenario)
         return LogHeader(
             pins=Pins(modules={m.name: m.version for m in modules}, data=data),
             affray_version=__version__,
             ruleset=self.name,
             ruleset_version=self.version,
-            dice=DICE_ALGORITHM,
+            dice=algorithm,
             seed=scenario.seed,
             event_versions=dict(self.vocabulary(scenario.modules).versions),
-            scenario=msgspec.Raw(ENCODER.encode(scenario)),
+            scenario=msgspec.Raw(ENCODER.encode(written)),
         )
+
+
+def _dice_written(scenario: Scenario) -> tuple[Algorithm, Any]:
+    """The dice algorithm of ``scenario`` and the scenario as a header writes it: its dice without the
+    algorithm, which the header names in its own ``dice`` (a scenario without a :class:`Dice` table
+    rolls with the default algorithm and is written as it is)."""
+    dice = getattr(scenario, "dice", None)
+    if not isinstance(dice, Dice) or not isinstance(scenario, msgspec.Struct):
+        return DICE_ALGORITHM, scenario
+    return dice.drawn_with, msgspec.structs.replace(scenario, dice=dice.recorded())
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
-from typing import Annotated, Literal, Protocol, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
 import msgspec
 
 from affray.errors import ScenarioError, briefly, excerpt, toml_limit
+from affray.events.codec import LogHeader
 from affray.kernel.dice import (
+    DICE_ALGORITHM,
+    DICE_ALGORITHMS,
     MAX_DICE,
     MAX_FACES,
     STREAM_DRAW,
     STREAM_PATTERN,
+    Algorithm,
     DiceSource,
     EnteredDice,
     GeneratedDice,
@@ -48,6 +52,9 @@ class Dice(Section, frozen=True, kw_only=True):
     as one list in the order the fight asks (``rolls``, the older form)."""
 
     source: Literal["generated", "manual"] = "generated"
+    algorithm: Algorithm | msgspec.UnsetType = DICE_ALGORITHM
+    """How generated rolls are drawn from the seed (docs/log-format.md, "Dice"). A log's header names it
+    in its own ``dice`` and writes its scenario without it (``recorded``): unset only there."""
     rolls: list[Face] = []
     manual: list[Annotated[str, msgspec.Meta(pattern=STREAM_PATTERN)]] = []
     rolled: dict[Annotated[str, msgspec.Meta(pattern=STREAM_DRAW)], Entered] = {}
@@ -66,12 +73,38 @@ class Dice(Section, frozen=True, kw_only=True):
         if self.rolls:
             return ManualDice(self.rolls)
         if self.source == "generated" and not self.rolled and not self.manual:
-            return GeneratedDice(seed)
+            return GeneratedDice(seed, self.drawn_with)
         manual = ["*"] if self.source == "manual" else self.manual
         entered = {
             key: (value,) if isinstance(value, int) else tuple(value) for key, value in self.rolled.items()
         }
-        return EnteredDice(seed, manual, entered)
+        return EnteredDice(seed, manual, entered, self.drawn_with)
+
+    @property
+    def drawn_with(self) -> Algorithm:
+        """The algorithm generated rolls are drawn with."""
+        return DICE_ALGORITHM if isinstance(self.algorithm, msgspec.UnsetType) else self.algorithm
+
+    def recorded(self) -> Dice:
+        """These dice as a log's header writes them in its scenario: without the algorithm, which the
+        header names in its own ``dice``."""
+        return msgspec.structs.replace(self, algorithm=msgspec.UNSET)
+
+
+def with_algorithm(raw: Any, algorithm: str) -> Any:
+    """A scenario's mapping (decoded from a log's header) with ``dice.algorithm`` put back as
+    ``algorithm``, the header's ``dice``, when the scenario has a dice table without one and affray rolls
+    with ``algorithm``; otherwise as it is."""
+    dice = raw.get("dice") if isinstance(raw, dict) else None
+    if isinstance(dice, dict) and "algorithm" not in dice and algorithm in DICE_ALGORITHMS:
+        return {**raw, "dice": {**dice, "algorithm": algorithm}}
+    return raw
+
+
+def recorded_mapping(header: LogHeader) -> Any:
+    """The scenario a log's header holds, decoded, with the dice algorithm the log was rolled with (the
+    header's ``dice``): the scenario to re-run the fight from. Raises what decoding raises."""
+    return with_algorithm(msgspec.json.decode(header.scenario), header.dice)
 
 
 def read_rolls(raw: dict[str, object], source: str) -> dict[str, list[int]]:

@@ -20,8 +20,9 @@ from affray.events.base import Event, Roll, rolls_in
 from affray.events.reader import LogFile
 from affray.events.shared import kind_of
 from affray.kernel.ruleset import Ruleset
+from affray.kernel.scenario import recorded_mapping
 from affray.replays.diff import event_differences
-from affray.replays.whatif import logged_rolls
+from affray.replays.whatif import logged_rolls, with_rolls_entered
 
 AT_SEQ = re.compile(r"^(?P<log>.+)@(?P<seq>[0-9]{1,9})$")
 """``LOG@N``: a log, and the seq of the event after which it is fought on."""
@@ -42,9 +43,9 @@ def continued_scenario(log: LogFile, after: int, where: str) -> dict[str, Any]:
 def scenario_with_rolls(log: LogFile, rolled: dict[str, list[int]]) -> dict[str, Any]:
     """The log's scenario (its mapping) with ``rolled`` entered by stream and draw and every other roll
     drawn from the seed; without its fair seed, for each run has its own seed."""
-    scenario: dict[str, Any] = msgspec.json.decode(log.header.scenario)
+    scenario: dict[str, Any] = recorded_mapping(log.header)
     scenario.pop("fair_seed", None)
-    return {**scenario, "dice": {"source": "generated", "manual": [], "rolled": rolled}}
+    return with_rolls_entered(scenario, rolled)
 
 
 class RollMade(msgspec.Struct, frozen=True):

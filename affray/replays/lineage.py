@@ -22,6 +22,7 @@ from affray.errors import QUOTE_LIMIT, AffrayError, excerpt, printable
 from affray.events.codec import ENCODER, LogHeader
 from affray.events.reader import LogFile, LogReader, read_all
 from affray.kernel.ruleset import Recorded
+from affray.kernel.scenario import recorded_mapping, with_algorithm
 from affray.replays.diff import differences, shown
 from affray.replays.whatif import (
     Change,
@@ -143,10 +144,12 @@ def _value(value: Any) -> str:
 
 
 def _normal(header: LogHeader, recorded: Callable[[LogHeader], Recorded]) -> dict[str, Any]:
-    """A header's scenario as this affray writes it, every default written out: two scenarios that load
-    alike compare alike, whichever version of affray wrote them."""
+    """A header's scenario as this affray writes it, every default written out and the dice algorithm
+    with it: two scenarios that load alike compare alike, whichever version of affray wrote them."""
     what = recorded(header)
-    return _SCENARIO.decode(what.ruleset.header(what.scenario, what.modules).scenario)
+    written = what.ruleset.header(what.scenario, what.modules)
+    scenario: dict[str, Any] = with_algorithm(_SCENARIO.decode(written.scenario), written.dice)
+    return scenario
 
 
 def parse_declared(text: str) -> Change:
@@ -175,5 +178,5 @@ def declared_scenario(
     for roll in changes:
         if isinstance(roll, RollChange):
             check_change(roll, rolls, None)
-    scenario = msgspec.json.decode(parent.header.scenario)
+    scenario = recorded_mapping(parent.header)
     return scenario_with(scenario, parent.events, changes, lambda: recorded(parent.header).ruleset)

@@ -90,7 +90,16 @@ def changed_scenario(
         key: list(roll.faces) for key, (_, roll) in rolls.items() if roll.source == "manual"
     }
     entered.update({change.roll: list(change.faces) for change in changes})
-    return {**scenario, "dice": {"source": "generated", "manual": [], "rolled": entered}}
+    return with_rolls_entered(scenario, entered)
+
+
+def with_rolls_entered(scenario: dict[str, Any], rolled: dict[str, list[int]]) -> dict[str, Any]:
+    """``scenario`` (a mapping, as ``recorded_mapping`` reads it from a log's header) with ``rolled``
+    entered by stream and draw, no stream manual, and every other roll generated from its seed with the
+    dice algorithm it names."""
+    dice = scenario.get("dice")
+    kept = {"algorithm": dice["algorithm"]} if isinstance(dice, dict) and "algorithm" in dice else {}
+    return {**scenario, "dice": {"source": "generated", **kept, "manual": [], "rolled": rolled}}
 
 
 _RULE = re.compile(

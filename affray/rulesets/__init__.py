@@ -29,7 +29,7 @@ from affray.events.codec import LogHeader
 from affray.events.vocabulary import Vocabulary
 from affray.kernel.fairseed import FairSeed, seed_of
 from affray.kernel.ruleset import Module, Reading, Recorded, Ruleset
-from affray.kernel.scenario import parse_toml, path_first
+from affray.kernel.scenario import parse_toml, path_first, recorded_mapping
 
 BUILT_IN_RULESETS = {"energion": "affray.rulesets.energion", "fivestep": "affray.rulesets.fivestep"}
 BUILT_IN_MODULES = {"special_damage": "affray.rulesets.special_damage"}
@@ -183,7 +183,7 @@ def recorded(header: LogHeader, source: str) -> Recorded:
     """The ruleset, scenario and modules a log's header records, the scenario checked as a file would be."""
     where = f"{source}: line 1 (header)"
     try:
-        raw = msgspec.json.decode(header.scenario)
+        raw = recorded_mapping(header)
     except (msgspec.DecodeError, RecursionError) as exc:
         raise LogError(f"{where}: the scenario is damaged ({exc})") from None
     found = _header_ruleset(header, where)

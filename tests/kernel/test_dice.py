@@ -1,8 +1,10 @@
-"""Dice: expressions, the blake2b-ctr-v1 streams (docs/log-format.md, "Dice"), recorded rolls, manual dice."""
+"""Dice: expressions, the blake2b-ctr streams (docs/log-format.md, "Dice"), recorded rolls, manual dice."""
 
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -25,26 +27,40 @@ streams = st.text(min_size=1, max_size=20)
 sides_ = st.integers(min_value=1, max_value=1000)
 
 
-def reference_word(seed: int, stream: str, counter: int) -> int:
-    """The documented message layout, hashed here independently of affray."""
+ALGORITHMS = ("blake2b-ctr-v1", "blake2b-ctr-v2")
+V2_BRENNA = [7, 10, 7, 6, 6, 6, 7, 7]
+"""The first eight d10 faces of brenna/perception under seed 1130 and blake2b-ctr-v2."""
+
+
+def reference_word(seed: int, stream: str, n: int, algorithm: str = DICE_ALGORITHM) -> int:
+    """Word ``n`` of a stream, from the documented message layout, hashed here independently of affray:
+    v1 hashes word ``n`` alone (8-byte digest); v2 hashes block ``n // 8`` (64-byte digest) and takes its
+    ``n % 8``-th eight bytes."""
+    v2 = algorithm == "blake2b-ctr-v2"
+    counter, size = (n // 8, 64) if v2 else (n, 8)
     message = (
-        b"affray-dice-v1\x00"
+        (b"affray-dice-v2" if v2 else b"affray-dice-v1")
+        + b"\x00"
         + str(seed).encode("ascii")
         + b"\x00"
         + stream.encode("utf-8")
         + b"\x00"
         + counter.to_bytes(8, "big")
     )
-    return int.from_bytes(hashlib.blake2b(message, digest_size=8).digest(), "big")
+    digest = hashlib.blake2b(message, digest_size=size).digest()
+    at = 8 * (n % 8) if v2 else 0
+    return int.from_bytes(digest[at : at + 8], "big")
 
 
-def reference_faces(seed: int, stream: str, sides: int, count: int) -> list[int]:
+def reference_faces(
+    seed: int, stream: str, sides: int, count: int, algorithm: str = DICE_ALGORITHM
+) -> list[int]:
     """``count`` faces of a d``sides`` from a fresh stream, with the documented rejection sampling."""
     faces: list[int] = []
-    counter = 0
+    n = 0
     while len(faces) < count:
-        x = reference_word(seed, stream, counter)
-        counter += 1
+        x = reference_word(seed, stream, n, algorithm)
+        n += 1
         if x < SPAN - SPAN % sides:
             faces.append(x % sides + 1)
     return faces
@@ -102,31 +118,50 @@ def test_expression_prints_in_canonical_form(text: str, canonical: str) -> None:
 # -- the generator -----------------------------------------------------------------------------------
 
 
-def test_dice_algorithm_is_named_blake2b_ctr_v1() -> None:
+def test_fights_roll_with_blake2b_ctr_v1_unless_their_scenario_names_v2() -> None:
     assert DICE_ALGORITHM == "blake2b-ctr-v1"
+    assert GeneratedDice(1).algorithm == "blake2b-ctr-v1"
 
 
-def test_known_vector_of_the_first_d10_and_d100_faces() -> None:
+def test_known_vector_of_the_first_d10_and_d100_faces_under_v1() -> None:
     # Computed with reference_faces (hashlib.blake2b over the documented layout), pinned as literals.
-    assert reference_faces(1130, "brenna/perception", 10, 8) == [1, 9, 5, 5, 1, 8, 2, 4]
-    brenna = GeneratedDice(1130)
+    assert reference_faces(1130, "brenna/perception", 10, 8, "blake2b-ctr-v1") == [1, 9, 5, 5, 1, 8, 2, 4]
+    brenna = GeneratedDice(1130, "blake2b-ctr-v1")
     assert [brenna.face("brenna/perception", 10) for _ in range(8)] == [1, 9, 5, 5, 1, 8, 2, 4]
-    gorm = GeneratedDice(1130)
+    gorm = GeneratedDice(1130, "blake2b-ctr-v1")
     assert [gorm.face("gorm/hit", 100) for _ in range(8)] == [41, 36, 44, 55, 47, 65, 18, 76]
 
 
+def test_known_vector_of_the_first_d10_faces_under_v2() -> None:
+    # BLAKE2b-512 of b"affray-dice-v2\x001130\x00brenna/perception\x00" + (0).to_bytes(8, "big"), read as
+    # eight big-endian words; each word w below 2**64 - 2**64 % 10 gives w % 10 + 1 (none is rejected here).
+    message = b"affray-dice-v2\x001130\x00brenna/perception\x00" + bytes(8)
+    digest = hashlib.blake2b(message, digest_size=64).digest()
+    by_hand = [int.from_bytes(digest[i : i + 8], "big") % 10 + 1 for i in range(0, 64, 8)]
+    assert by_hand == V2_BRENNA
+    brenna = GeneratedDice(1130, "blake2b-ctr-v2")
+    assert [brenna.face("brenna/perception", 10) for _ in range(8)] == V2_BRENNA
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1), stream=streams, sides=sides_)
-def test_generated_faces_follow_the_reference_algorithm(seed: int, stream: str, sides: int) -> None:
-    dice = GeneratedDice(seed)
-    assert [dice.face(stream, sides) for _ in range(6)] == reference_faces(seed, stream, sides, 6)
+def test_generated_faces_follow_the_reference_algorithm(
+    seed: int, stream: str, sides: int, algorithm: str
+) -> None:
+    dice = GeneratedDice(seed, algorithm)  # type: ignore[arg-type]
+    assert [dice.face(stream, sides) for _ in range(12)] == reference_faces(
+        seed, stream, sides, 12, algorithm
+    )
 
 
-def test_a_draw_in_the_biased_top_slice_is_rejected_and_the_next_counter_used() -> None:
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_a_draw_in_the_biased_top_slice_is_rejected_and_the_next_word_used(algorithm: str) -> None:
     sides = 2**63 + 1  # 2**64 % sides == 2**63 - 1: almost half of all words are rejected
     limit = SPAN - SPAN % sides
-    seed = next(s for s in range(1000) if reference_word(s, "x/y", 0) >= limit)
-    accepted = next(c for c in range(1, 100) if reference_word(seed, "x/y", c) < limit)
-    assert GeneratedDice(seed).face("x/y", sides) == reference_word(seed, "x/y", accepted) % sides + 1
+    seed = next(s for s in range(1000) if reference_word(s, "x/y", 0, algorithm) >= limit)
+    accepted = next(n for n in range(1, 100) if reference_word(seed, "x/y", n, algorithm) < limit)
+    face = GeneratedDice(seed, algorithm).face("x/y", sides)  # type: ignore[arg-type]
+    assert face == reference_word(seed, "x/y", accepted, algorithm) % sides + 1
 
 
 @given(
@@ -321,3 +356,30 @@ def test_all_entered_rolls_used_leave_nothing_to_warn_of() -> None:
     source = EnteredDice(9, ["*"], {"a/hit#1": [5]})
     Dice(source).roll("a", "hit", "1d10")
     assert source.unused() is None
+
+
+# -- the page's reference --------------------------------------------------------------------------
+
+
+def _page_reference() -> dict[str, Any]:
+    """The Python of docs/log-format.md's "Dice" section, run: its ``word`` and ``face``."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "log-format.md").read_text(encoding="utf-8")
+    section = text[text.index("## Dice:") :]
+    code = section[section.index("```python\n") + len("```python\n") : section.index("```\n", 10)]
+    names: dict[str, Any] = {}
+    exec(compile(code, "docs/log-format.md", "exec"), names)  # the page's own code, as a reader copies it
+    return names
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1), stream=streams, sides=sides_)
+def test_the_pages_reference_draws_what_affray_draws(
+    seed: int, stream: str, sides: int, algorithm: str
+) -> None:
+    face = _page_reference()["face"]
+    n, faces = 0, []
+    for _ in range(10):
+        drawn, n = face(seed, stream, n, sides, algorithm)
+        faces.append(drawn)
+    dice = GeneratedDice(seed, algorithm)  # type: ignore[arg-type]
+    assert faces == [dice.face(stream, sides) for _ in range(10)]
