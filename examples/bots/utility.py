@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from affray.kernel.space import distance
-from affray.npc.energion.intents import Aim, Approach, Attack, Cast, ChangeWeapon, Flee, Intent, describe
+from affray.npc.energion.intents import Aim, Approach, Attack, Cast, ChangeWeapon, Flee, Intent
 from affray.npc.energion.view import Seen, View
 from affray.npc.outside import Decision, Seat
 from affray.rules.energion.ranged import aim_start
@@ -37,7 +37,7 @@ class Utility:
             ((self.score(view, i), n, i) for n, i in enumerate(legal)), key=lambda x: (-x[0], x[1])
         )
         best_score, _, best = scored[0]
-        scores = {describe(intent): round(score, 3) for score, _, intent in scored[:KEPT_SCORES]}
+        scores = {intent.words(): round(score, 3) for score, _, intent in scored[:KEPT_SCORES]}
         return Decision(best, reason=f"best of {len(legal)} options ({best_score:.2f})", scores=scores)
 
     def score(self, view: View, intent: Intent) -> float:

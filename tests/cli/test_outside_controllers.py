@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from affray.events.energion.kinds import IntentChosen
-from affray.npc.energion.intents import describe
 from tests import user_code
 from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error, call_main
 from tests.strategies import read_path
@@ -102,7 +101,7 @@ def test_replay_tells_each_decision_with_its_reason_and_scores(affray: Affray, a
     for e in found:
         assert e.intent is not None
         scores = "; ".join(f"{s.option} {s.score:g}" for s in e.scores)
-        told = f"{e.combatant} ({UTILITY}) chooses to {describe(e.intent)}: {e.intent.reason} [{scores}]"
+        told = f"{e.combatant} ({UTILITY}) chooses to {e.intent.words()}: {e.intent.reason} [{scores}]"
         assert lines[e.seq].endswith(told), lines[e.seq]
 
 
@@ -114,7 +113,7 @@ def test_explain_shows_a_decisions_controller_intent_and_scores(affray: Affray, 
     steps = [(step["what"], step["value"], step["how"]) for step in found["steps"]]
     assert steps[:2] == [
         ("controller", UTILITY, "played from outside affray (docs/controllers.md)"),
-        ("intent", describe(e.intent), e.intent.reason),
+        ("intent", e.intent.words(), e.intent.reason),
     ]
     assert steps[2:] == [("score", f"{s.score:g}", s.option) for s in e.scores]
 

@@ -22,7 +22,6 @@ from affray.envs import AffrayEnv, env
 from affray.errors import AffrayError, ScenarioError
 from affray.events.energion.kinds import IntentChosen
 from affray.events.shared import ActionRefused
-from affray.npc.energion.intents import describe
 from tests.strategies import read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,6 +216,6 @@ def test_a_fight_ended_by_the_time_limit_truncates_the_agents_standing() -> None
         _, reward, terminated, was_truncated, _ = game.last()
         if was_truncated:
             truncated.append((agent, reward))
-        wait = next(i for i, intent in enumerate(game.intents(agent)) if describe(intent) == "wait 1 s")
+        wait = next(i for i, intent in enumerate(game.intents(agent)) if intent.words() == "wait 1 s")
         game.step(None if terminated or was_truncated else wait)
     assert sorted(truncated) == [("brenna", 0.0), ("gorm", 0.0)]

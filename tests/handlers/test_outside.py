@@ -28,7 +28,7 @@ from affray.events.codec import encode_log
 from affray.events.energion.kinds import AttackResolved, IntentChosen, TargetChosen
 from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Score
 from affray.handlers.energion.battle import EnergionBattle
-from affray.handlers.energion.legal import menu
+from affray.handlers.energion.repertoire import menu
 from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario
 from affray.handlers.outside import check_controllers
 from affray.npc.energion.intents import Flee, Intent, Surrender

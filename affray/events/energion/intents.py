@@ -12,6 +12,10 @@ import msgspec
 class IntentBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="do", omit_defaults=True):
     """The base of every intent: tagged by its name in ``do`` when recorded."""
 
+    def words(self) -> str:
+        """The intent in a few words, without its reason ("attack ulla", "aim at ulla 1 s")."""
+        return f"{type(self).__name__.lower()} {getattr(self, 'target', '')}".rstrip()
+
 
 class Attack(IntentBase, frozen=True, kw_only=True, tag="attack"):
     """Strike at or shoot ``target`` with the weapon in hand; ``subdue`` to strike to subdue (rule E14)."""
@@ -21,6 +25,11 @@ class Attack(IntentBase, frozen=True, kw_only=True, tag="attack"):
     subdue: bool = False
     arm: int | None = None
     """A martial artist may punch or kick in any second without changing weapons (E13)."""
+
+    def words(self) -> str:
+        """``attack ulla``, ``to subdue`` and ``with weapon N`` when they apply."""
+        how = " to subdue" if self.subdue else ""
+        return f"attack {self.target}{how}" + (f" with weapon {self.arm}" if self.arm is not None else "")
 
 
 class Approach(IntentBase, frozen=True, kw_only=True, tag="approach"):
@@ -37,6 +46,10 @@ class Aim(IntentBase, frozen=True, kw_only=True, tag="aim"):
     seconds: int
     reason: str
 
+    def words(self) -> str:
+        """``aim at ulla 1 s``."""
+        return f"aim at {self.target} {self.seconds} s"
+
 
 class ChangeWeapon(IntentBase, frozen=True, kw_only=True, tag="change_weapon"):
     """Take up carried weapon number ``index`` (rule E3): drop and grab, or put away safely."""
@@ -45,12 +58,20 @@ class ChangeWeapon(IntentBase, frozen=True, kw_only=True, tag="change_weapon"):
     method: Literal["drop_and_grab", "put_away"]
     reason: str
 
+    def words(self) -> str:
+        """``change to weapon 1 (put away)``."""
+        return f"change to weapon {self.index} ({self.method.replace('_', ' ')})"
+
 
 class Wait(IntentBase, frozen=True, kw_only=True, tag="wait"):
     """Hold the current position for ``seconds``."""
 
     seconds: int
     reason: str
+
+    def words(self) -> str:
+        """``wait 1 s``."""
+        return f"wait {self.seconds} s"
 
 
 class Cast(IntentBase, frozen=True, kw_only=True, tag="cast"):
@@ -60,6 +81,10 @@ class Cast(IntentBase, frozen=True, kw_only=True, tag="cast"):
     target: str
     reason: str
 
+    def words(self) -> str:
+        """``cast spell 0 at ulla``."""
+        return f"cast spell {self.spell} at {self.target}"
+
 
 class Grapple(IntentBase, frozen=True, kw_only=True, tag="grapple"):
     """Use a grappling procedure on ``target`` (rule E15): a tackle, trip, hold or double kick."""
@@ -67,6 +92,10 @@ class Grapple(IntentBase, frozen=True, kw_only=True, tag="grapple"):
     procedure: str
     target: str
     reason: str
+
+    def words(self) -> str:
+        """The procedure and its target: ``tackle ulla``."""
+        return f"{self.procedure} {self.target}"
 
 
 class Charge(IntentBase, frozen=True, kw_only=True, tag="charge"):
@@ -88,11 +117,19 @@ class Surrender(IntentBase, frozen=True, kw_only=True, tag="surrender"):
 
     reason: str
 
+    def words(self) -> str:
+        """``surrender``."""
+        return "surrender"
+
 
 class BreakHold(IntentBase, frozen=True, kw_only=True, tag="break_hold"):
     """Spend the second trying to break the hold one is in (rule E15)."""
 
     reason: str
+
+    def words(self) -> str:
+        """``break the hold``."""
+        return "break the hold"
 
 
 Intent = (

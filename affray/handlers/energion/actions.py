@@ -23,7 +23,6 @@ from affray.events.energion.state import WEAPON_ARM, EnergionCombatant
 from affray.handlers.energion.attack import attack
 from affray.handlers.energion.grapple import grapple, grapple_problem, next_escape_ms, try_to_break
 from affray.handlers.energion.host import Arena, EnergionHost, Player
-from affray.handlers.energion.legal import Situation, legal, menu_for
 from affray.handlers.energion.loadout import Loadout
 from affray.handlers.energion.movement import ESCAPE_DISTANCE, escaped, flee, move
 from affray.handlers.energion.spells import cast, cast_problem, spell_views
@@ -48,7 +47,6 @@ from affray.npc.energion.intents import (
     Intent,
     Surrender,
     Wait,
-    describe,
 )
 from affray.npc.energion.view import View, seen
 from affray.npc.field import FieldWatch
@@ -80,7 +78,8 @@ class Acting:
         )
         self._field = FieldWatch(encounter.state)
         self._look = partial(_look, encounter.state.combatants)
-        self._menu: tuple[Intent, ...] | None = None
+        self.menu: tuple[Intent, ...] | None = None
+        """Every intent it could be offered (:func:`.repertoire.menu`), worked out when first asked."""
         self._decided: tuple[tuple[Any, ...], Intent | None] | None = None
 
     @property
@@ -88,19 +87,13 @@ class Acting:
         """Who plays it now: its own controller, or a standing order's."""
         return self.battle.orders.controller(self.me.id, int(self.encounter.now), self._own)
 
-    def legal(self) -> tuple[Intent, ...]:
-        """The intents the rules would carry out now (handlers/energion/legal.py)."""
-        if self._menu is None:
-            self._menu = menu_for(self.battle.loadouts, self.me.id)
-        now = int(self.encounter.now)
-        situation = Situation(self.me, self.encounter.state, now, self.battle.loadouts, self.unreadied)
-        return legal(situation, self._menu)
-
-    def ask_outside(self, outside: Outside) -> Generator[Any, Any, Intent | None]:
-        """Ask the battle's decisions for this combatant's next intent and record the answer
-        (``intent_chosen``); an answer awaited from outside the run is yielded for."""
+    def ask_outside(
+        self, outside: Outside, legal: Callable[[], tuple[Intent, ...]]
+    ) -> Generator[Any, Any, Intent | None]:
+        """Ask the battle's decisions for this combatant's next intent, offering what ``legal`` gives, and
+        record the answer (``intent_chosen``); an answer awaited from outside the run is yielded for."""
         decisions = self.battle.decisions[self.me.id]
-        asked = decisions.ask(self.encounter, self.me.id, Offer(self.view, self.legal))
+        asked = decisions.ask(self.encounter, self.me.id, Offer(self.view, legal))
         made: Chosen = (yield asked) if isinstance(asked, Reply) else asked
         self.encounter.emit(
             IntentChosen(
@@ -207,36 +200,7 @@ def ready_first_weapon(acting: Acting) -> Process:
     )
 
 
-def carry_out(acting: Acting, intent: Intent) -> Process:
-    """Carry out ``intent``: what a held combatant may do, the intent's own process, or a refusal."""
-    mine = acting.mine
-    if mine.held_by is not None:
-        if isinstance(intent, BreakHold):
-            yield from _break_hold(acting)
-        else:
-            reason = f"held by {mine.held_by} ({mine.hold}): it can only try to break the hold"
-            yield acting.encounter.timeout(acting.refuse(type(intent).__name__.lower(), reason))
-        return
-    if acting.unreadied and _needs_the_weapon(acting, intent):
-        # a caster that did not cast first readies its weapon now (E1, E3), then acts
-        yield from ready_first_weapon(acting)
-        if acting.stopped() or isinstance(intent, ChangeWeapon):
-            return
-    untargeted = UNTARGETED.get(type(intent))
-    if untargeted is not None:
-        yield from untargeted(acting, intent)
-        return
-    target = getattr(intent, "target", None)
-    found = acting.encounter.state.combatants.get(target) if isinstance(target, str) else None
-    if found is None or found.out:
-        why = f"no combatant {target!r}" if found is None else f"{target} is out of the fight"
-        yield acting.encounter.timeout(acting.refuse(describe(intent), why))
-        return
-    _choose_target(acting, intent)
-    yield from TARGETED[type(intent)](acting, intent)
-
-
-def _break_hold(acting: Acting) -> Process:
+def break_hold(acting: Acting) -> Process:
     """Rule E15: roll to break the hold, at most once a second; then the second is spent."""
     encounter, mine = acting.encounter, acting.mine
     wait = next_escape_ms(mine) - int(encounter.now)
@@ -248,14 +212,7 @@ def _break_hold(acting: Acting) -> Process:
     yield encounter.timeout(MS_PER_SECOND)
 
 
-def _needs_the_weapon(acting: Acting, intent: Intent) -> bool:
-    """Whether the intent uses the first weapon: a blow, a shot, aiming, a charge, or taking it up."""
-    if isinstance(intent, ChangeWeapon):
-        return intent.index == acting.mine.weapon_index
-    return isinstance(intent, Attack | Aim | Charge)
-
-
-def _choose_target(acting: Acting, intent: Any) -> None:
+def choose_target(acting: Acting, intent: Any) -> None:
     """Record a new target, with the controller's reason."""
     mine = acting.mine
     if mine.target == intent.target:
@@ -273,11 +230,12 @@ def _choose_target(acting: Acting, intent: Any) -> None:
     )
 
 
-def _not_held(acting: Acting, intent: BreakHold) -> Process:
+def act_not_held(acting: Acting, intent: BreakHold) -> Process:
+    """Refuse to break a hold it is not in."""
     yield acting.encounter.timeout(acting.refuse("break a hold", "it is not held"))
 
 
-def _cast(acting: Acting, intent: Cast) -> Process:
+def act_cast(acting: Acting, intent: Cast) -> Process:
     """Rule E23: begin the spell, or refuse it."""
     problem = cast_problem(acting.me, acting.mine, acting.encounter.state, intent)
     if problem:
@@ -286,19 +244,20 @@ def _cast(acting: Acting, intent: Cast) -> Process:
         yield from cast(acting.encounter, acting.battle, acting.me, acting.mine, intent)
 
 
-def _surrender(acting: Acting, intent: Surrender) -> Process:
+def act_surrender(acting: Acting, intent: Surrender) -> Process:
     """It gives up the fight and is out (ruling 48)."""
     acting.battle.put_out(acting.encounter, acting.me.id, f"surrendered: {intent.reason}")
     yield acting.encounter.timeout(0)
 
 
-def _wait(acting: Acting, intent: Wait) -> Process:
+def act_wait(acting: Acting, intent: Wait) -> Process:
+    """Hold its position for the seconds chosen (at least one)."""
     seconds = max(intent.seconds, 1)
     acting.encounter.emit(Waited(combatant=acting.me.id, seconds=seconds, reason=intent.reason))
     yield acting.encounter.timeout(seconds * MS_PER_SECOND)
 
 
-def _change_weapon(acting: Acting, intent: ChangeWeapon) -> Process:
+def act_change_weapon(acting: Acting, intent: ChangeWeapon) -> Process:
     """Rule E3: take up another carried weapon, after the time the change takes."""
     me, mine = acting.me, acting.mine
     took = change_time(me, mine, intent)
@@ -320,7 +279,7 @@ def _change_weapon(acting: Acting, intent: ChangeWeapon) -> Process:
     )
 
 
-def _flee(acting: Acting, intent: Flee) -> Process:
+def act_flee(acting: Acting, intent: Flee) -> Process:
     """A second's run away from the target; far enough from every enemy, it has left the fight."""
     encounter = acting.encounter
     yield encounter.timeout(MS_PER_SECOND)
@@ -331,7 +290,7 @@ def _flee(acting: Acting, intent: Flee) -> Process:
         acting.battle.put_out(encounter, acting.me.id, f"fled: {ESCAPE_DISTANCE} m or more from every enemy")
 
 
-def _approach(acting: Acting, intent: Approach | Charge) -> Process:
+def act_approach(acting: Acting, intent: Approach | Charge) -> Process:
     """A second's move toward the target; a charger arriving within reach strikes at once (E21)."""
     encounter, me, mine = acting.encounter, acting.me, acting.mine
     yield encounter.timeout(MS_PER_SECOND)
@@ -349,7 +308,7 @@ def _approach(acting: Acting, intent: Approach | Charge) -> Process:
         yield encounter.timeout(attack(encounter, acting.battle, me, mine, strike, charge_speed=speed))
 
 
-def _aim(acting: Acting, intent: Aim) -> Process:
+def act_aim(acting: Acting, intent: Aim) -> Process:
     """Rule E17: hold still, aiming a ready missile or hurled weapon, for the seconds chosen."""
     me, mine = acting.me, acting.mine
     arm = me.arms[mine.weapon_index]
@@ -362,7 +321,7 @@ def _aim(acting: Acting, intent: Aim) -> Process:
     yield acting.encounter.timeout(max(intent.seconds, 1) * MS_PER_SECOND)
 
 
-def _attack(acting: Acting, intent: Attack) -> Process:
+def act_attack(acting: Acting, intent: Attack) -> Process:
     """Strike or shoot (or be refused); a plain blow is then struck again while nothing changes."""
     encounter = acting.encounter
     changes = encounter.changes
@@ -373,7 +332,7 @@ def _attack(acting: Acting, intent: Attack) -> Process:
         yield encounter.timeout(kept.strike())
 
 
-def _grapple(acting: Acting, intent: Grapple) -> Process:
+def act_grapple(acting: Acting, intent: Grapple) -> Process:
     """Rule E15: try the grappling procedure, or refuse it."""
     encounter = acting.encounter
     target = encounter.state.combatants[intent.target]
@@ -383,23 +342,3 @@ def _grapple(acting: Acting, intent: Grapple) -> Process:
         yield encounter.timeout(acting.refuse(f"{intent.procedure} {intent.target}", problem))
     else:
         yield encounter.timeout(grapple(encounter, acting.battle, acting.me, intent))
-
-
-Action = Callable[[Acting, Any], Process]
-UNTARGETED: dict[type, Action] = {
-    BreakHold: _not_held,
-    Cast: _cast,
-    Surrender: _surrender,
-    Wait: _wait,
-    ChangeWeapon: _change_weapon,
-}
-"""Intents carried out without choosing a target (a spell's target is the spell's own)."""
-TARGETED: dict[type, Action] = {
-    Flee: _flee,
-    Approach: _approach,
-    Charge: _approach,
-    Aim: _aim,
-    Attack: _attack,
-    Grapple: _grapple,
-}
-"""Intents aimed at a combatant, who becomes the target."""

@@ -12,10 +12,11 @@ from collections.abc import Generator
 from typing import Any
 
 from affray.events.energion.kinds import Perceived, Reacted, StoodUp
-from affray.handlers.energion.actions import Acting, carry_out, ready_first_weapon
+from affray.handlers.energion.actions import Acting, ready_first_weapon
 from affray.handlers.energion.grapple import keep_hold
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Loadout
+from affray.handlers.energion.repertoire import carry_out, legal_now
 from affray.handlers.outside import Outside
 from affray.kernel.clock import MS_PER_SECOND
 
@@ -84,7 +85,7 @@ def _act(acting: Acting) -> Process:
             continue
         controller = acting.controller
         if isinstance(controller, Outside):
-            intent = yield from acting.ask_outside(controller)
+            intent = yield from acting.ask_outside(controller, lambda: legal_now(acting))
         else:
             intent = acting.decide(controller)
         if intent is None:

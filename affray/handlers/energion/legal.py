@@ -1,14 +1,14 @@
-"""The intents an Energion combatant may choose now: what a controller from outside affray is offered.
+"""Whether the rules would carry out an Energion intent now: one check per kind of intent, each given the
+:class:`Situation` and the intent's target (None for an intent not aimed at a combatant).
 
-:func:`menu` is every intent a combatant could ever be offered in its encounter, in a fixed order (a
-reinforcement-learning agent's actions); :func:`legal` keeps those the rules would carry out now and
-that do something. Nothing here rolls: an intent may still fail on a roll (a robot's malfunction, S5; a
-punch in a kick's recovery second, E13; a part presented in random cover, E16).
+:mod:`.repertoire` pairs each kind of intent with its check. A check passes only what the handlers would
+carry out and what does something. Nothing here rolls: an intent may still fail on a roll (a robot's
+malfunction, S5; a punch in a kick's recovery second, E13; a part presented in random cover, E16).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from decimal import Decimal
 
 from affray.events.energion.state import EnergionCombatant, EnergionState
@@ -31,38 +31,10 @@ from affray.npc.energion.intents import (
     Flee,
     Grapple,
     Intent,
-    Surrender,
-    Wait,
 )
 from affray.rules.energion import ranged
 
 FULL_COVER = 100
-
-
-def menu(me: Loadout, enemies: tuple[str, ...]) -> tuple[Intent, ...]:
-    """Every intent ``me`` could be offered against ``enemies``, in a fixed order: for each enemy, attack
-    (and each martial arm), approach, charge, flee, aim a second, its grapples and its spells; then each
-    weapon change, a second's wait, breaking a hold and surrender. Reasons are left empty."""
-    martial = tuple(arm.index for arm in me.arms if arm.martial)
-    offered: list[Intent] = []
-    for enemy in enemies:
-        offered.append(Attack(target=enemy, reason=""))
-        offered.extend(Attack(target=enemy, arm=index, reason="") for index in martial)
-        offered.extend((Approach(target=enemy, reason=""), Charge(target=enemy, reason="")))
-        offered.extend((Flee(target=enemy, reason=""), Aim(target=enemy, seconds=1, reason="")))
-        offered.extend(Grapple(procedure=p.name, target=enemy, reason="") for p in me.grapples)
-        offered.extend(Cast(spell=n, target=enemy, reason="") for n in range(len(me.spec.spells)))
-    for index in range(len(me.arms)):
-        offered.append(ChangeWeapon(index=index, method="drop_and_grab", reason=""))
-        offered.append(ChangeWeapon(index=index, method="put_away", reason=""))
-    offered.extend((Wait(seconds=1, reason=""), BreakHold(reason=""), Surrender(reason="")))
-    return tuple(offered)
-
-
-def menu_for(loadouts: Mapping[str, Loadout], combatant: str) -> tuple[Intent, ...]:
-    """The :func:`menu` of ``combatant`` against the combatants of the other sides, in file order."""
-    me = loadouts[combatant]
-    return menu(me, tuple(c for c, other in loadouts.items() if other.spec.side != me.spec.side))
 
 
 class Situation:
@@ -89,25 +61,7 @@ class Situation:
         return distance(self.mine.position, target.position)
 
 
-def legal(situation: Situation, offered: tuple[Intent, ...]) -> tuple[Intent, ...]:
-    """The intents of ``offered`` that the rules would carry out now and that do something."""
-    return tuple(intent for intent in offered if allowed(situation, intent))
-
-
-def allowed(s: Situation, intent: Intent) -> bool:
-    """Whether the rules would carry ``intent`` out now (held, only breaking the hold: E15)."""
-    if s.mine.held_by is not None:
-        return isinstance(intent, BreakHold)
-    check = UNTARGETED.get(type(intent))
-    if check is not None:
-        return check(s, intent)
-    target = s.state.combatants.get(getattr(intent, "target", ""))
-    if target is None or target.out:
-        return False
-    return TARGETED[type(intent)](s, intent, target)
-
-
-def _attack(s: Situation, intent: Attack, target: EnergionCombatant) -> bool:
+def can_attack(s: Situation, intent: Attack, target: EnergionCombatant) -> bool:
     """E1, E8, E13, E16, E20: a usable weapon, in reach or range, the target not wholly behind cover."""
     arm = arm_for_attack(s.me, s.mine, intent)
     if intent.arm is not None and arm.index != intent.arm:
@@ -125,61 +79,50 @@ def _attack(s: Situation, intent: Attack, target: EnergionCombatant) -> bool:
     return ranged.range_band(arm.weapon.ranges, gap) is not None and not hidden
 
 
-def _approach(s: Situation, intent: Approach, target: EnergionCombatant) -> bool:
+def can_approach(s: Situation, intent: Approach, target: EnergionCombatant) -> bool:
     """A move toward a target beyond the reach of the weapon in hand."""
     return s.gap(target) > s.me.arms[s.mine.weapon_index].reach
 
 
-def _charge(s: Situation, intent: Charge, target: EnergionCombatant) -> bool:
+def can_charge(s: Situation, intent: Charge, target: EnergionCombatant) -> bool:
     """E21: a run at a target beyond reach, with a melee weapon in hand that can strike on arrival."""
     arm = s.me.arms[s.mine.weapon_index]
     strikes = not barred_now(s.mine, arm, readying=s.unreadied and arm.index == 0)
     return arm.mode == "melee" and strikes and s.gap(target) > arm.reach
 
 
-def _flee(s: Situation, intent: Flee, target: EnergionCombatant) -> bool:
+def can_flee(s: Situation, intent: Flee, target: EnergionCombatant) -> bool:
+    """A run away from any standing enemy."""
     return True
 
 
-def _aim(s: Situation, intent: Aim, target: EnergionCombatant) -> bool:
+def can_aim(s: Situation, intent: Aim, target: EnergionCombatant) -> bool:
     """E17: a ready missile or hurled weapon with a shot or throw left, the target within its range."""
     arm = s.me.arms[s.mine.weapon_index]
     ready = (s.mine.weapon_ready or (s.unreadied and arm.index == 0)) and not spent(s.mine, arm)
     return arm.ranged and ready and ranged.range_band(arm.weapon.ranges, s.gap(target)) is not None
 
 
-def _grapple(s: Situation, intent: Grapple, target: EnergionCombatant) -> bool:
+def can_grapple(s: Situation, intent: Grapple, target: EnergionCombatant) -> bool:
+    """E15: a procedure it knows, in reach, allowed by its damage (S4, ruling 8)."""
     return not grapple_problem(s.me, s.mine, target, intent)
 
 
-def _cast(s: Situation, intent: Cast) -> bool:
+def can_cast(s: Situation, intent: Cast, target: None) -> bool:
+    """E23: a spell it has, at a target standing within its range."""
     return not cast_problem(s.me, s.mine, s.state, intent)
 
 
-def _change(s: Situation, intent: ChangeWeapon) -> bool:
+def can_change(s: Situation, intent: ChangeWeapon, target: None) -> bool:
+    """E3: another carried weapon it can take up."""
     return not isinstance(change_time(s.me, s.mine, intent), str)
 
 
-def _always(s: Situation, intent: Intent) -> bool:
+def always(s: Situation, intent: Intent, target: None) -> bool:
+    """Waiting and surrender are always carried out."""
     return True
 
 
-def _not_held(s: Situation, intent: BreakHold) -> bool:
-    return False  # a combatant that is held never gets here
-
-
-UNTARGETED: dict[type, Callable[..., bool]] = {
-    BreakHold: _not_held,
-    Cast: _cast,
-    Surrender: _always,
-    Wait: _always,
-    ChangeWeapon: _change,
-}
-TARGETED: dict[type, Callable[..., bool]] = {
-    Attack: _attack,
-    Approach: _approach,
-    Charge: _charge,
-    Flee: _flee,
-    Aim: _aim,
-    Grapple: _grapple,
-}
+def can_break_hold(s: Situation, intent: BreakHold, target: None) -> bool:
+    """E15: only a held combatant breaks a hold."""
+    return s.mine.held_by is not None

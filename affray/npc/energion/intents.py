@@ -43,7 +43,6 @@ __all__ = [
     "OutsideController",
     "Surrender",
     "Wait",
-    "describe",
 ]
 
 
@@ -77,27 +76,3 @@ class EquipmentPicker(Protocol):
     def give_up(self, pieces: tuple[tuple[str, int], ...], units: int) -> list[str]:
         """The pieces to give up first."""
         ...
-
-
-def describe(intent: Intent) -> str:
-    """The intent in a few words, without its reason ("attack ulla", "aim at ulla 1 s")."""
-    match intent:
-        case Attack(target=target, subdue=subdue, arm=arm):
-            how = " to subdue" if subdue else ""
-            return f"attack {target}{how}" + (f" with weapon {arm}" if arm is not None else "")
-        case Aim(target=target, seconds=seconds):
-            return f"aim at {target} {seconds} s"
-        case Cast(spell=spell, target=target):
-            return f"cast spell {spell} at {target}"
-        case Grapple(procedure=procedure, target=target):
-            return f"{procedure} {target}"
-        case ChangeWeapon(index=index, method=method):
-            return f"change to weapon {index} ({method.replace('_', ' ')})"
-        case Wait(seconds=seconds):
-            return f"wait {seconds} s"
-        case BreakHold():
-            return "break the hold"
-        case Surrender():
-            return "surrender"
-        case _:
-            return f"{type(intent).__name__.lower()} {getattr(intent, 'target', '')}".rstrip()

@@ -37,7 +37,6 @@ from affray.events.energion.kinds import (
 from affray.events.energion.state import EnergionState
 from affray.kernel.clock import seconds
 from affray.kernel.explanation import Because, Explainer, Explanation, History, Step, by_rule, roll_step
-from affray.npc.energion.intents import describe
 from affray.replays.telling import number, signed
 
 CHARTS = "affray/rules/energion/data"
@@ -368,7 +367,7 @@ def _location(event: LocationDisabled, state: EnergionState, history: History) -
 
 def _intent(e: IntentChosen, state: EnergionState, history: History) -> Explanation:
     """A decision from outside affray: who made it, what it chose and why, and what it scored."""
-    chose = describe(e.intent) if e.intent is not None else "nothing more"
+    chose = e.intent.words() if e.intent is not None else "nothing more"
     steps = [
         Step(what="controller", value=e.controller, how="played from outside affray (docs/controllers.md)"),
         Step(what="intent", value=chose, how=e.intent.reason if e.intent is not None else ""),

@@ -32,7 +32,6 @@ from affray.events.energion.kinds import (
 from affray.events.energion.state import EnergionState
 from affray.kernel.clock import game_time, seconds, to_ms
 from affray.kernel.ruleset import Teller
-from affray.npc.energion.intents import describe
 from affray.replays.telling import at, face, number, rolled, signed
 
 
@@ -92,7 +91,7 @@ def _intent(event: IntentChosen, state: EnergionState) -> str:
     if event.intent is None:
         return f"{event.combatant} ({event.controller}) chooses to do nothing more{listed}"
     why = f": {event.intent.reason}" if event.intent.reason else ""
-    return f"{event.combatant} ({event.controller}) chooses to {describe(event.intent)}{why}{listed}"
+    return f"{event.combatant} ({event.controller}) chooses to {event.intent.words()}{why}{listed}"
 
 
 def _chance(h: HitDerivation) -> str:

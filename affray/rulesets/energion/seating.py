@@ -1,5 +1,5 @@
 """Energion combatants played step by step from outside affray (affray.envs): who can be, their menu of
-intents (handlers/energion/legal.py) and what they observe.
+intents (handlers/energion/repertoire.py) and what they observe.
 
 An observation is ``1 + 8 * n`` numbers for a scenario of ``n`` combatants: the share of the time limit
 gone, then for the observer first and every other combatant in file order: standing (1) or out (0), on
@@ -43,8 +43,8 @@ class EnergionSeating:
         return msgspec.structs.replace(scenario, combatants=combatants)
 
     def menu(self, battle: EnergionBattle, combatant: str) -> tuple[Intent, ...]:
-        """Its menu against the other sides (handlers/energion/legal.py)."""
-        from affray.handlers.energion.legal import menu_for
+        """Its menu against the other sides (handlers/energion/repertoire.py)."""
+        from affray.handlers.energion.repertoire import menu_for
 
         return menu_for(battle.loadouts, combatant)
 

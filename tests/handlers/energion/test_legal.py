@@ -1,5 +1,5 @@
-"""The intents an Energion combatant is offered (affray/handlers/energion/legal.py): its fixed menu, and the
-ones the rules would carry out now, read where a fight puts it.
+"""The intents an Energion combatant is offered: its fixed menu (affray/handlers/energion/repertoire.py),
+and the ones the rules would carry out now (legal.py's checks), read where a fight puts it.
 
 Each situation is reached by playing a small scenario step by step: the combatant under test is
 ``external``, and each question it is asked records what it sees and the legal intents before it is
@@ -28,7 +28,7 @@ from affray import rulesets
 from affray.events.energion.kinds import IntentChosen
 from affray.events.shared import ActionRefused
 from affray.handlers.energion.battle import EnergionBattle
-from affray.handlers.energion.legal import menu, menu_for
+from affray.handlers.energion.repertoire import menu, menu_for
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.encounter import Encounter
 from affray.kernel.space import distance
