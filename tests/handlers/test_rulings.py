@@ -25,7 +25,7 @@ import pytest
 
 from affray.errors import ScenarioError
 from affray.events.base import Event
-from affray.events.energion.kinds import AttackResolved
+from affray.events.energion.kinds import AttackResolved, Modifier
 from affray.events.fivestep.kinds import DamageResolved, ToHitResolved
 from affray.events.shared import CombatantOut, EncounterEnded, RulingApplied
 from affray.kernel.encounter import Encounter
@@ -141,8 +141,8 @@ def test_a_modifier_ruling_raises_the_hit_chance_by_exactly_the_modifier() -> No
         Decimal("-17.5"),
         "miss",
     )
-    assert fields(ruled)["hit"]["ruled_modifier"] == 10
-    assert "ruled_modifier" not in fields(at(encounter, 13, AttackResolved))["hit"]
+    assert ruled.hit.modifiers == (Modifier(name="referee's ruling", value=Decimal(10), rule="ruling"),)
+    assert "modifiers" not in fields(at(encounter, 13, AttackResolved))["hit"]
     applied = at(encounter, 15, RulingApplied)
     assert (applied.combatant, applied.rules_on, applied.effect) == ("brenna", 14, "+10 to hit")
 
@@ -155,7 +155,7 @@ def test_a_modifier_until_a_time_applies_to_each_attack_in_its_window_and_not_af
         '[[rulings]]\nat = 11.666\nuntil = 20.332\ncombatant = "brenna"\nmodifier = 10\nreason = "mist"\n',
     )
     brennas = [a for a in of(encounter.log, AttackResolved) if a.attacker == "brenna"]
-    chances = [(a.t, a.hit.hit_chance, a.hit.ruled_modifier) for a in brennas[:5]]
+    chances = [(a.t, a.hit.hit_chance, sum(m.value for m in a.hit.modifiers)) for a in brennas[:5]]
     assert chances == [
         (7333, Decimal("82.5"), 0),
         (11666, Decimal("92.5"), 10),

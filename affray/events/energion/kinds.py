@@ -133,6 +133,24 @@ class RangedDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit
     ruined the aim, which counts again from then."""
 
 
+class Modifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One modifier to a chance to hit: what it is, its points, and the rule or ruling it comes from."""
+
+    name: str
+    value: Decimal
+    rule: str
+
+
+PROFICIENCY = "proficiency"
+"""The modifier of a weapon's proficiency (E12)."""
+MARTIAL_ARTS = "martial arts"
+"""The modifier of a martial artist's open-hand bonus (E13)."""
+INJURIES = "injuries"
+"""The modifier of the attacker's injuries' penalties (S4, S5)."""
+RULING = "referee's ruling"
+"""The modifier a referee's ruling adds."""
+
+
 class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
     """How the hit quality came about (rules E4, E5, E6; E8 and E16-E19 for shots in ``ranged``)."""
 
@@ -152,14 +170,10 @@ class HitDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_de
     location_armored: bool | None = None
     recovery_roll: Roll | None = None
     """A martial artist's AGbonus roll to punch in the second after a kick (E13)."""
-    proficiency: int = 0
-    """E12: the weapon proficiency plus to skill."""
-    martial_bonus: Decimal = Decimal(0)
-    """E13: the martial artist's open-hand bonus to hit."""
-    injury_penalty: int = 0
-    """S4, S5: the attacker's special damage penalties to hit, already in ``hit_chance``."""
-    ruled_modifier: int = 0
-    """A referee's ruling: points added to the chance to hit, already in ``hit_chance``."""
+    modifiers: tuple[Modifier, ...] = ()
+    """What the chance adds to skill and bonus, each already in ``hit_chance``, in this order: the weapon
+    proficiency (E12), a martial artist's open-hand bonus (E13), the attacker's injuries (S4, S5), a
+    referee's ruling; only those that are not zero."""
     ruled_miss: bool = False
     """A referee's ruling: the attack is a miss whatever its rolls (its outcome is then "miss")."""
 
@@ -186,8 +200,11 @@ class DamageDerivation(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit
 
 
 class AttackResolved(Event, frozen=True, kw_only=True, tag="attack_resolved"):
-    """One attack from roll to damage: the hit, the parry if any, and the damage if it landed."""
+    """One attack from roll to damage: the hit, the parry if any, and the damage if it landed. Version 1
+    wrote the hit's modifiers as fields of their own (``proficiency``, ``martial_bonus``,
+    ``injury_penalty``, ``ruled_modifier``)."""
 
+    VERSION: ClassVar[int] = 2
     CHANGES_THE_WORLD: ClassVar[bool] = False
     attacker: ActorId
     target: CombatantId
@@ -267,8 +284,9 @@ class AvoidanceRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 class GrappleResolved(Event, frozen=True, kw_only=True, tag="grapple_resolved"):
     """A grappling procedure (rule E15): its attack roll against the applicable armor, the target's
-    avoidance, and what it did."""
+    avoidance, and what it did. Version 1 wrote the injuries' penalty as ``injury_penalty``."""
 
+    VERSION: ClassVar[int] = 2
     attacker: ActorId
     target: CombatantId
     procedure: str
@@ -283,8 +301,8 @@ class GrappleResolved(Event, frozen=True, kw_only=True, tag="grapple_resolved"):
     damage: Decimal = Decimal(0)
     damage_roll: Roll | None = None
     recovery_ms: int = 0
-    injury_penalty: int = 0
-    """S4, S5: the attacker's injuries' penalty, in the hit chance (ruling 8)."""
+    modifiers: tuple[Modifier, ...] = ()
+    """What the chance adds to skill and melee bonus: the attacker's injuries (S4, S5, ruling 8)."""
 
 
 class HoldEscapeRolled(Event, frozen=True, kw_only=True, tag="hold_escape_rolled"):

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import msgspec
 
+from affray.events.energion import upcasters
 from affray.events.energion.kinds import (
     AimStarted,
     AttackResolved,
@@ -286,11 +287,14 @@ ENERGION = Part(
     upcasters={
         ("perceived", 1): renamed("roll", "perception_roll"),
         ("reacted", 1): renamed("roll", "reaction_roll"),
+        ("attack_resolved", 1): upcasters.attack_v1,
+        ("grapple_resolved", 1): upcasters.grapple_v1,
     },
     aliases={"hold_damage": "hold_damage_dealt"},
 )
 """The Energion kinds (rules E1-E24), and what Energion adds to the shared moves and falls; how
-``perceived`` and ``reacted`` of version 1 read today, and the kinds' former names."""
+``perceived``, ``reacted``, ``attack_resolved`` and ``grapple_resolved`` of version 1 read today, and
+the kinds' former names."""
 ENERGION_SPECIAL_DAMAGE = Part(
     name="energion+special_damage", appliers={}, extends={EquipmentLost: _weapon_lost}
 )

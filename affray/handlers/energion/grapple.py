@@ -14,6 +14,7 @@ from decimal import Decimal
 from affray.events.base import Roll
 from affray.events.energion.kinds import AvoidanceRoll, GrappleResolved, HoldDamageDealt, HoldEscapeRolled
 from affray.events.energion.state import EnergionCombatant
+from affray.handlers.energion import modifiers
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Loadout
 from affray.handlers.energion.resolution import SHIELD_ARM, parry_chance
@@ -57,8 +58,8 @@ def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple
     defender = battle.loadouts[intent.target]
     target = encounter.state.combatants[intent.target]
     able = target.reacted and not target.knocked_down and target.held_by is None
-    injury_penalty = encounter.state.combatants[me.id].special.to_hit()  # S4, S5 (ruling 8)
-    hit_chance = formulas.tidy(Decimal(me.spec.skill) + me.melee_bonus + injury_penalty)
+    now = modifiers.of_the_moment(encounter.state.combatants[me.id].special.to_hit())  # S4, S5 (ruling 8)
+    hit_chance = formulas.tidy(modifiers.hit_chance(Decimal(me.spec.skill) + me.melee_bonus, now))
     armor_value = _armor(procedure, defender, target, aware=target.reacted)
 
     def need() -> str:
@@ -88,7 +89,7 @@ def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple
             target=target.id,
             procedure=procedure.name,
             hit_chance=hit_chance,
-            injury_penalty=injury_penalty,
+            modifiers=now,
             armor=procedure.armor,
             armor_value=armor_value,
             roll=roll,

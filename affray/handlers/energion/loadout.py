@@ -9,6 +9,8 @@ from typing import Any, Literal, TypeVar
 import msgspec
 
 from affray.errors import ScenarioError, UnknownTableEntry, excerpt
+from affray.events.energion.kinds import Modifier
+from affray.handlers.energion import modifiers
 from affray.handlers.energion.scenario import Combatant, EnergionOptions, EnergionScenario, WeaponCarried
 from affray.kernel.clock import to_ms
 from affray.rules.energion import close_combat, formulas
@@ -44,6 +46,8 @@ class Arm(msgspec.Struct, frozen=True, kw_only=True):
     bonus: Decimal
     bonus_kind: BonusKind
     hit_chance: Decimal
+    modifiers: tuple[Modifier, ...]
+    """What ``hit_chance`` holds beyond skill and bonus: proficiency (E12), the open-hand bonus (E13)."""
     strength_damage_bonus: Decimal
     damage_potential: Decimal
     reach: Decimal
@@ -199,6 +203,7 @@ def _arm(
         bonus=formulas.tidy(bonus),
         bonus_kind=bonus_kind,
         hit_chance=formulas.tidy(spec.skill + carried.proficiency + bonus + hand_hit),
+        modifiers=modifiers.carried(carried.proficiency, hand_hit),
         strength_damage_bonus=formulas.tidy(strength_damage_bonus),
         damage_potential=formulas.tidy(potential),
         reach=Decimal(max(weapon.reach_m, 1)),

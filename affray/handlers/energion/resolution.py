@@ -20,13 +20,16 @@ from affray.events.energion.kinds import (
     AttackResolved,
     DamageDerivation,
     HitDerivation,
+    Modifier,
     Outcome,
     ParryAttempt,
     RangedDerivation,
 )
 from affray.events.energion.state import EnergionCombatant
+from affray.handlers.energion import modifiers
 from affray.handlers.energion.host import Arena
 from affray.handlers.energion.loadout import Arm, Loadout
+from affray.handlers.energion.modifiers import hit_chance
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.dice import Stream
 from affray.kernel.space import distance
@@ -148,9 +151,8 @@ def _hit(
         hits = encounter.dice.stream(attacker.id, "hit")
         return plain_blow(encounter, attacker, arm, defender, ruled).struck(hits)
     shield_bonus = _shield_bonus(encounter, defender)
-    injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
-    chance = arm.hit_chance if shot is None else _shot_chance(shot)
-    chance += injury_penalty + ruled.modifier
+    now = _of_the_moment(encounter, attacker, ruled)
+    chance = hit_chance(arm.hit_chance if shot is None else _shot_chance(shot), now)
     armor_value = defender.armor.value_against(arm.weapon_type)
     where_unknown = locations is not None and (shot is None or shot.presented is None)
     armor = None if where_unknown else armor_value + shield_bonus
@@ -175,8 +177,8 @@ def _hit(
         location_roll=location_roll,
         location_armored=armored,
         recovery_roll=recovery_roll,
-        injury_penalty=injury_penalty,
-        ruled=ruled,
+        modifiers=arm.modifiers + now,
+        ruled_miss=ruled.miss,
     )
 
 
@@ -187,13 +189,11 @@ def _hit_derivation(
     figures: tuple[Decimal, int, int],
     roll: Roll,
     quality: Decimal,
-    *,
-    injury_penalty: int,
-    ruled: Ruled,
     **where: Any,
 ) -> HitDerivation:
     """The hit's derivation from its ``figures`` (chance, armor value, shield bonus), roll and quality
-    (E4-E6); ``where`` holds the shot, location and recovery figures of an attack that has them."""
+    (E4-E6); ``where`` holds its modifiers, a ruled miss, and the shot, location and recovery figures of
+    an attack that has them."""
     chance, armor_value, shield_bonus = figures
     return HitDerivation(
         skill=Decimal(attacker.spec.skill),
@@ -206,11 +206,6 @@ def _hit_derivation(
         shield_bonus=shield_bonus,
         roll=roll,
         quality=quality,
-        proficiency=arm.carried.proficiency,
-        martial_bonus=arm.martial_bonus,
-        injury_penalty=injury_penalty,
-        ruled_modifier=ruled.modifier,
-        ruled_miss=ruled.miss,
         **where,
     )
 
@@ -246,7 +241,7 @@ class Blow:
         return msgspec.structs.replace(self.template, roll=roll, quality=self.quality(roll.total))
 
 
-_BLOWS: dict[tuple[int, int, int, int, int, bool], tuple[Arm, Loadout, Blow]] = {}
+_BLOWS: dict[tuple[int, int, int, tuple[Modifier, ...], bool], tuple[Arm, Loadout, Blow]] = {}
 
 
 def plain_blow(
@@ -254,24 +249,36 @@ def plain_blow(
 ) -> Blow:
     """The plain blow of ``arm`` at ``defender`` now: its figures as the shield arm and the attacker's
     injuries stand (E4, S4, S5), and a referee's modifier."""
-    injury_penalty = encounter.state.combatants[attacker.id].special.to_hit()
-    return _blow(attacker, arm, defender, _shield_bonus(encounter, defender), injury_penalty, ruled)
+    now = _of_the_moment(encounter, attacker, ruled)
+    return _blow(attacker, arm, defender, _shield_bonus(encounter, defender), now, ruled.miss)
+
+
+def _of_the_moment(encounter: Arena, attacker: Loadout, ruled: Ruled) -> tuple[Modifier, ...]:
+    """What the moment adds to the attacker's chance: its injuries (S4, S5) and a ruling."""
+    injuries = encounter.state.combatants[attacker.id].special.to_hit()
+    return modifiers.of_the_moment(injuries, ruled.modifier)
 
 
 def _blow(
-    attacker: Loadout, arm: Arm, defender: Loadout, shield_bonus: int, injury_penalty: int, ruled: Ruled
+    attacker: Loadout,
+    arm: Arm,
+    defender: Loadout,
+    shield_bonus: int,
+    now: tuple[Modifier, ...],
+    ruled_miss: bool,
 ) -> Blow:
     """The plain blow of ``arm`` at ``defender``, kept by weapon, defender and the figures that vary in a
     fight (the weapon and defender are kept with it, so their ids cannot be others' while it lives)."""
-    key = (id(arm), id(defender), shield_bonus, injury_penalty, ruled.modifier, ruled.miss)
+    key = (id(arm), id(defender), shield_bonus, now, ruled_miss)
     kept = _BLOWS.get(key)
     if kept is not None and kept[0] is arm and kept[1] is defender:
         return kept[2]
-    chance = arm.hit_chance + (injury_penalty + ruled.modifier)
+    chance = hit_chance(arm.hit_chance, now)
     armor_value = defender.armor.value_against(arm.weapon_type)
     figures = (chance, armor_value, shield_bonus)
+    kept_modifiers = arm.modifiers + now
     template = _hit_derivation(
-        attacker, arm, defender, figures, _UNROLLED, _ZERO, injury_penalty=injury_penalty, ruled=ruled
+        attacker, arm, defender, figures, _UNROLLED, _ZERO, modifiers=kept_modifiers, ruled_miss=ruled_miss
     )
     armor = armor_value + shield_bonus
     blow = Blow(template, {}, lambda: _hit_need(attacker, arm, defender, chance, armor))

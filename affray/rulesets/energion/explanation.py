@@ -8,10 +8,10 @@ and fields under their rules.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 
 from affray.events.base import Event
 from affray.events.energion.kinds import (
+    INJURIES,
     AimStarted,
     AttackResolved,
     AvoidanceRoll,
@@ -22,6 +22,7 @@ from affray.events.energion.kinds import (
     HoldEscapeRolled,
     IntentChosen,
     LocationDisabled,
+    Modifier,
     Perceived,
     RangedDerivation,
     Reacted,
@@ -44,20 +45,16 @@ CHARTS = "affray/rules/energion/data"
 
 
 def _chance(h: HitDerivation) -> Step:
-    """Rule E4: Skill% plus the melee or mechanical bonus (E12 proficiency, E13 martial arts, injuries)."""
-    parts = [f"skill {number(h.skill)}"]
-    if h.proficiency:
-        parts.append(f"proficiency {signed(Decimal(h.proficiency))} (E12)")
-    if h.martial_bonus:
-        parts.append(f"martial arts {signed(h.martial_bonus)} (E13)")
-    parts.append(f"{h.bonus_kind} bonus {signed(h.bonus)}")
-    how = " + ".join(parts)
-    if h.injury_penalty:
-        how += f" - injuries {h.injury_penalty} (S3)"
-    if h.ruled_modifier:
-        how += f" {signed(Decimal(h.ruled_modifier))} (the referee's ruling)"
+    """Rule E4: Skill% plus the melee or mechanical bonus, plus each modifier the hit lists (E12
+    proficiency, E13 martial arts, S4 and S5 injuries, a referee's ruling)."""
+    how = f"skill {number(h.skill)} + {h.bonus_kind} bonus {signed(h.bonus)}" + modified(h.modifiers)
     chance = h.ranged.chance_before if h.ranged is not None else h.hit_chance
     return Step(what="hit chance", value=f"{number(chance)}%", how=how, rule="E4")
+
+
+def modified(modifiers: tuple[Modifier, ...]) -> str:
+    """Each modifier, signed and cited: `` + proficiency +5 (E12) + injuries -9 (S4, S5)``."""
+    return "".join(f" + {m.name} {signed(m.value)} ({m.rule})" for m in modifiers)
 
 
 def _shot(r: RangedDerivation, h: HitDerivation) -> list[Step]:
@@ -212,7 +209,7 @@ def _attack_depends(e: AttackResolved, history: History) -> list[Because]:
     if e.hit.ranged is not None:
         wanted.append(("aim_started", e.attacker, f"{e.attacker} began to aim (E17)"))
     found = [(history.latest(kind, who), why) for kind, who, why in wanted]
-    if e.hit.injury_penalty:
+    if any(m.name == INJURIES for m in e.hit.modifiers):
         injury = history.latest_as("special_damage", "target", e.attacker)
         found.append((injury, f"{e.attacker}'s injury and its penalties (S3)"))
     return sorted((Because(event.seq, why) for event, why in found if event is not None), key=lambda b: b.seq)
@@ -284,7 +281,7 @@ def _grapple(event: GrappleResolved, state: EnergionState, history: History) -> 
 
 def _grapple_chance(e: GrappleResolved) -> str:
     """How a procedure's chance is made: skill and melee bonus, less the attacker's injuries (S4, S5)."""
-    return "skill + melee bonus" + (f" {e.injury_penalty:+d} injuries (S4, S5)" if e.injury_penalty else "")
+    return "skill + melee bonus" + modified(e.modifiers)
 
 
 def _escape(event: HoldEscapeRolled, state: EnergionState, history: History) -> Explanation:

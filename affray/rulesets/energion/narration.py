@@ -95,11 +95,10 @@ def _intent(event: IntentChosen, state: EnergionState) -> str:
 
 
 def _chance(h: HitDerivation) -> str:
-    """How the hit chance came about (E4, E12, E13, a ruling; E8, E16-E19 for a shot)."""
-    extras = f" + proficiency {h.proficiency}" if h.proficiency else ""
-    extras += f" + martial arts {number(h.martial_bonus)}" if h.martial_bonus else ""
-    ruling = f" {signed(Decimal(h.ruled_modifier))} ruling" if h.ruled_modifier else ""
-    chance = f"(skill {number(h.skill)}{extras} {h.bonus_kind} {signed(h.bonus)}{ruling})"
+    """How the hit chance came about (E4 and its modifiers: E12, E13, S4, S5, a ruling; E8, E16-E19 for a
+    shot)."""
+    extras = "".join(f", {m.name} {signed(m.value)}" for m in h.modifiers)
+    chance = f"(skill {number(h.skill)} {h.bonus_kind} {signed(h.bonus)}{extras})"
     return chance if h.ranged is None else _shot(h.ranged, chance)
 
 

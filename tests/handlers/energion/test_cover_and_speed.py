@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from affray.events.energion.kinds import AttackResolved, RangedDerivation
+from affray.events.energion.kinds import AttackResolved, Modifier, RangedDerivation
 from affray.events.shared import ActionRefused
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario
@@ -351,8 +351,8 @@ def test_weapon_proficiency_adds_to_the_hit_chance() -> None:
     # rule E12 (ruling 49): skill 60 + proficiency 25 + melee bonus 0 = 85; Cloth vs type 2 = 1;
     # roll 83 -> quality 85 - 1 - 83 = 1 -> a hit (without the plus: 60 - 1 - 83 = -24, a miss)
     (event,) = of_kind(proficient_blow(25, [83]), AttackResolved)
-    assert (event.hit.proficiency, event.hit.hit_chance, event.hit.quality, event.outcome) == (
-        25,
+    assert (event.hit.modifiers, event.hit.hit_chance, event.hit.quality, event.outcome) == (
+        (Modifier(name="proficiency", value=Decimal(25), rule="E12"),),
         Decimal(85),
         Decimal(1),
         "hit",
@@ -361,13 +361,13 @@ def test_weapon_proficiency_adds_to_the_hit_chance() -> None:
 
 def test_the_proficiency_plus_is_narrated_beside_the_skill() -> None:
     lines = [text for text in tell(proficient_blow(25, [83]).log) if "a attacks b" in text]
-    assert "85% (skill 60 + proficiency 25 melee +0)" in lines[0]
+    assert "85% (skill 60 melee +0, proficiency +25)" in lines[0]
 
 
 def test_no_proficiency_leaves_the_hit_chance_at_the_skill() -> None:
     # rule E12: proficiency 0 -> 60; roll 83 -> 60 - 1 - 83 = -24: a miss
     (event,) = of_kind(proficient_blow(0, [83]), AttackResolved)
-    assert (event.hit.proficiency, event.hit.hit_chance, event.outcome) == (0, Decimal(60), "miss")
+    assert (event.hit.modifiers, event.hit.hit_chance, event.outcome) == ((), Decimal(60), "miss")
 
 
 # --- E5 ruling 47: a weapon that attacked cannot parry until its speed has run ----------------------

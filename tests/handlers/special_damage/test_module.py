@@ -13,7 +13,7 @@ from decimal import Decimal
 import msgspec
 import pytest
 
-from affray.events.energion.kinds import AttackResolved, GrappleResolved
+from affray.events.energion.kinds import AttackResolved, GrappleResolved, Modifier
 from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Moved
 from affray.events.special_damage.kinds import (
     ConditionEnded,
@@ -35,6 +35,9 @@ from affray.npc.energion.tactician import Tactician
 from affray.npc.energion.view import View
 from affray.rules.special_damage.tables import load_modifiers
 from tests.handlers.energion import TomlValue, fighter, of_kind, run, scenario_toml
+
+INJURED = Modifier(name="injuries", value=Decimal(-5), rule="S4, S5")
+"""A chest wound's penalty to hit (S4), as a hit lists it."""
 
 
 def special(
@@ -286,7 +289,7 @@ def test_a_chest_wound_takes_five_off_the_victims_later_attacks() -> None:
     )
     assert only_special(encounter).injury is not None
     (blow,) = [e for e in of_kind(encounter, AttackResolved) if e.attacker == "b"]
-    assert (blow.hit.injury_penalty, blow.hit.hit_chance) == (-5, Decimal(55))
+    assert (blow.hit.modifiers, blow.hit.hit_chance) == ((INJURED,), Decimal(55))
     # the blade's damage plus the chest wound's 5 extra Stamina points (S3)
     first = of_kind(encounter, AttackResolved)[0].damage
     assert first is not None
@@ -313,7 +316,7 @@ def test_a_chest_wound_takes_five_off_the_victims_grappling_procedures_too() -> 
     )
     encounter = struck_then_grappling(built)
     (grab,) = of_kind(encounter, GrappleResolved)
-    assert (grab.injury_penalty, grab.hit_chance, grab.outcome) == (-5, Decimal(55), "miss")
+    assert (grab.modifiers, grab.hit_chance, grab.outcome) == ((INJURED,), Decimal(55), "miss")
 
 
 def test_a_leg_wound_slows_the_victim_by_half_a_metre_a_second() -> None:
