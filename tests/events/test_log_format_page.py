@@ -111,7 +111,9 @@ def value_text(value: Any, kind: str) -> str:
     """A value as the page writes a member of type ``kind`` (words, as the page says them)."""
     if isinstance(value, Number):
         if "decimal" in kind:
-            return str(Decimal(int(value) if re.fullmatch(r"-?\d+", value) else value))
+            # a plain integer reads as that integer (-0 as 0), of any length
+            number = Decimal(value)
+            return "0" if number.is_zero() and re.fullmatch(r"-?\d+", value) else str(number)
         if "float" in kind:
             return float_text(float(value))
         return str(int(value)) if re.fullmatch(r"-?\d+", value) else value
