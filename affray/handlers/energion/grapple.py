@@ -58,7 +58,7 @@ def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple
     defender = battle.loadouts[intent.target]
     target = encounter.state.combatants[intent.target]
     able = target.reacted and not target.knocked_down and target.held_by is None
-    now = modifiers.of_the_moment(encounter.state.combatants[me.id].special.to_hit())  # S4, S5 (ruling 8)
+    now = modifiers.of_the_moment(encounter.state.combatants[me.id], int(encounter.now))  # S4, S5 (ruling 8)
     hit_chance = formulas.tidy(modifiers.hit_chance(Decimal(me.spec.skill) + me.melee_bonus, now))
     armor_value = _armor(procedure, defender, target, aware=target.reacted)
 

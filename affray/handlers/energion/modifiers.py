@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 
 from affray.events.energion.kinds import INJURIES, MARTIAL_ARTS, PROFICIENCY, RULING, Modifier
+from affray.events.energion.state import EnergionCombatant
 
 
 def carried(proficiency: int, open_hand: Decimal) -> tuple[Modifier, ...]:
@@ -20,8 +21,10 @@ def carried(proficiency: int, open_hand: Decimal) -> tuple[Modifier, ...]:
     )
 
 
-def of_the_moment(injuries: int, ruling: int = 0) -> tuple[Modifier, ...]:
-    """What the moment adds: the attacker's injuries' penalty (S4, S5) and a referee's ruling."""
+def of_the_moment(attacker: EnergionCombatant, now: int, ruling: int = 0) -> tuple[Modifier, ...]:
+    """What the moment ``now`` adds to ``attacker``'s chance: its injuries' penalty (S4, S5) and a
+    referee's ruling."""
+    injuries = attacker.special.to_hit()
     if not injuries and not ruling:
         return ()
     return _kept(

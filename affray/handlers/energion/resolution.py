@@ -255,8 +255,8 @@ def plain_blow(
 
 def _of_the_moment(encounter: Arena, attacker: Loadout, ruled: Ruled) -> tuple[Modifier, ...]:
     """What the moment adds to the attacker's chance: its injuries (S4, S5) and a ruling."""
-    injuries = encounter.state.combatants[attacker.id].special.to_hit()
-    return modifiers.of_the_moment(injuries, ruled.modifier)
+    mine = encounter.state.combatants[attacker.id]
+    return modifiers.of_the_moment(mine, int(encounter.now), ruled.modifier)
 
 
 def _blow(
