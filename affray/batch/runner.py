@@ -53,7 +53,7 @@ a worker one after another."""
 
 
 @lru_cache(maxsize=SPECS_KEPT)
-def _loaded(spec: BatchSpec) -> tuple[Ruleset, Any]:
+def _loaded(spec: BatchSpec) -> tuple[Ruleset[Any, Any], Any]:
     """The spec's ruleset and scenario, loaded once per process. A mapping's scenario imports no code from
     anywhere: it comes from a log."""
     if spec.mapping is not None:
@@ -70,7 +70,7 @@ def _loaded(spec: BatchSpec) -> tuple[Ruleset, Any]:
     return rulesets.load_mapping(raw, str(spec.path), folder)
 
 
-def load(spec: BatchSpec) -> tuple[Ruleset, Any]:
+def load(spec: BatchSpec) -> tuple[Ruleset[Any, Any], Any]:
     """The spec's ruleset and scenario (a ScenarioError names the file and field when it cannot load)."""
     return _loaded(spec)
 

@@ -41,7 +41,7 @@ class _Session:
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: Ruleset[Any, Any],
         spec: Any,
         source: str,
         entered: dict[str, list[int]],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -15,14 +16,14 @@ from affray.kernel.tables import TABLE_ENCODER, RulesTable, table_record, table_
 from affray.names import name_key
 
 
-def _owners() -> list[Ruleset | Module]:
+def _owners() -> list[Ruleset[Any, Any] | Module]:
     return [
         *(rulesets.ruleset(name) for name in rulesets.ruleset_names()),
         *(rulesets.module(name) for name in rulesets.module_names()),
     ]
 
 
-def _owner(name: str) -> Ruleset | Module:
+def _owner(name: str) -> Ruleset[Any, Any] | Module:
     owners = {owner.name: owner for owner in _owners()}
     if name not in owners:
         raise AffrayError(f"no ruleset or module {excerpt(name)!r}; there are: {', '.join(owners)}")
@@ -33,7 +34,7 @@ def _rules(table: RulesTable) -> str:
     return f"rules {table.rules}" if "," in table.rules or "-" in table.rules else f"rule {table.rules}"
 
 
-def _catalogue(owners: Sequence[Ruleset | Module], as_json: bool) -> None:
+def _catalogue(owners: Sequence[Ruleset[Any, Any] | Module], as_json: bool) -> None:
     if as_json:
         listed = [
             {
@@ -59,7 +60,7 @@ def _catalogue(owners: Sequence[Ruleset | Module], as_json: bool) -> None:
     )
 
 
-def _show_tables(owner: Ruleset | Module, shown: Sequence[RulesTable], as_json: bool) -> None:
+def _show_tables(owner: Ruleset[Any, Any] | Module, shown: Sequence[RulesTable], as_json: bool) -> None:
     if as_json:
         click.echo(TABLE_ENCODER.encode([table_record(owner.name, table) for table in shown]).decode())
         return

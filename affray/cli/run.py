@@ -128,7 +128,7 @@ def run(
     summarize(ruleset, fought, spec.name or scenario.stem, output)
 
 
-def summarize(ruleset: Ruleset, encounter: Encounter[Any], name: str, output: LogStore) -> None:
+def summarize(ruleset: Ruleset[Any, Any], encounter: Encounter[Any], name: str, output: LogStore) -> None:
     """Who won, when and why, and what each combatant dealt and took."""
     state = encounter.state
     click.echo(one_line(f"{name}: {outcome(state)}; {encounter.count} events -> {output}"))

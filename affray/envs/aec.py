@@ -43,7 +43,7 @@ class AffrayEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: Ruleset[Any, Any],
         scenario: Any,
         players: Sequence[str] | None = None,
         render_mode: str | None = None,

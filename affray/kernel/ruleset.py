@@ -17,7 +17,7 @@ from decimal import Decimal
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -27,7 +27,7 @@ from affray.events.base import Event
 from affray.events.codec import ENCODER, LogHeader, Pins
 from affray.events.shared import CombatantJoined, kind_of
 from affray.events.state import SHARED
-from affray.events.vocabulary import Part, Vocabularies, Vocabulary
+from affray.events.vocabulary import Folded, Part, Vocabularies, Vocabulary
 from affray.kernel.dice import DICE_ALGORITHM, Algorithm
 from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.explanation import Explainer
@@ -188,6 +188,10 @@ class Seating(Protocol):
         ...
 
 
+ScenarioT = TypeVar("ScenarioT", bound=Scenario)
+"""A ruleset's scenario type."""
+StateT = TypeVar("StateT", bound=Folded)
+"""A ruleset's encounter state type."""
 Shape = TypeVar("Shape")
 
 
@@ -286,19 +290,21 @@ class Module:
 
 
 @dataclass(frozen=True)
-class Ruleset:
-    """A ruleset: everything affray's tools need from it, and nothing they need to know about it."""
+class Ruleset(Generic[ScenarioT, StateT]):
+    """A ruleset: everything affray's tools need from it, and nothing they need to know about it. Its
+    scenarios are ``ScenarioT``, its states ``StateT``; a tool written for every ruleset holds a
+    ``Ruleset[Any, Any]``."""
 
     name: str
     version: str
     """Bumped by any change that makes an old log of this ruleset re-simulate differently."""
     description: str
-    vocabularies: Vocabularies[Any]
+    vocabularies: Vocabularies[StateT]
     """Its vocabulary for each set of modules a scenario turns on."""
-    load: Callable[[Mapping[str, Any], str, Path | None], Any]
+    load: Callable[[Mapping[str, Any], str, Path | None], ScenarioT]
     """``load(raw, source, folder)``: a scenario from a TOML file's mapping (``folder`` is the file's, for
     files it names) or a log header's (``folder`` None); errors are ScenarioError naming ``source``."""
-    battle: Callable[[Any], Battle]
+    battle: Callable[[ScenarioT], Battle]
     """The battle that simulates a loaded scenario."""
     tellers: Mapping[type[Event], Teller]
     """A teller for each of its own kinds (the shared kinds are told by affray)."""
@@ -307,7 +313,7 @@ class Ruleset:
     """The modules it can carry, by name."""
     tables: Callable[[], Sequence[RulesTable]] = no_tables
     """Its tables as people read them (``affray rules``): the charts whose names scenarios use."""
-    files: Callable[[Any], Sequence[str]] = no_files
+    files: Callable[[ScenarioT], Sequence[str]] = no_files
     """``files(scenario)``: the files a loaded scenario was read from besides itself (its own tables, say),
     as it names them, relative to its folder."""
     explainers: Mapping[type[Event], Explainer] = field(default_factory=dict)
@@ -340,11 +346,11 @@ class Ruleset:
                 f"ruleset {self.name}: modules {sorted(unknown)} are not those of its vocabularies"
             )
 
-    def vocabulary(self, modules: Sequence[str] = ()) -> Vocabulary[Any]:
+    def vocabulary(self, modules: Sequence[str] = ()) -> Vocabulary[StateT]:
         """Its vocabulary with ``modules``."""
         return self.vocabularies(modules)
 
-    def header(self, scenario: Scenario, modules: Sequence[Module] = ()) -> LogHeader:
+    def header(self, scenario: ScenarioT, modules: Sequence[Module] = ()) -> LogHeader:
         """The header of a log of ``scenario`` under this ruleset, pinning the ``modules`` it turns on and
         every data file of theirs and the ruleset's."""
         data = dict(_pins_of(self.data, self.name))
@@ -377,7 +383,7 @@ def _dice_written(scenario: Scenario) -> tuple[Algorithm, Any]:
 class Reading:
     """What a log is read with: its ruleset and the modules its scenario turns on."""
 
-    ruleset: Ruleset
+    ruleset: Ruleset[Any, Any]
     modules: tuple[Module, ...]
 
     def vocabulary(self) -> Vocabulary[Any]:
@@ -393,17 +399,17 @@ class Reading:
 
     def explainers(self) -> dict[type[Event], Explainer]:
         """The explainers of the ruleset's kinds and its modules'."""
-        found = dict(self.ruleset.explainers)
+        explainers = dict(self.ruleset.explainers)
         for module in self.modules:
-            found.update(module.explainers)
-        return found
+            explainers.update(module.explainers)
+        return explainers
 
     def markers(self) -> dict[type[Event], Marker]:
         """The markers of the ruleset's kinds and its modules'."""
-        found = dict(self.ruleset.markers)
+        markers = dict(self.ruleset.markers)
         for module in self.modules:
-            found.update(module.markers)
-        return found
+            markers.update(module.markers)
+        return markers
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def rolls_made(log: LogFile) -> list[RollMade]:
     ]
 
 
-def check_prefix(ruleset: Ruleset, scenario: Any, log: LogFile, after: int, where: str) -> None:
+def check_prefix(ruleset: Ruleset[Any, Any], scenario: Any, log: LogFile, after: int, where: str) -> None:
     """A continuation's first ``after`` events are the log's (but that its rolls were entered): else the
     fight does not replay as it was recorded, and fighting it on would tell of another fight."""
     differs = replayed_otherwise(ruleset, scenario, log, after)
@@ -77,7 +77,7 @@ def check_prefix(ruleset: Ruleset, scenario: Any, log: LogFile, after: int, wher
         raise AffrayError(f"{where}@{after}: {differs}; it cannot be fought on")
 
 
-def replayed_otherwise(ruleset: Ruleset, scenario: Any, log: LogFile, after: int) -> str:
+def replayed_otherwise(ruleset: Ruleset[Any, Any], scenario: Any, log: LogFile, after: int) -> str:
     """How ``scenario`` fought today parts from the log's first ``after`` events (its rolls' source
     aside), in words; "" when it does not."""
     fought: list[Event] = []

@@ -248,7 +248,7 @@ def scenario_with(
     scenario: dict[str, Any],
     events: Iterable[Event],
     changes: Iterable[Change],
-    ruleset: Callable[[], Ruleset],
+    ruleset: Callable[[], Ruleset[Any, Any]],
 ) -> dict[str, Any]:
     """A parent's scenario (``scenario``, its fight ``events``) with ``changes`` made as every what-if
     makes them: the rolls entered, then each ruling (on what the parent's ``ruleset()`` rules on), then

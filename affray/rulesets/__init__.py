@@ -36,7 +36,7 @@ BUILT_IN_MODULES = {"special_damage": "affray.rulesets.special_damage"}
 RULESET_GROUP = "affray.rulesets"
 MODULE_GROUP = "affray.modules"
 
-_rulesets: dict[str, Ruleset] = {}
+_rulesets: dict[str, Ruleset[Any, Any]] = {}
 _modules: dict[str, Module] = {}
 
 
@@ -50,7 +50,7 @@ class UnknownRuleset(AffrayError):
     """A ruleset or module that is neither built in, installed nor registered."""
 
 
-def register(item: Ruleset | Module) -> None:
+def register(item: Ruleset[Any, Any] | Module) -> None:
     """Make a ruleset or module known by its name (a later registration of the same name replaces it)."""
     if isinstance(item, Ruleset):
         _rulesets[item.name] = item
@@ -99,9 +99,9 @@ def _find(name: str, known: dict[str, Any], built_in: Mapping[str, str], group: 
     return found
 
 
-def ruleset(name: str) -> Ruleset:
+def ruleset(name: str) -> Ruleset[Any, Any]:
     """The ruleset called ``name``; UnknownRuleset (a user error) lists the ones there are."""
-    found: Ruleset | None = _find(name, _rulesets, BUILT_IN_RULESETS, RULESET_GROUP, Ruleset)
+    found: Ruleset[Any, Any] | None = _find(name, _rulesets, BUILT_IN_RULESETS, RULESET_GROUP, Ruleset)
     if found is None:
         raise UnknownRuleset(f"no ruleset {excerpt(name)!r} (installed: {', '.join(ruleset_names())})")
     return found
@@ -120,12 +120,12 @@ def modules_of(scenario: Any) -> list[Module]:
     return [module(name) for name in scenario.modules]
 
 
-def header(ruleset: Ruleset, scenario: Any) -> LogHeader:
+def header(ruleset: Ruleset[Any, Any], scenario: Any) -> LogHeader:
     """The header of a log of ``scenario``, pinning the modules it turns on and every data file used."""
     return ruleset.header(scenario, modules_of(scenario))
 
 
-def _ruleset_of(raw: object, source: str) -> Ruleset:
+def _ruleset_of(raw: object, source: str) -> Ruleset[Any, Any]:
     name = raw.get("ruleset") if isinstance(raw, dict) else None
     if not isinstance(name, str):
         names = ", ".join(map(repr, ruleset_names()))
@@ -160,7 +160,7 @@ LOG_START = b'{"format":"affray-log"'
 """How every affray log begins."""
 
 
-def load_scenario(path: Path) -> tuple[Ruleset, Any]:
+def load_scenario(path: Path) -> tuple[Ruleset[Any, Any], Any]:
     """Read the scenario file at ``path`` under its ruleset (files it names are read from its folder); a
     log given for a scenario is refused as one, however large."""
     with open_user_file(path, ScenarioError, "a scenario file") as file:
@@ -173,7 +173,7 @@ def load_scenario(path: Path) -> tuple[Ruleset, Any]:
     return load_mapping(raw, str(path), path.parent)
 
 
-def load_mapping(raw: Any, source: str, folder: Path | None) -> tuple[Ruleset, Any]:
+def load_mapping(raw: Any, source: str, folder: Path | None) -> tuple[Ruleset[Any, Any], Any]:
     """A scenario's mapping (as a file's TOML gives it) loaded under its ruleset; errors name ``source``."""
     found = _ruleset_of(raw, source)
     return found, found.load(with_fair_seed(raw, source), source, folder)
@@ -193,7 +193,7 @@ def recorded(header: LogHeader, source: str) -> Recorded:
     )
 
 
-def _header_ruleset(header: LogHeader, where: str) -> Ruleset:
+def _header_ruleset(header: LogHeader, where: str) -> Ruleset[Any, Any]:
     try:
         return ruleset(header.ruleset)
     except UnknownRuleset as exc:

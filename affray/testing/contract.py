@@ -56,7 +56,7 @@ Rolled = tuple[str, int]
 """A roll as stream (``roller/purpose``) and draw."""
 
 
-def _load(path: Path) -> tuple[Ruleset, Any]:
+def _load(path: Path) -> tuple[Ruleset[Any, Any], Any]:
     return rulesets.load_scenario(path)
 
 
@@ -92,7 +92,7 @@ def _verifies(log: LogFile, path: Path) -> Any:
     return verify(log, lambda: rulesets.recorded(log.header, str(path)))
 
 
-def _reading(ruleset: Ruleset, scenario: Any) -> Reading:
+def _reading(ruleset: Ruleset[Any, Any], scenario: Any) -> Reading:
     return Reading(ruleset=ruleset, modules=tuple(rulesets.modules_of(scenario)))
 
 
@@ -121,7 +121,7 @@ def _logged(value: Any) -> list[Rolled]:
     return []
 
 
-def _with_ruling(path: Path, ruling: dict[str, Any]) -> tuple[Ruleset, Any]:
+def _with_ruling(path: Path, ruling: dict[str, Any]) -> tuple[Ruleset[Any, Any], Any]:
     """The sample's scenario with one more ruling, loaded as its ruleset loads a file."""
     ruleset, scenario = _load(path)
     raw = msgspec.json.decode(ENCODER.encode(scenario))
@@ -129,7 +129,7 @@ def _with_ruling(path: Path, ruling: dict[str, Any]) -> tuple[Ruleset, Any]:
     return ruleset, ruleset.load(raw, str(path), path.parent)
 
 
-def _intent_on(path: Path) -> tuple[Ruleset, dict[str, Any], list[Event], IntentChange]:
+def _intent_on(path: Path) -> tuple[Ruleset[Any, Any], dict[str, Any], list[Event], IntentChange]:
     """A sample's ruleset, scenario (as a mapping) and log, and a what-if's ``--intent``: its first
     combatant going first for its last from the first event on."""
     ruleset, scenario = _load(path)
@@ -139,14 +139,14 @@ def _intent_on(path: Path) -> tuple[Ruleset, dict[str, Any], list[Event], Intent
     return ruleset, msgspec.json.decode(ENCODER.encode(scenario)), log, change
 
 
-def _resolved(named: str | Ruleset) -> Ruleset:
+def _resolved(named: str | Ruleset[Any, Any]) -> Ruleset[Any, Any]:
     return named if isinstance(named, Ruleset) else rulesets.ruleset(named)
 
 
 class _TablesContract:
     """The checks of the tables a ruleset or module shows (``affray rules``)."""
 
-    def owner(self) -> Ruleset | Module:
+    def owner(self) -> Ruleset[Any, Any] | Module:
         """The ruleset or module under test."""
         raise NotImplementedError
 
@@ -183,12 +183,12 @@ class RulesetContract(_TablesContract):
     of it fought again a few times), so put a short fight first. A Ruleset value (rather than a name) is
     registered while each of its tests runs."""
 
-    ruleset: ClassVar[str | Ruleset]
+    ruleset: ClassVar[str | Ruleset[Any, Any]]
     """The ruleset: its name (built in, installed or registered), or the Ruleset value itself."""
     samples: ClassVar[Sequence[str | Path]]
     """Scenario files of the ruleset, each a fight that ends (a relative path is the working folder's)."""
 
-    def owner(self) -> Ruleset:
+    def owner(self) -> Ruleset[Any, Any]:
         """The ruleset under test."""
         return _resolved(self.ruleset)
 
@@ -218,7 +218,7 @@ class RulesetContract(_TablesContract):
             yield
             return
         try:
-            before: Ruleset | None = rulesets.ruleset(self.ruleset.name)
+            before: Ruleset[Any, Any] | None = rulesets.ruleset(self.ruleset.name)
         except rulesets.UnknownRuleset:
             before = None
         rulesets.register(self.ruleset)
