@@ -59,22 +59,25 @@ Process = Generator[Any, Any, None]
 class Acting:
     """One combatant acting: its encounter, battle, figures and live state, and what its controller sees."""
 
-    def __init__(self, encounter: Arena, battle: EnergionHost, me: Loadout) -> None:
+    def __init__(self, encounter: Arena, battle: EnergionHost, loadout: Loadout) -> None:
         self.encounter = encounter
         self.battle = battle
-        self.me = me
-        self.mine: EnergionCombatant = encounter.state.combatants[me.id]
-        self._own = battle.controllers[me.id]
+        self.loadout = loadout
+        self.live: EnergionCombatant = encounter.state.combatants[loadout.id]
+        self._own = battle.controllers[loadout.id]
         self.unreadied = True
         """Its first weapon has not had its battle initiative yet (E1, E3)."""
-        self.step = metres(me.spec.move_rate)
-        self._counted = any(arm.uses is not None for arm in me.arms)
-        self._arms = arm_views(me, self.mine)
-        self._spells = spell_views(me)
-        self._grapples = tuple(p.name for p in me.grapples)
-        self._priority = tuple(me.spec.priority_targets)
+        self.step = metres(loadout.spec.move_rate)
+        self._counted = any(arm.uses is not None for arm in loadout.arms)
+        self._arms = arm_views(loadout, self.live)
+        self._spells = spell_views(loadout)
+        self._grapples = tuple(p.name for p in loadout.grapples)
+        self._priority = tuple(loadout.spec.priority_targets)
         self._parries = bool(
-            me.shield or me.martial_level or me.spec.parry or any(a.weapon.parry for a in me.arms)
+            loadout.shield
+            or loadout.martial_level
+            or loadout.spec.parry
+            or any(a.weapon.parry for a in loadout.arms)
         )
         self._field = FieldWatch(encounter.state)
         self._look = partial(_look, encounter.state.combatants)
@@ -85,33 +88,33 @@ class Acting:
     @property
     def controller(self) -> Player:
         """Who plays it now: its own controller, or a standing order's."""
-        return self.battle.orders.controller(self.me.id, int(self.encounter.now), self._own)
+        return self.battle.orders.controller(self.loadout.id, int(self.encounter.now), self._own)
 
     def ask_outside(
         self, outside: Outside, legal: Callable[[], tuple[Intent, ...]]
     ) -> Generator[Any, Any, Intent | None]:
         """Ask the battle's decisions for this combatant's next intent, offering what ``legal`` gives, and
         record the answer (``intent_chosen``); an answer awaited from outside the run is yielded for."""
-        decisions = self.battle.decisions[self.me.id]
-        asked = decisions.ask(self.encounter, self.me.id, Offer(self.view, legal))
+        decisions = self.battle.decisions[self.loadout.id]
+        asked = decisions.ask(self.encounter, self.loadout.id, Offer(self.view, legal))
         made: Chosen = (yield asked) if isinstance(asked, Reply) else asked
         self.encounter.emit(
             IntentChosen(
-                combatant=self.me.id, controller=outside.name, intent=made.intent, scores=made.scores
+                combatant=self.loadout.id, controller=outside.name, intent=made.intent, scores=made.scores
             )
         )
         return made.intent  # type: ignore[no-any-return]
 
     def stopped(self) -> bool:
         """The encounter is over, or this combatant is out."""
-        return self.encounter.state.ended or self.mine.out
+        return self.encounter.state.ended or self.live.out
 
     def view(self) -> View:
         """What the controller sees now: frozen copies, never the live state."""
         if self._counted:
-            self._arms = arm_views(self.me, self.mine)
+            self._arms = arm_views(self.loadout, self.live)
         return View(
-            me=seen(self.mine),
+            me=seen(self.live),
             arms=self._arms,
             field=self._field.roster(),
             now=int(self.encounter.now),
@@ -120,7 +123,7 @@ class Acting:
             grapples=self._grapples,
             pace=self.step,
             parries=self._parries,
-            priority=self.battle.orders.priority(self.me.id, int(self.encounter.now), self._priority),
+            priority=self.battle.orders.priority(self.loadout.id, int(self.encounter.now), self._priority),
         )
 
     def decide(self, controller: Controller) -> Intent | None:
@@ -129,17 +132,17 @@ class Acting:
         changed, or a timed condition has run out."""
         if not getattr(controller, "steady", False):
             return controller.decide(self.view())
-        mine, now = self.mine, int(self.encounter.now)
+        live, now = self.live, int(self.encounter.now)
         roster = self._field.roster()
         key = (
             controller,
             roster.version if roster.steady(now) else None,
-            mine.held_by,
-            mine.readied,
-            mine.weapon_ready,
-            mine.weapon_index,
-            tuple(mine.used.items()) if self._counted else (),
-            self.battle.orders.priority(self.me.id, now, self._priority),
+            live.held_by,
+            live.readied,
+            live.weapon_ready,
+            live.weapon_index,
+            tuple(live.used.items()) if self._counted else (),
+            self.battle.orders.priority(self.loadout.id, now, self._priority),
         )
         decided = self._decided
         if decided is not None and decided[0] == key and key[1] is not None:
@@ -159,15 +162,15 @@ class Acting:
             return None
         moments = (
             self._field.roster().steady_until,
-            self.battle.orders.next_after(self.me.id, int(self.encounter.now)),
+            self.battle.orders.next_after(self.loadout.id, int(self.encounter.now)),
         )
         due = [moment for moment in moments if moment is not None]
         until = min(due) if due else None
-        return begin_streak(self.encounter, self.battle, self.me, intent, checked, gap_ms, until)
+        return begin_streak(self.encounter, self.battle, self.loadout, intent, checked, gap_ms, until)
 
     def refuse(self, action: str, reason: str) -> int:
         """Record the refusal; the ms the combatant then waits before it decides again."""
-        return refuse(self.encounter, self.me.id, action, reason)
+        return refuse(self.encounter, self.loadout.id, action, reason)
 
 
 def _look(combatants: dict[str, EnergionCombatant], combatant: str) -> Any:
@@ -177,18 +180,18 @@ def _look(combatants: dict[str, EnergionCombatant], combatant: str) -> Any:
 def ready_first_weapon(acting: Acting) -> Process:
     """Rules E1, E3: battle initiative: the first weapon's readiness time, then it is ready (in hand 0 s, at
     hand its modified speed, unready its modified initiative); with the weapon arm unusable, it is not."""
-    me, encounter = acting.me, acting.encounter
-    first = me.arms[0]
+    loadout, encounter = acting.loadout, acting.encounter
+    first = loadout.arms[0]
     acting.unreadied = False
     yield encounter.ahead(first.readiness_ms)  # ready before the actions due at that instant (ruling 16)
     if acting.stopped():
         return
-    if WEAPON_ARM in acting.mine.disabled:
+    if WEAPON_ARM in acting.live.disabled:
         acting.refuse("ready weapon", "its weapon arm is unusable")
         return
     encounter.emit(
         WeaponReadied(
-            combatant=me.id,
+            combatant=loadout.id,
             weapon=first.weapon.name,
             readiness=first.carried.readiness,
             chart_initiative=first.weapon.initiative,
@@ -202,30 +205,30 @@ def ready_first_weapon(acting: Acting) -> Process:
 
 def break_hold(acting: Acting) -> Process:
     """Rule E15: roll to break the hold, at most once a second; then the second is spent."""
-    encounter, mine = acting.encounter, acting.mine
-    wait = next_escape_ms(mine) - int(encounter.now)
+    encounter, live = acting.encounter, acting.live
+    wait = next_escape_ms(live) - int(encounter.now)
     if wait > 0:
         yield encounter.timeout(wait)
-        if acting.stopped() or mine.held_by is None:
+        if acting.stopped() or live.held_by is None:
             return
-    try_to_break(encounter, acting.battle, acting.me, mine)
+    try_to_break(encounter, acting.battle, acting.loadout, live)
     yield encounter.timeout(MS_PER_SECOND)
 
 
 def choose_target(acting: Acting, intent: Any) -> None:
     """Record a new target, with the controller's reason."""
-    mine = acting.mine
-    if mine.target == intent.target:
+    live = acting.live
+    if live.target == intent.target:
         return
     controller = acting.controller
     target = acting.encounter.state.combatants[intent.target]
     acting.encounter.emit(
         TargetChosen(
-            combatant=acting.me.id,
+            combatant=acting.loadout.id,
             target=intent.target,
             controller=controller.name,
             reason=intent.reason,
-            distance=distance(mine.position, target.position),
+            distance=distance(live.position, target.position),
         )
     )
 
@@ -237,30 +240,30 @@ def act_not_held(acting: Acting, intent: BreakHold) -> Process:
 
 def act_cast(acting: Acting, intent: Cast) -> Process:
     """Rule E23: begin the spell, or refuse it."""
-    problem = cast_problem(acting.me, acting.mine, acting.encounter.state, intent)
+    problem = cast_problem(acting.loadout, acting.live, acting.encounter.state, intent)
     if problem:
         yield acting.encounter.timeout(acting.refuse(f"cast spell {intent.spell}", problem))
     else:
-        yield from cast(acting.encounter, acting.battle, acting.me, acting.mine, intent)
+        yield from cast(acting.encounter, acting.battle, acting.loadout, acting.live, intent)
 
 
 def act_surrender(acting: Acting, intent: Surrender) -> Process:
     """It gives up the fight and is out (ruling 48)."""
-    acting.battle.put_out(acting.encounter, acting.me.id, f"surrendered: {intent.reason}")
+    acting.battle.put_out(acting.encounter, acting.loadout.id, f"surrendered: {intent.reason}")
     yield acting.encounter.timeout(0)
 
 
 def act_wait(acting: Acting, intent: Wait) -> Process:
     """Hold its position for the seconds chosen (at least one)."""
     seconds = max(intent.seconds, 1)
-    acting.encounter.emit(Waited(combatant=acting.me.id, seconds=seconds, reason=intent.reason))
+    acting.encounter.emit(Waited(combatant=acting.loadout.id, seconds=seconds, reason=intent.reason))
     yield acting.encounter.timeout(seconds * MS_PER_SECOND)
 
 
 def act_change_weapon(acting: Acting, intent: ChangeWeapon) -> Process:
     """Rule E3: take up another carried weapon, after the time the change takes."""
-    me, mine = acting.me, acting.mine
-    took = change_time(me, mine, intent)
+    loadout, live = acting.loadout, acting.live
+    took = change_time(loadout, live, intent)
     if isinstance(took, str):
         yield acting.encounter.timeout(acting.refuse(f"change to weapon {intent.index}", took))
         return
@@ -269,9 +272,9 @@ def act_change_weapon(acting: Acting, intent: ChangeWeapon) -> Process:
         return
     acting.encounter.emit(
         WeaponChanged(
-            combatant=me.id,
-            from_weapon=mine.weapon if mine.weapon_ready else None,
-            to_weapon=me.arms[intent.index].weapon.name,
+            combatant=loadout.id,
+            from_weapon=live.weapon if live.weapon_ready else None,
+            to_weapon=loadout.arms[intent.index].weapon.name,
             to_index=intent.index,
             method=intent.method,
             took_ms=took,
@@ -285,39 +288,41 @@ def act_flee(acting: Acting, intent: Flee) -> Process:
     yield encounter.timeout(MS_PER_SECOND)
     if acting.stopped():
         return
-    flee(encounter, acting.me, acting.mine, encounter.state.combatants[intent.target], acting.step)
-    if escaped(encounter.state, acting.mine):
-        acting.battle.put_out(encounter, acting.me.id, f"fled: {ESCAPE_DISTANCE} m or more from every enemy")
+    flee(encounter, acting.loadout, acting.live, encounter.state.combatants[intent.target], acting.step)
+    if escaped(encounter.state, acting.live):
+        acting.battle.put_out(
+            encounter, acting.loadout.id, f"fled: {ESCAPE_DISTANCE} m or more from every enemy"
+        )
 
 
 def act_approach(acting: Acting, intent: Approach | Charge) -> Process:
     """A second's move toward the target; a charger arriving within reach strikes at once (E21)."""
-    encounter, me, mine = acting.encounter, acting.me, acting.mine
+    encounter, loadout, live = acting.encounter, acting.loadout, acting.live
     yield encounter.timeout(MS_PER_SECOND)
     if acting.stopped():
         return
     target = encounter.state.combatants[intent.target]
-    move(encounter, me, mine, target, acting.step)
-    arm = me.arms[mine.weapon_index]
-    arrived = distance(mine.position, target.position) <= arm.reach
+    move(encounter, loadout, live, target, acting.step)
+    arm = loadout.arms[live.weapon_index]
+    arrived = distance(live.position, target.position) <= arm.reach
     if isinstance(intent, Charge) and arm.mode == "melee" and arrived and not target.out:
         # E21: arriving at a run, the charger strikes at once with the speed of the charge.
         now = int(encounter.now)
-        speed = ranged.relative_speed(mine.velocity_at(now), target.velocity_at(now))
+        speed = ranged.relative_speed(live.velocity_at(now), target.velocity_at(now))
         strike = Attack(target=target.id, reason=intent.reason)
-        yield encounter.timeout(attack(encounter, acting.battle, me, mine, strike, charge_speed=speed))
+        yield encounter.timeout(attack(encounter, acting.battle, loadout, live, strike, charge_speed=speed))
 
 
 def act_aim(acting: Acting, intent: Aim) -> Process:
     """Rule E17: hold still, aiming a ready missile or hurled weapon, for the seconds chosen."""
-    me, mine = acting.me, acting.mine
-    arm = me.arms[mine.weapon_index]
-    if not (arm.ranged and mine.weapon_ready):
+    loadout, live = acting.loadout, acting.live
+    arm = loadout.arms[live.weapon_index]
+    if not (arm.ranged and live.weapon_ready):
         reason = f"{arm.weapon.name} is not a ready missile or hurled weapon"
         yield acting.encounter.timeout(acting.refuse(f"aim at {intent.target}", reason))
         return
-    if mine.aim_target != intent.target:
-        acting.encounter.emit(AimStarted(combatant=me.id, target=intent.target, weapon=arm.weapon.name))
+    if live.aim_target != intent.target:
+        acting.encounter.emit(AimStarted(combatant=loadout.id, target=intent.target, weapon=arm.weapon.name))
     yield acting.encounter.timeout(max(intent.seconds, 1) * MS_PER_SECOND)
 
 
@@ -325,7 +330,7 @@ def act_attack(acting: Acting, intent: Attack) -> Process:
     """Strike or shoot (or be refused); a plain blow is then struck again while nothing changes."""
     encounter = acting.encounter
     changes = encounter.changes
-    gap_ms = attack(encounter, acting.battle, acting.me, acting.mine, intent)
+    gap_ms = attack(encounter, acting.battle, acting.loadout, acting.live, intent)
     kept = acting.streak(intent, changes, gap_ms)
     yield encounter.timeout(gap_ms)
     while kept is not None and kept.holds():
@@ -337,8 +342,10 @@ def act_grapple(acting: Acting, intent: Grapple) -> Process:
     encounter = acting.encounter
     target = encounter.state.combatants[intent.target]
     # S5 (ruling 8): a damaged robot's malfunction is rolled before each of its attacks, a procedure too
-    problem = malfunction(encounter, acting.mine) or grapple_problem(acting.me, acting.mine, target, intent)
+    problem = malfunction(encounter, acting.live) or grapple_problem(
+        acting.loadout, acting.live, target, intent
+    )
     if problem:
         yield encounter.timeout(acting.refuse(f"{intent.procedure} {intent.target}", problem))
     else:
-        yield encounter.timeout(grapple(encounter, acting.battle, acting.me, intent))
+        yield encounter.timeout(grapple(encounter, acting.battle, acting.loadout, intent))

@@ -31,31 +31,31 @@ LEGS = ("right leg", "left leg")
 def attack(
     encounter: Arena,
     battle: EnergionHost,
-    me: Loadout,
-    mine: EnergionCombatant,
+    loadout: Loadout,
+    live: EnergionCombatant,
     intent: Attack,
     *,
     charge_speed: Decimal | None = None,
 ) -> int:
     """Strike or shoot, or refuse what cannot be done; return how long until the next action (E1's gap)."""
-    arm = arm_for_attack(me, mine, intent)
+    arm = arm_for_attack(loadout, live, intent)
     defender = battle.loadouts[intent.target]
-    shot = _aimed_or_barred(encounter, me, mine, arm, defender)
+    shot = _aimed_or_barred(encounter, loadout, live, arm, defender)
     if isinstance(shot, str):
-        return refuse(encounter, me.id, f"attack {intent.target}", shot)
-    recovery = _recovery(encounter, me, mine, arm)
+        return refuse(encounter, loadout.id, f"attack {intent.target}", shot)
+    recovery = _recovery(encounter, loadout, live, arm)
     if isinstance(recovery, str):
-        return refuse(encounter, me.id, f"attack {intent.target}", recovery)
-    rulings = _rulings_due(encounter, battle.referee, me.id) if battle.referee else None
+        return refuse(encounter, loadout.id, f"attack {intent.target}", recovery)
+    rulings = _rulings_due(encounter, battle.referee, loadout.id) if battle.referee else None
     event = encounter.emit(
         resolve_attack(
             encounter,
-            me,
+            loadout,
             arm,
             defender,
             shot,
             locations=battle.locations,
-            subdue=me.spec.subdue or intent.subdue,
+            subdue=loadout.spec.subdue or intent.subdue,
             recovery_roll=recovery,
             charge_speed=charge_speed,
             ruled=rulings.ruled() if rulings is not None else UNRULED,
@@ -63,22 +63,22 @@ def attack(
     )
     if rulings is not None:
         rulings.record(encounter, battle.referee, event)
-    battle.after_attack(encounter, event, me, arm)
+    battle.after_attack(encounter, event, loadout, arm)
     # E13: a martial artist attacks at most twice in any second.
     return max(arm.speed_ms, MARTIAL_GAP_MS) if arm.artist else arm.speed_ms
 
 
 def _aimed_or_barred(
-    encounter: Arena, me: Loadout, mine: EnergionCombatant, arm: Arm, defender: Loadout
+    encounter: Arena, loadout: Loadout, live: EnergionCombatant, arm: Arm, defender: Loadout
 ) -> RangedDerivation | str | None:
     """A shot's range and aim figures (None for a blow within reach), or why the attack cannot be made
     now: the weapon is barred (S4, S5, E20), the target out of range, out of sight or out of reach."""
-    problem = _barred(encounter, me, mine, arm)
+    problem = _barred(encounter, loadout, live, arm)
     if problem:
         return problem
     if arm.ranged:
-        return aim_shot(encounter, me, arm, defender)
-    gap = distance(mine.position, encounter.state.combatants[defender.id].position)
+        return aim_shot(encounter, loadout, arm, defender)
+    gap = distance(live.position, encounter.state.combatants[defender.id].position)
     if gap > arm.reach:
         return f"{defender.id} is {gap} m away, beyond reach {arm.reach} m"
     return None
@@ -127,61 +127,63 @@ def _rulings_due(encounter: Arena, referee: Referee, attacker: str) -> _Due:
     )
 
 
-def arm_for_attack(me: Loadout, mine: EnergionCombatant, intent: Attack) -> Arm:
+def arm_for_attack(loadout: Loadout, live: EnergionCombatant, intent: Attack) -> Arm:
     """The weapon in hand; a martial artist may punch or kick instead, whichever is in hand (E13)."""
-    arm = me.arms[mine.weapon_index]
-    picked = me.arms[intent.arm] if intent.arm is not None and 0 <= intent.arm < len(me.arms) else None
+    arm = loadout.arms[live.weapon_index]
+    picked = (
+        loadout.arms[intent.arm] if intent.arm is not None and 0 <= intent.arm < len(loadout.arms) else None
+    )
     return picked if picked is not None and picked.martial and arm.martial else arm
 
 
-def _barred(encounter: Arena, me: Loadout, mine: EnergionCombatant, arm: Arm) -> str:
+def _barred(encounter: Arena, loadout: Loadout, live: EnergionCombatant, arm: Arm) -> str:
     """Why the weapon cannot be used now ("" when it can): a robot's malfunction (S5), an injury that
     forbids melee (S4), a leg or the weapon arm unusable (E20), no weapon ready or nothing left to use."""
-    return malfunction(encounter, mine) or barred_now(mine, arm)
+    return malfunction(encounter, live) or barred_now(live, arm)
 
 
-def barred_now(mine: EnergionCombatant, arm: Arm, *, readying: bool = False) -> str:
+def barred_now(live: EnergionCombatant, arm: Arm, *, readying: bool = False) -> str:
     """Why the weapon cannot be used now, before any roll (S4, E20, no weapon ready), or "";
     ``readying``: its first weapon's battle initiative is still to run, and readies it first (E1, E3)."""
-    if not arm.ranged and mine.special.no_melee():
+    if not arm.ranged and live.special.no_melee():
         return "its damage allows no melee attack"
     if arm.martial == "kick":
-        if any(leg in mine.disabled for leg in LEGS):
+        if any(leg in live.disabled for leg in LEGS):
             return "a kick needs both legs"
-    elif WEAPON_ARM in mine.disabled:
+    elif WEAPON_ARM in live.disabled:
         return "its weapon arm is unusable"
-    if not (mine.weapon_ready or readying) or spent(mine, arm):
+    if not (live.weapon_ready or readying) or spent(live, arm):
         return f"no usable weapon in hand ({arm.weapon.name})"
     return ""
 
 
-def spent(mine: EnergionCombatant, arm: Arm) -> bool:
+def spent(live: EnergionCombatant, arm: Arm) -> bool:
     """Whether the weapon has no throw or shot left."""
-    return arm.uses is not None and mine.used.get(str(arm.index), 0) >= arm.uses
+    return arm.uses is not None and live.used.get(str(arm.index), 0) >= arm.uses
 
 
-def _recovery(encounter: Arena, me: Loadout, mine: EnergionCombatant, arm: Arm) -> Roll | str | None:
+def _recovery(encounter: Arena, loadout: Loadout, live: EnergionCombatant, arm: Arm) -> Roll | str | None:
     """Rule E13: the second after a kick is recovery: punches only, each needing an AGbonus roll. The roll
     made (None outside recovery), or why the attack cannot be made."""
-    if not arm.martial or mine.kicked_ms is None or encounter.now - mine.kicked_ms >= MS_PER_SECOND:
+    if not arm.martial or live.kicked_ms is None or encounter.now - live.kicked_ms >= MS_PER_SECOND:
         return None
     if arm.martial == "kick":
         return "recovering from a kick: punches only this second"
     recovery = encounter.dice.roll(
-        me.id,
+        loadout.id,
         "recovery",
         RECOVERY_DIE,
-        need=lambda: f"{me.id} punches after a kick: {me.ag_bonus} or under (AGbonus)",
+        need=lambda: f"{loadout.id} punches after a kick: {loadout.ag_bonus} or under (AGbonus)",
     )
-    if recovery.total > me.ag_bonus:
+    if recovery.total > loadout.ag_bonus:
         encounter.emit(
             CheckRolled(
-                combatant=me.id,
+                combatant=loadout.id,
                 check="kick recovery (AGbonus)",
                 roll=recovery,
-                chance=me.ag_bonus,
+                chance=loadout.ag_bonus,
                 under=False,
             )
         )
-        return f"recovering from a kick: AGbonus roll {recovery.total} over {me.ag_bonus}"
+        return f"recovering from a kick: AGbonus roll {recovery.total} over {loadout.ag_bonus}"
     return recovery

@@ -48,16 +48,16 @@ def seat_for(spec: Combatant, encounter_seed: int) -> Seat:
     )
 
 
-def controller_for(me: Loadout, name: str | None = None) -> Player:
+def controller_for(loadout: Loadout, name: str | None = None) -> Player:
     r"""The combatant's controller (or the one ``name``\ d); "auto" picks the tactician for one with more
     than a single melee weapon to use: spells, grappling, martial arts, a missile or hurled weapon, or
     several weapons (ruling 50)."""
-    spec = me.spec
+    spec = loadout.spec
     name = name or spec.controller
     if is_outside(name):
         return Outside(name)
     if name == "auto":
-        armed = len(me.arms) > 1 or any(arm.ranged for arm in me.arms)
+        armed = len(loadout.arms) > 1 or any(arm.ranged for arm in loadout.arms)
         versatile = armed or spec.spells or spec.grapples or spec.martial_arts_level
         name = "tactician" if versatile else "nearest"
     return Tactician(cornered=spec.cornered) if name == "tactician" else NearestEnemy()
@@ -176,17 +176,17 @@ class EnergionBattle(Finisher):
         self.orders = self._orders()
         self.decisions = self._decisions()
         perceptions = {
-            me.id: self.duration(encounter, me.id, "perception", me.spec.perception)
-            for me in self.loadouts.values()
-            if me.spec.kind != "computer"
+            loadout.id: self.duration(encounter, loadout.id, "perception", loadout.spec.perception)
+            for loadout in self.loadouts.values()
+            if loadout.spec.kind != "computer"
         }
         self.join(encounter, {combatant: roll for combatant, (_, roll) in perceptions.items()})
         first = min(ms for ms, _ in perceptions.values())
-        for me in self.loadouts.values():
-            if me.spec.kind == "computer":
+        for loadout in self.loadouts.values():
+            if loadout.spec.kind == "computer":
                 continue  # a computer is a target: it does not fight
-            ms, _ = perceptions[me.id]
-            self.processes[me.id] = encounter.process(fighter(encounter, self, me, ms - first))
+            ms, _ = perceptions[loadout.id]
+            self.processes[loadout.id] = encounter.process(fighter(encounter, self, loadout, ms - first))
         encounter.process(time_limit(encounter, self.scenario.max_seconds))
         return encounter
 
@@ -198,21 +198,21 @@ class EnergionBattle(Finisher):
         """Every combatant enters the encounter (``combatant_joined``), in file order, with the roll of its
         perception time when one was rolled: a roll is logged when it is made."""
         rolls = perception_rolls or {}
-        for me in self.loadouts.values():
-            spec = me.spec
+        for loadout in self.loadouts.values():
+            spec = loadout.spec
             encounter.emit(
                 CombatantJoined(
-                    combatant=me.id,
+                    combatant=loadout.id,
                     name=spec.name,
                     side=spec.side,
                     damage_points=Decimal(spec.damage_points),
                     position=(metres(spec.position[0]), metres(spec.position[1])),
-                    weapon=me.arms[0].weapon.name if me.arms else "",
-                    armor=me.armor.name,
-                    shield=me.shield.name if me.shield else None,
+                    weapon=loadout.arms[0].weapon.name if loadout.arms else "",
+                    armor=loadout.armor.name,
+                    shield=loadout.shield.name if loadout.shield else None,
                     cover=spec.cover,
                     body=spec.kind,
-                    perception_roll=rolls.get(me.id),
+                    perception_roll=rolls.get(loadout.id),
                 )
             )
 
@@ -264,12 +264,12 @@ class EnergionBattle(Finisher):
 
     def profile(self, combatant: str) -> SpecialProfile:
         """What the special_damage module reads of ``combatant``: Reaction Speed is AG // rs_divisor."""
-        me = self.loadouts[combatant]
+        loadout = self.loadouts[combatant]
         return SpecialProfile(
-            traits=me.spec,
-            size_m2=Decimal(str(me.spec.size_m2)),
-            reaction_speed=me.spec.stats.AG // self.scenario.special_damage.rs_divisor,
-            weapons=tuple(arm.weapon.name for arm in me.arms),
+            traits=loadout.spec,
+            size_m2=Decimal(str(loadout.spec.size_m2)),
+            reaction_speed=loadout.spec.stats.AG // self.scenario.special_damage.rs_divisor,
+            weapons=tuple(arm.weapon.name for arm in loadout.arms),
         )
 
     def after_damage(self, encounter: Arena, target_id: str) -> None:

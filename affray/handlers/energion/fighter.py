@@ -26,32 +26,32 @@ STAND_UP_MS = MS_PER_SECOND
 """A knocked-down combatant takes a second to get up (a ruling: the text gives no time)."""
 
 
-def fighter(encounter: Arena, battle: EnergionHost, me: Loadout, perceive_after_ms: int) -> Process:
+def fighter(encounter: Arena, battle: EnergionHost, loadout: Loadout, perceive_after_ms: int) -> Process:
     """Run one combatant from its perception to the end of the encounter or of itself. Its perception
     roll is in its ``combatant_joined``, its reaction roll in its ``perceived``: logged when rolled."""
     state = encounter.state
-    mine = state.combatants[me.id]
+    live = state.combatants[loadout.id]
 
     def stopped() -> bool:
-        return state.ended or mine.out
+        return state.ended or live.out
 
     # Perception, reaction and battle initiative ending at an instant are settled before anyone acts then
     # (ruling 16): a blow or a hold at that very millisecond meets a combatant who has seen, reacted, readied.
     yield encounter.ahead(perceive_after_ms)
     if stopped():
         return
-    if me.spec.prepared:
+    if loadout.spec.prepared:
         reaction_ms, reaction_roll = 0, None
     else:
-        reaction_ms, reaction_roll = battle.duration(encounter, me.id, "reaction", me.spec.reaction)
-    encounter.emit(Perceived(combatant=me.id, after_ms=perceive_after_ms, reaction_roll=reaction_roll))
-    if not me.spec.prepared:
+        reaction_ms, reaction_roll = battle.duration(encounter, loadout.id, "reaction", loadout.spec.reaction)
+    encounter.emit(Perceived(combatant=loadout.id, after_ms=perceive_after_ms, reaction_roll=reaction_roll))
+    if not loadout.spec.prepared:
         yield encounter.ahead(reaction_ms)
         if stopped():
             return
-    encounter.emit(Reacted(combatant=me.id, reaction_ms=reaction_ms, prepared=me.spec.prepared))
-    acting = Acting(encounter, battle, me)
-    if not me.spec.spells:
+    encounter.emit(Reacted(combatant=loadout.id, reaction_ms=reaction_ms, prepared=loadout.spec.prepared))
+    acting = Acting(encounter, battle, loadout)
+    if not loadout.spec.spells:
         # E1, E3: battle initiative readies the first weapon; a caster may cast first instead (E23), its
         # spell's preparation being its battle initiative, and readies its weapon when it first needs it.
         yield from ready_first_weapon(acting)
@@ -61,27 +61,27 @@ def fighter(encounter: Arena, battle: EnergionHost, me: Loadout, perceive_after_
 
 def _act(acting: Acting) -> Process:
     """Ask the controller for intents and carry them out until the encounter or the combatant ends."""
-    encounter, mine = acting.encounter, acting.mine
+    encounter, live = acting.encounter, acting.live
     while not acting.stopped():
         now = int(encounter.now)
-        if mine.incapacitated(now):
+        if live.incapacitated(now):
             # S4, S5: unconscious or stunned: nothing until it comes round (condition_ended); for good when
             # deactivated.
-            until = mine.recovers_at()
+            until = live.recovers_at()
             if until is None:
                 return
             yield encounter.timeout(until - now)
             continue
-        if mine.holding is not None:
+        if live.holding is not None:
             # E15: a holder keeps its hold, second by second, until the hold is broken.
             yield encounter.timeout(MS_PER_SECOND)
             if not acting.stopped():
-                keep_hold(encounter, acting.battle, acting.me, mine)
+                keep_hold(encounter, acting.battle, acting.loadout, live)
             continue
-        if mine.knocked_down and mine.held_by is None:
+        if live.knocked_down and live.held_by is None:
             yield encounter.timeout(STAND_UP_MS)
             if not acting.stopped():
-                encounter.emit(StoodUp(combatant=acting.me.id, took_ms=STAND_UP_MS))
+                encounter.emit(StoodUp(combatant=acting.loadout.id, took_ms=STAND_UP_MS))
             continue
         controller = acting.controller
         if isinstance(controller, Outside):

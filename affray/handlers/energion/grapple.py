@@ -32,42 +32,47 @@ GRAPPLE_REACH = Decimal(1)
 HOLDS = frozenset({"Pin", "Disable"})
 
 
-def grapple_problem(me: Loadout, mine: EnergionCombatant, target: EnergionCombatant, intent: Grapple) -> str:
+def grapple_problem(
+    loadout: Loadout, live: EnergionCombatant, target: EnergionCombatant, intent: Grapple
+) -> str:
     """Why the procedure cannot be tried now, or ""."""
-    procedure = _procedure(me, intent.procedure)
+    procedure = _procedure(loadout, intent.procedure)
     if procedure is None:
-        return f"{me.id} does not know the {intent.procedure}"
-    if mine.special.no_melee():
+        return f"{loadout.id} does not know the {intent.procedure}"
+    if live.special.no_melee():
         return "its damage allows no melee attack"  # S4, ruling 8: a procedure is a melee attack
-    if procedure.name == "Double Kick" and me.arm_for("kick") is None:
+    if procedure.name == "Double Kick" and loadout.arm_for("kick") is None:
         return "a double kick needs a martial artist's kick (Foot)"
     if target.out:
         return f"{target.id} is out of the fight"
-    gap = distance(mine.position, target.position)
+    gap = distance(live.position, target.position)
     if gap > GRAPPLE_REACH:
         return f"{target.id} is {gap} m away, beyond arm's length"
-    if HOLDS & set(procedure.effects) and (target.held_by is not None or mine.holding is not None):
-        return f"{target.id} is already held" if target.held_by else f"{me.id} is already holding someone"
+    if HOLDS & set(procedure.effects) and (target.held_by is not None or live.holding is not None):
+        return (
+            f"{target.id} is already held" if target.held_by else f"{loadout.id} is already holding someone"
+        )
     return ""
 
 
-def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple) -> int:
+def grapple(encounter: Arena, battle: EnergionHost, loadout: Loadout, intent: Grapple) -> int:
     """Try the procedure; return how long the attacker is busy (its recovery, at least a second)."""
-    procedure = _procedure(me, intent.procedure)
+    procedure = _procedure(loadout, intent.procedure)
     assert procedure is not None  # grapple_problem checked it
     defender = battle.loadouts[intent.target]
     target = encounter.state.combatants[intent.target]
     able = target.reacted and not target.knocked_down and target.held_by is None
-    now = modifiers.of_the_moment(encounter.state.combatants[me.id], int(encounter.now))  # S4, S5 (ruling 8)
-    hit_chance = formulas.tidy(modifiers.hit_chance(Decimal(me.spec.skill) + me.melee_bonus, now))
+    now = modifiers.of_the_moment(
+        encounter.state.combatants[loadout.id], int(encounter.now)
+    )  # S4, S5 (ruling 8)
+    hit_chance = formulas.tidy(modifiers.hit_chance(Decimal(loadout.spec.skill) + loadout.melee_bonus, now))
     armor_value = _armor(procedure, defender, target, aware=target.reacted)
 
     def need() -> str:
-        return (
-            f"{me.id} tries a {procedure.name} on {intent.target}: under {hit_chance - armor_value} (E6, E15)"
-        )
+        under = hit_chance - armor_value
+        return f"{loadout.id} tries a {procedure.name} on {intent.target}: under {under} (E6, E15)"
 
-    roll = encounter.dice.roll(me.id, "grapple", GRAPPLE_DIE, need=need)
+    roll = encounter.dice.roll(loadout.id, "grapple", GRAPPLE_DIE, need=need)
     quality = formulas.tidy(hit_chance - armor_value - roll.total)
     avoidance = None
     damage = Decimal(0)
@@ -81,11 +86,11 @@ def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple
             outcome = "avoided"
         else:
             outcome = "landed"
-            damage, damage_roll = _damage(encounter, me, procedure, quality)
+            damage, damage_roll = _damage(encounter, loadout, procedure, quality)
     recovery_ms = procedure.recovery_seconds * MS_PER_SECOND
     encounter.emit(
         GrappleResolved(
-            attacker=me.id,
+            attacker=loadout.id,
             target=target.id,
             procedure=procedure.name,
             hit_chance=hit_chance,
@@ -109,38 +114,42 @@ def grapple(encounter: Arena, battle: EnergionHost, me: Loadout, intent: Grapple
     return max(recovery_ms, MS_PER_SECOND)
 
 
-def try_to_break(encounter: Arena, battle: EnergionHost, me: Loadout, mine: EnergionCombatant) -> None:
+def try_to_break(encounter: Arena, battle: EnergionHost, loadout: Loadout, live: EnergionCombatant) -> None:
     """The held combatant's action for the second: its avoidance roll against the hold (E15)."""
-    assert mine.held_by is not None
-    assert mine.hold is not None
-    procedure = battle.grappling.procedure(mine.hold)
-    avoidance = _avoid(encounter, me, mine, procedure)
+    assert live.held_by is not None
+    assert live.hold is not None
+    procedure = battle.grappling.procedure(live.hold)
+    avoidance = _avoid(encounter, loadout, live, procedure)
     encounter.emit(
-        HoldEscapeRolled(combatant=me.id, holder=mine.held_by, procedure=procedure.name, avoidance=avoidance)
+        HoldEscapeRolled(
+            combatant=loadout.id, holder=live.held_by, procedure=procedure.name, avoidance=avoidance
+        )
     )
 
 
-def next_escape_ms(mine: EnergionCombatant) -> int:
+def next_escape_ms(live: EnergionCombatant) -> int:
     """Rule E15: "the avoidance may be rolled subsequently each second that the character has an action":
     a held combatant's next roll to break free, a second after the hold landed (whose avoidance roll was
     the first) or after its last roll."""
-    last = max(mine.held_since_ms or 0, mine.escape_rolled_ms or 0)
+    last = max(live.held_since_ms or 0, live.escape_rolled_ms or 0)
     return last + MS_PER_SECOND
 
 
-def keep_hold(encounter: Arena, battle: EnergionHost, me: Loadout, mine: EnergionCombatant) -> None:
+def keep_hold(encounter: Arena, battle: EnergionHost, loadout: Loadout, live: EnergionCombatant) -> None:
     """A second of holding: holding down does half a point (E15; affray's holders always choose to)."""
-    if mine.holding is None or mine.hold != "Hold Down":
+    if live.holding is None or live.hold != "Hold Down":
         return
     encounter.emit(
-        HoldDamageDealt(holder=me.id, target=mine.holding, damage=close_combat.HOLD_DOWN_DAMAGE_PER_SECOND)
+        HoldDamageDealt(
+            holder=loadout.id, target=live.holding, damage=close_combat.HOLD_DOWN_DAMAGE_PER_SECOND
+        )
     )
-    battle.after_damage(encounter, mine.holding)
+    battle.after_damage(encounter, live.holding)
 
 
-def _procedure(me: Loadout, name: str) -> GrapplingProcedure | None:
+def _procedure(loadout: Loadout, name: str) -> GrapplingProcedure | None:
     key = name.strip().casefold()
-    return next((p for p in me.grapples if p.name.casefold() == key), None)
+    return next((p for p in loadout.grapples if p.name.casefold() == key), None)
 
 
 def _armor(
@@ -174,17 +183,17 @@ def _avoid(
 
 
 def _damage(
-    encounter: Arena, me: Loadout, procedure: GrapplingProcedure, quality: Decimal
+    encounter: Arena, loadout: Loadout, procedure: GrapplingProcedure, quality: Decimal
 ) -> tuple[Decimal, Roll | None]:
     """The procedure's printed damage, read by ruling: "2*Foot" twice a kick's E7 damage at this quality;
     "F" and "Fall(1)" an uncontrolled fall, 1d10; "1" one point; "1/2s" and "None" nothing on landing."""
     printed = procedure.damage
     if printed == "2*Foot":
-        kick = me.arm_for("kick")
+        kick = loadout.arm_for("kick")
         assert kick is not None
         return formulas.tidy(2 * formulas.damage(quality, kick.damage_potential)), None
     if printed in ("F", "Fall(1)"):
-        roll = encounter.dice.roll(me.id, "fall", close_combat.FALL_DIE)
+        roll = encounter.dice.roll(loadout.id, "fall", close_combat.FALL_DIE)
         return Decimal(max(roll.total, 0)), roll
     if printed == "1":
         return Decimal(1), None

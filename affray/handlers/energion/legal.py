@@ -43,14 +43,14 @@ class Situation:
 
     def __init__(
         self,
-        me: Loadout,
+        loadout: Loadout,
         state: EnergionState,
         now: int,
         loadouts: Mapping[str, Loadout],
         unreadied: bool,
     ) -> None:
-        self.me = me
-        self.mine: EnergionCombatant = state.combatants[me.id]
+        self.loadout = loadout
+        self.live: EnergionCombatant = state.combatants[loadout.id]
         self.state = state
         self.now = now
         self.loadouts = loadouts
@@ -58,18 +58,18 @@ class Situation:
 
     def gap(self, target: EnergionCombatant) -> Decimal:
         """How far ``target`` is."""
-        return distance(self.mine.position, target.position)
+        return distance(self.live.position, target.position)
 
 
 def can_attack(s: Situation, intent: Attack, target: EnergionCombatant) -> bool:
     """E1, E8, E13, E16, E20: a usable weapon, in reach or range, the target not wholly behind cover."""
-    arm = arm_for_attack(s.me, s.mine, intent)
+    arm = arm_for_attack(s.loadout, s.live, intent)
     if intent.arm is not None and arm.index != intent.arm:
         return False
-    mine = s.mine
-    if barred_now(mine, arm, readying=s.unreadied and arm.index == 0):
+    live = s.live
+    if barred_now(live, arm, readying=s.unreadied and arm.index == 0):
         return False
-    kicked = mine.kicked_ms is not None and s.now - mine.kicked_ms < MS_PER_SECOND
+    kicked = live.kicked_ms is not None and s.now - live.kicked_ms < MS_PER_SECOND
     if kicked and arm.martial == "kick":
         return False
     gap = s.gap(target)
@@ -81,13 +81,13 @@ def can_attack(s: Situation, intent: Attack, target: EnergionCombatant) -> bool:
 
 def can_approach(s: Situation, intent: Approach, target: EnergionCombatant) -> bool:
     """A move toward a target beyond the reach of the weapon in hand."""
-    return s.gap(target) > s.me.arms[s.mine.weapon_index].reach
+    return s.gap(target) > s.loadout.arms[s.live.weapon_index].reach
 
 
 def can_charge(s: Situation, intent: Charge, target: EnergionCombatant) -> bool:
     """E21: a run at a target beyond reach, with a melee weapon in hand that can strike on arrival."""
-    arm = s.me.arms[s.mine.weapon_index]
-    strikes = not barred_now(s.mine, arm, readying=s.unreadied and arm.index == 0)
+    arm = s.loadout.arms[s.live.weapon_index]
+    strikes = not barred_now(s.live, arm, readying=s.unreadied and arm.index == 0)
     return arm.mode == "melee" and strikes and s.gap(target) > arm.reach
 
 
@@ -98,24 +98,24 @@ def can_flee(s: Situation, intent: Flee, target: EnergionCombatant) -> bool:
 
 def can_aim(s: Situation, intent: Aim, target: EnergionCombatant) -> bool:
     """E17: a ready missile or hurled weapon with a shot or throw left, the target within its range."""
-    arm = s.me.arms[s.mine.weapon_index]
-    ready = (s.mine.weapon_ready or (s.unreadied and arm.index == 0)) and not spent(s.mine, arm)
+    arm = s.loadout.arms[s.live.weapon_index]
+    ready = (s.live.weapon_ready or (s.unreadied and arm.index == 0)) and not spent(s.live, arm)
     return arm.ranged and ready and ranged.range_band(arm.weapon.ranges, s.gap(target)) is not None
 
 
 def can_grapple(s: Situation, intent: Grapple, target: EnergionCombatant) -> bool:
     """E15: a procedure it knows, in reach, allowed by its damage (S4, ruling 8)."""
-    return not grapple_problem(s.me, s.mine, target, intent)
+    return not grapple_problem(s.loadout, s.live, target, intent)
 
 
 def can_cast(s: Situation, intent: Cast, target: None) -> bool:
     """E23: a spell it has, at a target standing within its range."""
-    return not cast_problem(s.me, s.mine, s.state, intent)
+    return not cast_problem(s.loadout, s.live, s.state, intent)
 
 
 def can_change(s: Situation, intent: ChangeWeapon, target: None) -> bool:
     """E3: another carried weapon it can take up."""
-    return not isinstance(change_time(s.me, s.mine, intent), str)
+    return not isinstance(change_time(s.loadout, s.live, intent), str)
 
 
 def always(s: Situation, intent: Intent, target: None) -> bool:
@@ -125,4 +125,4 @@ def always(s: Situation, intent: Intent, target: None) -> bool:
 
 def can_break_hold(s: Situation, intent: BreakHold, target: None) -> bool:
     """E15: only a held combatant breaks a hold."""
-    return s.mine.held_by is not None
+    return s.live.held_by is not None

@@ -13,13 +13,13 @@ from affray.kernel.space import approach, distance, step_toward
 LEGS = ("right leg", "left leg")
 
 
-def pace(mine: EnergionCombatant, step: Decimal) -> Decimal:
+def pace(live: EnergionCombatant, step: Decimal) -> Decimal:
     """Metres in a second: its move rate, halved for each unusable leg (a ruling on E20), less its
     injuries' movement penalties and within their caps (rules S4, S5); never below 0."""
     for leg in LEGS:
-        if leg in mine.disabled:
+        if leg in live.disabled:
             step = step / 2
-    for injury in mine.special.injuries:
+    for injury in live.special.injuries:
         if injury.cannot_move:
             return Decimal(0)
         step += injury.movement
@@ -33,20 +33,20 @@ ESCAPE_DISTANCE = Decimal(30)
 
 
 def flee(
-    encounter: Arena, me: Loadout, mine: EnergionCombatant, target: EnergionCombatant, step: Decimal
+    encounter: Arena, loadout: Loadout, live: EnergionCombatant, target: EnergionCombatant, step: Decimal
 ) -> None:
     """A second's run straight away from ``target`` (along the x axis when they stand on one point)."""
-    step = pace(mine, step)
+    step = pace(live, step)
     if step <= 0:
         return
-    start = mine.position
+    start = live.position
     away = (start[0] - target.position[0], start[1] - target.position[1])
     if not (away[0] or away[1]):
         away = (Decimal(1), Decimal(0))
     end = step_toward(start, (start[0] + away[0] * 1000, start[1] + away[1] * 1000), step)
     encounter.emit(
         Moved(
-            combatant=me.id,
+            combatant=loadout.id,
             toward=target.id,
             start=start,
             end=end,
@@ -56,34 +56,34 @@ def flee(
     )
 
 
-def escaped(state: EnergionState, mine: EnergionCombatant) -> bool:
+def escaped(state: EnergionState, live: EnergionCombatant) -> bool:
     """Whether a fleeing combatant is far enough from every standing enemy to have left the fight."""
     return all(
-        distance(mine.position, other.position) >= ESCAPE_DISTANCE
+        distance(live.position, other.position) >= ESCAPE_DISTANCE
         for other in state.combatants.values()
-        if other.side != mine.side and not other.out
+        if other.side != live.side and not other.out
     )
 
 
 def move(
-    encounter: Arena, me: Loadout, mine: EnergionCombatant, target: EnergionCombatant, step: Decimal
+    encounter: Arena, loadout: Loadout, live: EnergionCombatant, target: EnergionCombatant, step: Decimal
 ) -> None:
     """One second's move toward ``target``, ending within reach when it can."""
-    step = pace(mine, step)
-    reach = me.arms[mine.weapon_index].reach
-    gap = distance(mine.position, target.position)
+    step = pace(live, step)
+    reach = loadout.arms[live.weapon_index].reach
+    gap = distance(live.position, target.position)
     if gap <= reach or step <= 0:
         return
     if gap - reach <= step:
-        end = approach(mine.position, target.position, reach)
+        end = approach(live.position, target.position, reach)
     else:
-        end = step_toward(mine.position, target.position, step)
+        end = step_toward(live.position, target.position, step)
     encounter.emit(
         Moved(
-            combatant=me.id,
+            combatant=loadout.id,
             toward=target.id,
-            start=mine.position,
+            start=live.position,
             end=end,
-            distance=distance(mine.position, end),
+            distance=distance(live.position, end),
         )
     )

@@ -49,30 +49,30 @@ class IntentRules(NamedTuple):
     act: Callable[[Acting, Any], Process]
 
 
-def _yes(mine: EnergionCombatant, intent: Any) -> bool:
+def _yes(live: EnergionCombatant, intent: Any) -> bool:
     return True
 
 
-def _no(mine: EnergionCombatant, intent: Any) -> bool:
+def _no(live: EnergionCombatant, intent: Any) -> bool:
     return False
 
 
-def _the_first(mine: EnergionCombatant, intent: ChangeWeapon) -> bool:
-    return intent.index == mine.weapon_index
+def _the_first(live: EnergionCombatant, intent: ChangeWeapon) -> bool:
+    return intent.index == live.weapon_index
 
 
-def _attacks(me: Loadout, enemy: str) -> Iterable[Intent]:
+def _attacks(loadout: Loadout, enemy: str) -> Iterable[Intent]:
     """The weapon in hand, then each martial arm (E13)."""
     yield Attack(target=enemy, reason="")
-    yield from (Attack(target=enemy, arm=arm.index, reason="") for arm in me.arms if arm.martial)
+    yield from (Attack(target=enemy, arm=arm.index, reason="") for arm in loadout.arms if arm.martial)
 
 
-def _casts(me: Loadout, enemy: str) -> Iterable[Intent]:
-    return (Cast(spell=n, target=enemy, reason="") for n in range(len(me.spec.spells)))
+def _casts(loadout: Loadout, enemy: str) -> Iterable[Intent]:
+    return (Cast(spell=n, target=enemy, reason="") for n in range(len(loadout.spec.spells)))
 
 
-def _changes(me: Loadout, enemy: str) -> Iterable[Intent]:
-    for index in range(len(me.arms)):
+def _changes(loadout: Loadout, enemy: str) -> Iterable[Intent]:
+    for index in range(len(loadout.arms)):
         yield ChangeWeapon(index=index, method="drop_and_grab", reason="")
         yield ChangeWeapon(index=index, method="put_away", reason="")
 
@@ -89,7 +89,7 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=Approach,
-        offered=lambda me, enemy: (Approach(target=enemy, reason=""),),
+        offered=lambda loadout, enemy: (Approach(target=enemy, reason=""),),
         per_enemy=True,
         aimed=True,
         takes_weapon=_no,
@@ -98,7 +98,7 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=Charge,
-        offered=lambda me, enemy: (Charge(target=enemy, reason=""),),
+        offered=lambda loadout, enemy: (Charge(target=enemy, reason=""),),
         per_enemy=True,
         aimed=True,
         takes_weapon=_yes,
@@ -107,7 +107,7 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=Flee,
-        offered=lambda me, enemy: (Flee(target=enemy, reason=""),),
+        offered=lambda loadout, enemy: (Flee(target=enemy, reason=""),),
         per_enemy=True,
         aimed=True,
         takes_weapon=_no,
@@ -116,7 +116,7 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=Aim,
-        offered=lambda me, enemy: (Aim(target=enemy, seconds=1, reason=""),),
+        offered=lambda loadout, enemy: (Aim(target=enemy, seconds=1, reason=""),),
         per_enemy=True,
         aimed=True,
         takes_weapon=_yes,
@@ -125,7 +125,9 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=Grapple,
-        offered=lambda me, enemy: (Grapple(procedure=p.name, target=enemy, reason="") for p in me.grapples),
+        offered=lambda loadout, enemy: (
+            Grapple(procedure=p.name, target=enemy, reason="") for p in loadout.grapples
+        ),
         per_enemy=True,
         aimed=True,
         takes_weapon=_no,
@@ -134,8 +136,8 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=Cast,
-        offered=lambda me, enemy: (
-            Cast(spell=n, target=enemy, reason="") for n in range(len(me.spec.spells))
+        offered=lambda loadout, enemy: (
+            Cast(spell=n, target=enemy, reason="") for n in range(len(loadout.spec.spells))
         ),
         per_enemy=True,
         aimed=False,  # at the spell's own target, which the spell checks (E23)
@@ -154,7 +156,7 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=Wait,
-        offered=lambda me, enemy: (Wait(seconds=1, reason=""),),
+        offered=lambda loadout, enemy: (Wait(seconds=1, reason=""),),
         per_enemy=False,
         aimed=False,
         takes_weapon=_no,
@@ -163,7 +165,7 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=BreakHold,
-        offered=lambda me, enemy: (BreakHold(reason=""),),
+        offered=lambda loadout, enemy: (BreakHold(reason=""),),
         per_enemy=False,
         aimed=False,
         takes_weapon=_no,
@@ -172,7 +174,7 @@ REPERTOIRE: tuple[IntentRules, ...] = (
     ),
     IntentRules(
         kind=Surrender,
-        offered=lambda me, enemy: (Surrender(reason=""),),
+        offered=lambda loadout, enemy: (Surrender(reason=""),),
         per_enemy=False,
         aimed=False,
         takes_weapon=_no,
@@ -186,31 +188,31 @@ RULES_OF: Mapping[type[Any], IntentRules] = {rules.kind: rules for rules in REPE
 """Each kind of intent's rules."""
 
 
-def menu(me: Loadout, enemies: tuple[str, ...]) -> tuple[Intent, ...]:
-    """Every intent ``me`` could be offered against ``enemies``, in a fixed order (a reinforcement-learning
-    agent's actions): for each enemy, what :data:`REPERTOIRE` offers against it; then what it offers
-    once. Reasons are left empty."""
+def menu(loadout: Loadout, enemies: tuple[str, ...]) -> tuple[Intent, ...]:
+    """Every intent the combatant of ``loadout`` could be offered against ``enemies``, in a fixed order (a
+    reinforcement-learning agent's actions): for each enemy, what :data:`REPERTOIRE` offers against it;
+    then what it offers once. Reasons are left empty."""
     offered: list[Intent] = []
     for enemy in enemies:
         for rules in REPERTOIRE:
             if rules.per_enemy:
-                offered.extend(rules.offered(me, enemy))
+                offered.extend(rules.offered(loadout, enemy))
     for rules in REPERTOIRE:
         if not rules.per_enemy:
-            offered.extend(rules.offered(me, ""))
+            offered.extend(rules.offered(loadout, ""))
     return tuple(offered)
 
 
 def menu_for(loadouts: Mapping[str, Loadout], combatant: str) -> tuple[Intent, ...]:
     """The :func:`menu` of ``combatant`` against the combatants of the other sides, in file order."""
-    me = loadouts[combatant]
-    return menu(me, tuple(c for c, other in loadouts.items() if other.spec.side != me.spec.side))
+    loadout = loadouts[combatant]
+    return menu(loadout, tuple(c for c, other in loadouts.items() if other.spec.side != loadout.spec.side))
 
 
 def allowed(s: Situation, intent: Intent) -> bool:
     """Whether the rules would carry ``intent`` out now and it would do something (held, only breaking
     the hold: E15)."""
-    if s.mine.held_by is not None:
+    if s.live.held_by is not None:
         return isinstance(intent, BreakHold)
     rules = RULES_OF[type(intent)]
     if not rules.aimed:
@@ -222,24 +224,26 @@ def allowed(s: Situation, intent: Intent) -> bool:
 def legal_now(acting: Acting) -> tuple[Intent, ...]:
     """The intents of the combatant's menu the rules would carry out now."""
     if acting.menu is None:
-        acting.menu = menu_for(acting.battle.loadouts, acting.me.id)
+        acting.menu = menu_for(acting.battle.loadouts, acting.loadout.id)
     now = int(acting.encounter.now)
-    situation = Situation(acting.me, acting.encounter.state, now, acting.battle.loadouts, acting.unreadied)
+    situation = Situation(
+        acting.loadout, acting.encounter.state, now, acting.battle.loadouts, acting.unreadied
+    )
     return tuple(intent for intent in acting.menu if allowed(situation, intent))
 
 
 def carry_out(acting: Acting, intent: Intent) -> Process:
     """Carry out ``intent``: what a held combatant may do, the intent's own process, or a refusal."""
-    mine = acting.mine
-    if mine.held_by is not None:
+    live = acting.live
+    if live.held_by is not None:
         if isinstance(intent, BreakHold):
             yield from actions.break_hold(acting)
         else:
-            reason = f"held by {mine.held_by} ({mine.hold}): it can only try to break the hold"
+            reason = f"held by {live.held_by} ({live.hold}): it can only try to break the hold"
             yield acting.encounter.timeout(acting.refuse(type(intent).__name__.lower(), reason))
         return
     rules = RULES_OF[type(intent)]
-    if acting.unreadied and rules.takes_weapon(mine, intent):
+    if acting.unreadied and rules.takes_weapon(live, intent):
         # a caster that did not cast first readies its weapon now (E1, E3), then acts
         yield from actions.ready_first_weapon(acting)
         if acting.stopped() or isinstance(intent, ChangeWeapon):

@@ -255,8 +255,8 @@ def plain_blow(
 
 def _of_the_moment(encounter: Arena, attacker: Loadout, ruled: Ruled) -> tuple[Modifier, ...]:
     """What the moment adds to the attacker's chance: its injuries (S4, S5) and a ruling."""
-    mine = encounter.state.combatants[attacker.id]
-    return modifiers.of_the_moment(mine, int(encounter.now), ruled.modifier)
+    live = encounter.state.combatants[attacker.id]
+    return modifiers.of_the_moment(live, int(encounter.now), ruled.modifier)
 
 
 def _blow(
@@ -360,26 +360,26 @@ def _hit_need(attacker: Loadout, arm: Arm, defender: Loadout, chance: Decimal, a
     return f"{who}: under {formulas.tidy(chance - armor)} to hit ({formulas.tidy(chance)}% - armor {armor})"
 
 
-def cover_now(them: EnergionCombatant, defender: Loadout, now: int) -> tuple[int, bool]:
+def cover_now(target: EnergionCombatant, defender: Loadout, now: int) -> tuple[int, bool]:
     """Rule E16: the defender's cover at ``now``, and whether it is firing from full stable cover, which
     leaves it the cover it keeps in the second of its own attack ("persons firing from cover ... only
     visible to an attacker for the second of an attack")."""
-    recent = them.attacked_ms is not None and now - them.attacked_ms < MS_PER_SECOND
-    firing = them.cover == FULL_COVER and recent
-    return (defender.spec.firing_cover if firing else them.cover), firing
+    recent = target.attacked_ms is not None and now - target.attacked_ms < MS_PER_SECOND
+    firing = target.cover == FULL_COVER and recent
+    return (defender.spec.firing_cover if firing else target.cover), firing
 
 
 def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -> RangedDerivation | str:
     """The range, size, speed and aiming figures of a shot at ``defender`` now, or why it cannot be made."""
     state = encounter.state
-    me, them = state.combatants[attacker.id], state.combatants[defender.id]
-    gap = distance(me.position, them.position)
+    shooter, target = state.combatants[attacker.id], state.combatants[defender.id]
+    gap = distance(shooter.position, target.position)
     band = ranged.range_band(arm.weapon.ranges, gap)
     if band is None:
         return f"{defender.id} is {gap} m away, beyond {arm.weapon.name}'s range"
     area = Decimal(str(defender.spec.size_m2))
     now = int(encounter.now)
-    cover, firing = cover_now(them, defender, now)
+    cover, firing = cover_now(target, defender, now)
     visible = ranged.cover_area(area, Decimal(cover))
     if visible <= 0:
         return f"{defender.id} is wholly behind cover"  # before any roll for the part it presents
@@ -395,9 +395,9 @@ def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -
     if visible <= 0:
         return f"{defender.id} is wholly behind cover"
     percentage = ranged.size_percentage(visible)
-    speed = ranged.relative_speed(me.velocity_at(now), them.velocity_at(now))
-    maneuvering = them.fleeing and them.moved_ms is not None and now - them.moved_ms < MS_PER_SECOND
-    since, restarted = _aim_seen(me, them, firing)
+    speed = ranged.relative_speed(shooter.velocity_at(now), target.velocity_at(now))
+    maneuvering = target.fleeing and target.moved_ms is not None and now - target.moved_ms < MS_PER_SECOND
+    since, restarted = _aim_seen(shooter, target, firing)
     aim_ms = now - since if since is not None else 0
     extra_ms = max(aim_ms - arm.speed_ms, 0)
     aimed = aim_ms >= arm.speed_ms
@@ -426,15 +426,19 @@ def aim_shot(encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout) -
     )
 
 
-def _aim_seen(me: EnergionCombatant, them: EnergionCombatant, firing: bool) -> tuple[int | None, int | None]:
-    """Rule E17 with E16: since when the aim at ``them`` counts, and when it was spoiled or began to
+def _aim_seen(
+    shooter: EnergionCombatant, target: EnergionCombatant, firing: bool
+) -> tuple[int | None, int | None]:
+    """Rule E17 with E16: since when the aim at ``target`` counts, and when it was spoiled or began to
     count late (None: it was not). The gap "must be spent visible" (ruling 58): a shooter in full stable
     cover is not, so its aim never counts; a target in full cover is seen only in the second of its own
     attack (``firing``), so aim at it counts from then."""
-    if me.cover >= FULL_COVER:
+    if shooter.cover >= FULL_COVER:
         return None, None
-    since, restarted = ranged.aim_start(me.aim_target, me.aim_since_ms, them.id, them.course_changed_ms)
-    shown = them.attacked_ms
+    since, restarted = ranged.aim_start(
+        shooter.aim_target, shooter.aim_since_ms, target.id, target.course_changed_ms
+    )
+    shown = target.attacked_ms
     if firing and since is not None and shown is not None and shown > since:
         return shown, shown
     return since, restarted

@@ -30,20 +30,20 @@ BETWEEN_SPELLS_MS = MS_PER_SECOND
 
 
 def cast(
-    encounter: Arena, battle: EnergionHost, me: Loadout, mine: EnergionCombatant, intent: Cast
+    encounter: Arena, battle: EnergionHost, loadout: Loadout, live: EnergionCombatant, intent: Cast
 ) -> Generator[Any, Any, None]:
     """Cast ``intent.spell`` at ``intent.target``: wait out the gap since the last spell, then prepare,
     initiate and cast; emit the spell's end, its effect, or its interruption."""
-    spell = me.spec.spells[intent.spell]
-    if mine.spell_ended_ms is not None:
-        rest = mine.spell_ended_ms + BETWEEN_SPELLS_MS - int(encounter.now)
+    spell = loadout.spec.spells[intent.spell]
+    if live.spell_ended_ms is not None:
+        rest = live.spell_ended_ms + BETWEEN_SPELLS_MS - int(encounter.now)
         if rest > 0:
             yield encounter.timeout(rest)
-    preparation_ms, roll = battle.duration(encounter, me.id, "spell-preparation", spell.preparation)
+    preparation_ms, roll = battle.duration(encounter, loadout.id, "spell-preparation", spell.preparation)
     casting_ms = spell.casting_seconds * MS_PER_SECOND
     encounter.emit(
         SpellStarted(
-            combatant=me.id,
+            combatant=loadout.id,
             spell=spell.name,
             target=intent.target,
             preparation_ms=preparation_ms,
@@ -55,23 +55,25 @@ def cast(
     try:
         yield encounter.timeout(preparation_ms + INITIATION_MS + casting_ms)
     except simpy.Interrupt as interrupt:
-        battle.interrupted.discard(me.id)
-        if not (encounter.state.ended or mine.out):
-            encounter.emit(SpellInterrupted(combatant=me.id, spell=spell.name, reason=str(interrupt.cause)))
+        battle.interrupted.discard(loadout.id)
+        if not (encounter.state.ended or live.out):
+            encounter.emit(
+                SpellInterrupted(combatant=loadout.id, spell=spell.name, reason=str(interrupt.cause))
+            )
         return
     state = encounter.state
-    if state.ended or mine.out:
+    if state.ended or live.out:
         return
     target = state.combatants[intent.target]
-    gap = distance(mine.position, target.position)
+    gap = distance(live.position, target.position)
     if target.out or gap > Decimal(str(spell.range_m)):
         why = "is out of the fight" if target.out else f"is {gap} m away, beyond {spell.range_m:g} m"
-        encounter.emit(SpellInterrupted(combatant=me.id, spell=spell.name, reason=f"{target.id} {why}"))
+        encounter.emit(SpellInterrupted(combatant=loadout.id, spell=spell.name, reason=f"{target.id} {why}"))
         return
-    effect = encounter.dice.roll(me.id, "spell", spell.damage)
+    effect = encounter.dice.roll(loadout.id, "spell", spell.damage)
     encounter.emit(
         SpellCast(
-            combatant=me.id,
+            combatant=loadout.id,
             spell=spell.name,
             target=target.id,
             roll=effect,
@@ -82,24 +84,24 @@ def cast(
         battle.after_damage(encounter, target.id)
 
 
-def cast_problem(me: Loadout, mine: EnergionCombatant, state: EnergionState, intent: Cast) -> str:
+def cast_problem(loadout: Loadout, live: EnergionCombatant, state: EnergionState, intent: Cast) -> str:
     """Why the spell cannot be begun now (E23), or ""."""
-    if not 0 <= intent.spell < len(me.spec.spells):
+    if not 0 <= intent.spell < len(loadout.spec.spells):
         return f"there is no spell number {intent.spell}"
-    spell = me.spec.spells[intent.spell]
+    spell = loadout.spec.spells[intent.spell]
     target = state.combatants.get(intent.target)
     if target is None or target.out:
         return f"{intent.target} is not in the fight"
-    gap = distance(mine.position, target.position)
+    gap = distance(live.position, target.position)
     if gap > Decimal(str(spell.range_m)):
         return f"{intent.target} is {gap} m away, beyond {spell.name}'s {spell.range_m:g} m"
     return ""
 
 
-def spell_views(me: Loadout) -> tuple[SpellView, ...]:
+def spell_views(loadout: Loadout) -> tuple[SpellView, ...]:
     """What a controller sees of its combatant's spells."""
     views = []
-    for index, spell in enumerate(me.spec.spells):
+    for index, spell in enumerate(loadout.spec.spells):
         fixed = 0 if isinstance(spell.preparation, str) else to_ms(Decimal(str(spell.preparation)))
         views.append(
             SpellView(

@@ -9,28 +9,28 @@ from affray.npc.energion.intents import ChangeWeapon
 from affray.npc.energion.view import ArmView
 
 
-def change_time(me: Loadout, mine: EnergionCombatant, intent: ChangeWeapon) -> int | str:
+def change_time(loadout: Loadout, live: EnergionCombatant, intent: ChangeWeapon) -> int | str:
     """Rule E3: drop and grab is 1 s plus the new weapon's initiative; putting away safely is the
     initiative of each weapon. With the hand already empty (a weapon thrown), only the new initiative."""
-    if not 0 <= intent.index < len(me.arms):
+    if not 0 <= intent.index < len(loadout.arms):
         return f"there is no weapon number {intent.index}"
-    if WEAPON_ARM in mine.disabled:
+    if WEAPON_ARM in live.disabled:
         return "its weapon arm is unusable"
-    new = me.arms[intent.index]
-    if not arm_views(me, mine)[intent.index].usable:
+    new = loadout.arms[intent.index]
+    if not arm_views(loadout, live)[intent.index].usable:
         return f"{new.weapon.name} is spent"
-    if intent.index == mine.weapon_index and mine.weapon_ready:
+    if intent.index == live.weapon_index and live.weapon_ready:
         return f"{new.weapon.name} is already in hand"
-    if not mine.weapon_ready:
+    if not live.weapon_ready:
         return new.initiative_ms
     if intent.method == "drop_and_grab":
         return MS_PER_SECOND + new.initiative_ms
-    return me.arms[mine.weapon_index].initiative_ms + new.initiative_ms
+    return loadout.arms[live.weapon_index].initiative_ms + new.initiative_ms
 
 
-def arm_views(me: Loadout, mine: EnergionCombatant) -> tuple[ArmView, ...]:
+def arm_views(loadout: Loadout, live: EnergionCombatant) -> tuple[ArmView, ...]:
     """What a controller sees of its combatant's weapons: uses left, martial kind."""
-    used = mine.used
+    used = live.used
     return tuple(
         ArmView(
             index=arm.index,
@@ -43,5 +43,5 @@ def arm_views(me: Loadout, mine: EnergionCombatant) -> tuple[ArmView, ...]:
             uses_left=None if arm.uses is None else arm.uses - used.get(str(arm.index), 0),
             martial=arm.martial,
         )
-        for arm in me.arms
+        for arm in loadout.arms
     )

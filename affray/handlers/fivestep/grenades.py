@@ -33,9 +33,9 @@ def throw(
 ) -> None:
     """Rule F9: a grenade thrown at ``target``: under BRAWL it lands there; up to 20 over it bounces (Table
     3-4.1); more than 20 over it misses by 1d10 + 13 m. Everyone within its blast takes its damage."""
-    me = encounter.state.combatants[fighter.id]
+    live = encounter.state.combatants[fighter.id]
     aimed_at = target.position
-    range_m = distance(me.position, aimed_at)
+    range_m = distance(live.position, aimed_at)
     brawl = Decimal(fighter.spec.brawl)
 
     def need() -> str:

@@ -46,19 +46,19 @@ def strike(
     """One attack on ``target_id``: a thrown grenade (F9), or percent to hit (F8) and damage (F10-F12).
     ``round_start`` is when this round (and the attacker's turn) began."""
     state = encounter.state
-    me, target = state.combatants[fighter.id], state.combatants[target_id]
+    live, target = state.combatants[fighter.id], state.combatants[target_id]
     if arm.spec.combat == "grenade":
         throw(encounter, battle, fighter, arm, target)
         return
     combat: Literal["hand_to_hand", "weaponry"] = arm.spec.combat
-    range_m = distance(me.position, target.position)
+    range_m = distance(live.position, target.position)
     skill_name, attribute, skill = _skill(fighter, arm, combat)
-    injury = me.special.to_hit()
+    injury = live.special.to_hit()
     modifiers = battle.referee.due(encounter, fighter.id, "modifier")
     ruled_modifier = sum(ruling.modifier or 0 for _, ruling in modifiers)
     skill += injury + ruled_modifier
     procedure = battle.procedures.to_hit
-    adversity = _adversity(battle, me, target, round_start) if procedure == 3 else ()
+    adversity = _adversity(battle, live, target, round_start) if procedure == 3 else ()
     conditions = [Adversity(table=a.table, condition=a.condition) for a in adversity]  # type: ignore[arg-type]
     judge = _Judge(battle, skill, conditions, combat, range_m)
     result, roll = _rolled(encounter, fighter, target, arm, judge)
@@ -224,13 +224,13 @@ def _aware(encounter: Arena, target: FivestepCombatant) -> bool:
 
 
 def _adversity(
-    battle: FivestepHost, me: FivestepCombatant, target: FivestepCombatant, round_start: int
+    battle: FivestepHost, live: FivestepCombatant, target: FivestepCombatant, round_start: int
 ) -> tuple[AdversityApplied, ...]:
     """Rule F8 (procedure 3b): the scenario's standing conditions, and movement in this round (the
     attacker's turn began with it; a move ending at its first instant was the last round's)."""
     settings = battle.scenario.adversity
     chosen = list(settings.always)
-    if settings.attacker_moved and me.moved_ms is not None and me.moved_ms > round_start:
+    if settings.attacker_moved and live.moved_ms is not None and live.moved_ms > round_start:
         chosen.append(settings.attacker_moved)
     if settings.target_moved and target.moved_ms is not None and target.moved_ms > round_start:
         chosen.append(settings.target_moved)

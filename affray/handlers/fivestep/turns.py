@@ -45,44 +45,44 @@ def _rank(side_place: int, fighter: Fighter) -> int:
     return side_place * 1000 + fighter.rank
 
 
-def _barred(me: FivestepCombatant, arm: Arm) -> str:
+def _barred(live: FivestepCombatant, arm: Arm) -> str:
     """Why the weapon cannot be used at all ("" when it can): destroyed (S3), or an injury forbidding
     melee (S4)."""
     spec = arm.spec
-    if spec.name in me.special.destroyed_weapons:
+    if spec.name in live.special.destroyed_weapons:
         return f"its {spec.name} was destroyed"
-    if spec.combat == "hand_to_hand" and me.special.no_melee():
+    if spec.combat == "hand_to_hand" and live.special.no_melee():
         return "an injury: no melee"
     return ""
 
 
-def _uses_left(me: FivestepCombatant, arm: Arm) -> int | None:
+def _uses_left(live: FivestepCombatant, arm: Arm) -> int | None:
     """Shots or grenades left (None when not counted, ruling 49); 0 when it is barred."""
     spec = arm.spec
-    if _barred(me, arm):
+    if _barred(live, arm):
         return 0
     if spec.combat == "grenade":
-        return spec.count - me.used.get(spec.name, 0)
+        return spec.count - live.used.get(spec.name, 0)
     if spec.combat == "weaponry" and spec.ammunition is not None:
-        return spec.ammunition - me.used.get(spec.name, 0)
+        return spec.ammunition - live.used.get(spec.name, 0)
     return None
 
 
-def _unusable(me: FivestepCombatant, arm: Arm) -> str:
+def _unusable(live: FivestepCombatant, arm: Arm) -> str:
     """Why the weapon cannot be used now ("" when it can): barred, or nothing left to shoot or throw."""
-    left = _uses_left(me, arm)
+    left = _uses_left(live, arm)
     if left is None or left > 0:
         return ""
-    return _barred(me, arm) or f"no {arm.spec.name} shots or throws left"
+    return _barred(live, arm) or f"no {arm.spec.name} shots or throws left"
 
 
 def arm_options(encounter: Arena, fighter: Fighter) -> tuple[ArmOption, ...]:
     """The character's weapons as its controller sees them, with what is left of each."""
-    me = encounter.state.combatants[fighter.id]
+    live = encounter.state.combatants[fighter.id]
     options = []
     for arm in fighter.arms:
         spec = arm.spec
-        left = _uses_left(me, arm)
+        left = _uses_left(live, arm)
         options.append(
             ArmOption(
                 index=arm.index,
@@ -110,8 +110,8 @@ def turn(
     """Rules F3, F7: the character's turn of this round, piece by piece; ``watch`` shows its controller the
     field."""
     state = encounter.state
-    me = state.combatants[fighter.id]
-    owed = me.turn.borrowed if me.turn is not None else 0
+    live = state.combatants[fighter.id]
+    owed = live.turn.borrowed if live.turn is not None else 0
     total = fighter.points - owed
     pieces = sub_turns(total, battle.options.sub_turns)
     rank = _rank(side_place, fighter)
@@ -120,7 +120,7 @@ def turn(
         begin = start + piece.start_ms
         if number > 1:
             yield encounter.at_rank(begin - int(encounter.now), PIECE_RANK + rank)
-        if state.ended or me.incapacitated(int(encounter.now)):
+        if state.ended or live.incapacitated(int(encounter.now)):
             return
         available = carried + piece.ap
         encounter.emit(
@@ -142,7 +142,7 @@ def turn(
         over = yield from _piece(encounter, battle, fighter, watch, (start, begin, length), rank)
         if over:
             return
-        carried = me.turn.available if me.turn is not None else 0
+        carried = live.turn.available if live.turn is not None else 0
 
 
 def _piece(
@@ -159,7 +159,7 @@ def _piece(
     ended, or the character cannot act)."""
     round_start, begin, length_ms = when
     state = encounter.state
-    me = state.combatants[fighter.id]
+    live = state.combatants[fighter.id]
     spent = 0
     steps = _declare(encounter, battle, fighter, watch)
     redeclared = False
@@ -172,33 +172,34 @@ def _piece(
             continue
         redeclared = False
         if isinstance(step, Borrow):
-            _borrow(encounter, fighter, me, step)
+            _borrow(encounter, fighter, live, step)
             continue
-        assert me.turn is not None
-        if step.cost > me.turn.available:
+        assert live.turn is not None
+        if step.cost > live.turn.available:
             break
         spent += step.cost
         elapsed = min(time_for_ap(spent, fighter.points), length_ms, ROUND_MS)
         due = begin + elapsed
         if due > encounter.now:
             yield encounter.at_rank(due - int(encounter.now), rank)
-        if state.ended or me.incapacitated(int(encounter.now)):
+        if state.ended or live.incapacitated(int(encounter.now)):
             return True
-        _act(encounter, battle, fighter, step, elapsed, me.turn.available - step.cost, round_start)
+        _act(encounter, battle, fighter, step, elapsed, live.turn.available - step.cost, round_start)
     return False
 
 
-def _borrow(encounter: Arena, fighter: Fighter, me: FivestepCombatant, step: Borrow) -> None:
+def _borrow(encounter: Arena, fighter: Fighter, live: FivestepCombatant, step: Borrow) -> None:
     """Rule F7 (borrowing, an option): points of the next turn taken into this one."""
-    assert me.turn is not None
+    assert live.turn is not None
     after = borrow(
-        TurnAP(agility=fighter.points, available=me.turn.available, borrowed=me.turn.borrowed), step.points
+        TurnAP(agility=fighter.points, available=live.turn.available, borrowed=live.turn.borrowed),
+        step.points,
     )
     encounter.emit(
         ApBorrowed(
             combatant=fighter.id,
             points=step.points,
-            gained=after.available - me.turn.available,
+            gained=after.available - live.turn.available,
             next_turn_left=fighter.points - after.borrowed,
             reason=step.reason,
         )
@@ -208,22 +209,22 @@ def _borrow(encounter: Arena, fighter: Fighter, me: FivestepCombatant, step: Bor
 def _declare(encounter: Arena, battle: FivestepHost, fighter: Fighter, watch: FieldWatch) -> list[Step]:
     """The controller's plan from what the character sees now, with the points it has left. A character
     whose target falls before a declared action begins declares again (a ruling)."""
-    me = encounter.state.combatants[fighter.id]
-    assert me.turn is not None
+    live = encounter.state.combatants[fighter.id]
+    assert live.turn is not None
     lend = 0
     # Borrowing only in a turn's last piece: earlier pieces' points still come (ruling 38).
-    if battle.options.borrowing and fighter.spec.borrows and me.turn.piece == me.turn.pieces:
-        lend = fighter.points - me.turn.borrowed
+    if battle.options.borrowing and fighter.spec.borrows and live.turn.piece == live.turn.pieces:
+        lend = fighter.points - live.turn.borrowed
     view = TurnView(
-        me=contact_of(me),
+        me=contact_of(live),
         field=watch.roster(),
         now=int(encounter.now),
         arms=arm_options(encounter, fighter),
-        available=me.turn.available,
+        available=live.turn.available,
         move_cost=fighter.move_cost,
         step_m=fighter.step_m,
         can_borrow=lend,
-        can_move=not me.special.cannot_move(),
+        can_move=not live.special.cannot_move(),
         priority=battle.orders.priority(fighter.id, int(encounter.now), tuple(fighter.spec.priority_targets)),
     )
     return playing(encounter, battle, fighter.id).plan(view)
@@ -241,7 +242,7 @@ def _act(
     """Spend the step's points (``action_taken``) and do it: move, attack or throw. A robot's malfunction
     (rule S5) or an injury that forbids the action (S4) wastes the points."""
     procedure = battle.procedures.action
-    me = encounter.state.combatants[fighter.id]
+    live = encounter.state.combatants[fighter.id]
     if isinstance(step, Advance):
         name = fighter.move_action
         purpose: Literal["move", "attack", "throw"] = "move"
@@ -271,15 +272,15 @@ def _act(
         return
     if isinstance(step, Advance):
         there = encounter.state.combatants[step.target].position
-        end = step_toward(me.position, approach(me.position, there, step.stop_m), step.metres)
-        if end != me.position:
+        end = step_toward(live.position, approach(live.position, there, step.stop_m), step.metres)
+        if end != live.position:
             encounter.emit(
                 Moved(
                     combatant=fighter.id,
                     toward=step.target,
-                    start=me.position,
+                    start=live.position,
                     end=end,
-                    distance=distance(me.position, end),
+                    distance=distance(live.position, end),
                 )
             )
         return
@@ -289,20 +290,20 @@ def _act(
 def _forbidden(encounter: Arena, fighter: Fighter, step: Advance | Strike) -> str:
     """Why the step comes to nothing now ("" when it does not): its target already fell, an injury
     forbids it (S4), the weapon was destroyed (S3), or a robot malfunctions (S5)."""
-    me = encounter.state.combatants[fighter.id]
+    live = encounter.state.combatants[fighter.id]
     if isinstance(step, Advance):
-        return "an injury: it cannot move" if me.special.cannot_move() else ""
+        return "an injury: it cannot move" if live.special.cannot_move() else ""
     target = encounter.state.combatants[step.target]
     if target.incapacitated(int(encounter.now)):
         return f"{step.target} is already out"
     arm = fighter.arms[step.arm]
-    unusable = _unusable(me, arm)
+    unusable = _unusable(live, arm)
     if unusable:
         return unusable
-    gap = distance(me.position, target.position)
+    gap = distance(live.position, target.position)
     if arm.spec.combat == "grenade" and gap > arm.reach_m:
         return f"{step.target} is {gap} m away, beyond a throw of {arm.reach_m} m (Table 3-4.0)"
-    return malfunction(encounter, me)
+    return malfunction(encounter, live)
 
 
 def playing(encounter: Arena, battle: FivestepHost, character: str) -> FivestepController:

@@ -52,20 +52,20 @@ class EnergionSeating:
         self, scenario: EnergionScenario, state: EnergionState, combatant: str, now: int
     ) -> list[float]:
         """The numbers the module docstring lists."""
-        me = state.combatants[combatant]
+        observer = state.combatants[combatant]
         others = [c for c in state.combatants.values() if c.id != combatant]
         seen = [min(now / (scenario.max_seconds * MS_PER_SECOND), 1.0)]
-        for other in (me, *others):
-            seen.extend(_features(me, other))
+        for other in (observer, *others):
+            seen.extend(_features(observer, other))
         return seen
 
 
-def _features(me: EnergionCombatant, other: EnergionCombatant) -> list[float]:
+def _features(observer: EnergionCombatant, other: EnergionCombatant) -> list[float]:
     return [
         0.0 if other.out else 1.0,
-        1.0 if other.side == me.side else 0.0,
-        float(other.position[0] - me.position[0]),
-        float(other.position[1] - me.position[1]),
+        1.0 if other.side == observer.side else 0.0,
+        float(other.position[0] - observer.position[0]),
+        float(other.position[1] - observer.position[1]),
         float(max(other.damage_left, _ZERO) / other.damage_points),
         1.0 if other.weapon_ready else 0.0,
         1.0 if other.held_by is not None or other.holding is not None else 0.0,
