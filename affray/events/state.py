@@ -90,15 +90,15 @@ class CombatantState(msgspec.Struct, kw_only=True):
 C = TypeVar("C", bound=CombatantState)
 
 
-def joined_fields(e: CombatantJoined) -> dict[str, Any]:
+def joined_fields(event: CombatantJoined) -> dict[str, Any]:
     """The shared fields of a combatant state, from its ``combatant_joined``: a ruleset's applier adds its own
     (``YourCombatant(**joined_fields(e), weapon=e.weapon)``)."""
     return {
-        "id": e.combatant,
-        "name": e.name,
-        "side": e.side,
-        "damage_points": e.damage_points,
-        "position": e.position,
+        "id": event.combatant,
+        "name": event.name,
+        "side": event.side,
+        "damage_points": event.damage_points,
+        "position": event.position,
     }
 
 
@@ -123,35 +123,35 @@ class EncounterState(msgspec.Struct, Generic[C], kw_only=True):
         return sides
 
 
-def _moved(state: EncounterState[Any], e: Moved) -> None:
-    combatant = state.combatants[e.combatant]
-    step = (e.end[0] - e.start[0], e.end[1] - e.start[1])
+def _moved(state: EncounterState[Any], event: Moved) -> None:
+    combatant = state.combatants[event.combatant]
+    step = (event.end[0] - event.start[0], event.end[1] - event.start[1])
     before = combatant.moved_ms
-    steady = before is not None and e.t - before <= RECENT_MS and _same_step(combatant.velocity, step)
-    if e.fleeing or not steady:
-        combatant.course_changed_ms = e.t
-    combatant.position = e.end
+    steady = before is not None and event.t - before <= RECENT_MS and _same_step(combatant.velocity, step)
+    if event.fleeing or not steady:
+        combatant.course_changed_ms = event.t
+    combatant.position = event.end
     combatant.velocity = step
-    combatant.moved_ms = e.t
+    combatant.moved_ms = event.t
 
 
 def _same_step(before: tuple[Decimal, Decimal], now: tuple[Decimal, Decimal]) -> bool:
     return abs(before[0] - now[0]) <= SAME_STEP_M and abs(before[1] - now[1]) <= SAME_STEP_M
 
 
-def _out(state: EncounterState[Any], e: CombatantOut) -> None:
-    combatant = state.combatants[e.combatant]
+def _out(state: EncounterState[Any], event: CombatantOut) -> None:
+    combatant = state.combatants[event.combatant]
     combatant.out = True
-    combatant.out_reason = e.reason
+    combatant.out_reason = event.reason
 
 
-def _ended(state: EncounterState[Any], e: EncounterEnded) -> None:
+def _ended(state: EncounterState[Any], event: EncounterEnded) -> None:
     state.ended = True
-    state.winner = e.winner
-    state.end_reason = e.reason
+    state.winner = event.winner
+    state.end_reason = event.reason
 
 
-def unchanged(state: object, e: Event) -> None:
+def unchanged(state: object, event: Event) -> None:
     """For kinds that are told but change nothing the fold keeps (a refusal, a check that changed nothing)."""
 
 

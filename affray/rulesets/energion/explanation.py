@@ -119,9 +119,9 @@ def _armor(h: HitDerivation) -> list[Step]:
     return steps
 
 
-def _quality(e: AttackResolved) -> list[Step]:
+def _quality(event: AttackResolved) -> list[Step]:
     """Rule E6: HitQuality = hit chance - armor value - roll; the parry (E5) may stop a hit."""
-    h = e.hit
+    h = event.hit
     armor = h.armor_value + h.shield_bonus
     steps = [
         roll_step("hit roll", h.roll, "E6"),
@@ -132,8 +132,8 @@ def _quality(e: AttackResolved) -> list[Step]:
             rule="E6",
         ),
     ]
-    if e.parry is not None:
-        p = e.parry
+    if event.parry is not None:
+        p = event.parry
         steps.append(roll_step(f"parry roll ({p.device})", p.roll, "E5"))
         verdict = "parried" if p.parried else "fails"
         sign = "<=" if p.parried else ">"
@@ -198,26 +198,32 @@ def _attack(event: AttackResolved, state: EnergionState, history: History) -> Ex
     return Explanation(steps=steps, depends_on=_attack_depends(event, history))
 
 
-def _attack_depends(e: AttackResolved, history: History) -> list[Because]:
+def _attack_depends(attack: AttackResolved, history: History) -> list[Because]:
     """The events an attack rests on: the weapon readied or changed to, the target chosen, the aim begun
     (a shot), the hold it is in, the special damage whose penalties it carries."""
     wanted: list[tuple[str, str, str]] = [
-        ("weapon_readied", e.attacker, f"{e.attacker} readied a weapon (its initiative and speed, E2, E3)"),
-        ("weapon_changed", e.attacker, f"{e.attacker} changed weapons (E3)"),
-        ("target_chosen", e.attacker, f"{e.attacker} chose its target"),
+        (
+            "weapon_readied",
+            attack.attacker,
+            f"{attack.attacker} readied a weapon (its initiative and speed, E2, E3)",
+        ),
+        ("weapon_changed", attack.attacker, f"{attack.attacker} changed weapons (E3)"),
+        ("target_chosen", attack.attacker, f"{attack.attacker} chose its target"),
     ]
-    if e.hit.ranged is not None:
-        wanted.append(("aim_started", e.attacker, f"{e.attacker} began to aim (E17)"))
-    found = [(history.latest(kind, who), why) for kind, who, why in wanted]
-    if any(m.name == INJURIES for m in e.hit.modifiers):
-        injury = history.latest_as("special_damage", "target", e.attacker)
-        found.append((injury, f"{e.attacker}'s injury and its penalties (S3)"))
-    return sorted((Because(event.seq, why) for event, why in found if event is not None), key=lambda b: b.seq)
+    if attack.hit.ranged is not None:
+        wanted.append(("aim_started", attack.attacker, f"{attack.attacker} began to aim (E17)"))
+    rests_on = [(history.latest(kind, who), why) for kind, who, why in wanted]
+    if any(m.name == INJURIES for m in attack.hit.modifiers):
+        injury = history.latest_as("special_damage", "target", attack.attacker)
+        rests_on.append((injury, f"{attack.attacker}'s injury and its penalties (S3)"))
+    return sorted(
+        (Because(earlier.seq, why) for earlier, why in rests_on if earlier is not None), key=lambda b: b.seq
+    )
 
 
-def _left(s: EnergionState, who: str) -> Step:
+def _left(state: EnergionState, who: str) -> Step:
     """What ``who`` has left after the event."""
-    c = s.combatants[who]
+    c = state.combatants[who]
     return Step(what=f"{who} left", value=f"{number(c.damage_left)}/{number(c.damage_points)} DP")
 
 
@@ -279,9 +285,9 @@ def _grapple(event: GrappleResolved, state: EnergionState, history: History) -> 
     return Explanation(steps=steps, depends_on=depends)
 
 
-def _grapple_chance(e: GrappleResolved) -> str:
+def _grapple_chance(event: GrappleResolved) -> str:
     """How a procedure's chance is made: skill and melee bonus, less the attacker's injuries (S4, S5)."""
-    return "skill + melee bonus" + modified(e.modifiers)
+    return "skill + melee bonus" + modified(event.modifiers)
 
 
 def _escape(event: HoldEscapeRolled, state: EnergionState, history: History) -> Explanation:
@@ -362,14 +368,16 @@ def _location(event: LocationDisabled, state: EnergionState, history: History) -
     return Explanation(steps=steps, depends_on=depends)
 
 
-def _intent(e: IntentChosen, state: EnergionState, history: History) -> Explanation:
+def _intent(event: IntentChosen, state: EnergionState, history: History) -> Explanation:
     """A decision from outside affray: who made it, what it chose and why, and what it scored."""
-    chose = e.intent.words() if e.intent is not None else "nothing more"
+    chose = event.intent.words() if event.intent is not None else "nothing more"
     steps = [
-        Step(what="controller", value=e.controller, how="played from outside affray (docs/controllers.md)"),
-        Step(what="intent", value=chose, how=e.intent.reason if e.intent is not None else ""),
+        Step(
+            what="controller", value=event.controller, how="played from outside affray (docs/controllers.md)"
+        ),
+        Step(what="intent", value=chose, how=event.intent.reason if event.intent is not None else ""),
     ]
-    steps.extend(Step(what="score", value=f"{score.score:g}", how=score.option) for score in e.scores)
+    steps.extend(Step(what="score", value=f"{score.score:g}", how=score.option) for score in event.scores)
     return Explanation(steps=steps)
 
 

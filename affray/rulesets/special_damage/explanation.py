@@ -100,11 +100,13 @@ NOT_HEALED = {
 # --- looking up what came before ---------------------------------------------------------------------
 
 
-def _before(history: History, kind: str, who: str, e: Event, since: int = 0, **fields: str) -> Event | None:
+def _before(
+    history: History, kind: str, who: str, event: Event, since: int = 0, **fields: str
+) -> Event | None:
     """The last earlier event of ``kind`` naming ``who``, at ``e``'s moment and after seq ``since``, with
     these field values."""
     latest = history.latest(kind, who)
-    if latest is None or not since < latest.seq < e.seq or latest.t != e.t:
+    if latest is None or not since < latest.seq < event.seq or latest.t != event.t:
         return None
     return latest if all(getattr(latest, name, None) == value for name, value in fields.items()) else None
 
@@ -181,12 +183,14 @@ def _rows_named(kind: str, name: str) -> list[_Row]:
     return [row for row in _table(kind).rows if row.damage.casefold() == name.casefold()]
 
 
-def _applied_row(e: SpecialDamage) -> _Row | None:
+def _applied_row(event: SpecialDamage) -> _Row | None:
     """The row whose damage a special damage did: the one its total reads, or the referee's instead."""
-    row = _table(e.table).row_for(e.total)
-    if row.damage == e.damage:
+    row = _table(event.table).row_for(event.total)
+    if row.damage == event.damage:
         return row
-    return next(iter(_rows_named(e.table, e.damage)), None)  # a ruling's replacement: the first so named
+    return next(
+        iter(_rows_named(event.table, event.damage)), None
+    )  # a ruling's replacement: the first so named
 
 
 def _effect(kind: str, row: _Row | None) -> Effect | None:
@@ -213,10 +217,10 @@ class _Checks(NamedTuple):
     vrusk: CheckRolled | None
 
 
-def _checks(e: SpecialDamage, history: History, since: int) -> _Checks:
+def _checks(event: SpecialDamage, history: History, since: int) -> _Checks:
     """The target's checks after the hit (seq ``since``); the history keeps its last check only, so a
     Vrusk's arm, when rolled, hides the RS check."""
-    check = _before(history, "check_rolled", e.target, e, since)
+    check = _before(history, "check_rolled", event.target, event, since)
     if not isinstance(check, CheckRolled):
         return _Checks(None, None)
     if check.check.startswith(VRUSK_CHECK):
@@ -224,33 +228,35 @@ def _checks(e: SpecialDamage, history: History, since: int) -> _Checks:
     return _Checks(check if check.check == "RS check" else None, None)
 
 
-def _scoring(e: SpecialDamage, host: HostRulings, hit_chance: Decimal | None) -> list[Step]:
+def _scoring(event: SpecialDamage, host: HostRulings, hit_chance: Decimal | None) -> list[Step]:
     """Rule S1: chance = 3 + 2 x level (+ aim, at most 10); a hit roll at or under it scores."""
-    chance = f"{rolls.BASE_CHANCE} + {rolls.PER_SKILL_LEVEL} x level {e.skill_level}"
-    if e.aim_rounds:
-        chance += f" + aim {min(e.aim_rounds, rolls.AIMING_MAX)}"
-    scored = f"hit roll {e.hit_roll} <= {e.chance}% ({host.roll})"
+    chance = f"{rolls.BASE_CHANCE} + {rolls.PER_SKILL_LEVEL} x level {event.skill_level}"
+    if event.aim_rounds:
+        chance += f" + aim {min(event.aim_rounds, rolls.AIMING_MAX)}"
+    scored = f"hit roll {event.hit_roll} <= {event.chance}% ({host.roll})"
     if hit_chance is not None:
-        scored += f"; hit chance {number(hit_chance)}% >= {e.chance}%"
+        scored += f"; hit chance {number(hit_chance)}% >= {event.chance}%"
     return [
         Step(
             what="special damage chance",
-            value=f"{e.chance}%",
-            how=f"{chance} = {e.chance} ({host.level})",
+            value=f"{event.chance}%",
+            how=f"{chance} = {event.chance} ({host.level})",
             rule="S1",
         ),
         Step(what="special damage", value="scored", how=scored, rule="S1"),
     ]
 
 
-def _split(e: SpecialDamage) -> tuple[list[SpecialModifier], list[SpecialModifier], list[SpecialModifier]]:
+def _split(
+    event: SpecialDamage,
+) -> tuple[list[SpecialModifier], list[SpecialModifier], list[SpecialModifier]]:
     """The modifiers of Table 1, of Table 2 and the others (the referee's own, rule S2)."""
     table_1 = {m.reason.casefold() for m in load_modifiers().modifiers}
     table_2 = {w.name.casefold() for w in load_weapon_modifiers().weapons}
     first: list[SpecialModifier] = []
     second: list[SpecialModifier] = []
     others: list[SpecialModifier] = []
-    for modifier in e.modifiers:
+    for modifier in event.modifiers:
         key = modifier.reason.casefold()
         if key in table_1 or key.startswith(RS_CHECK.casefold()):
             first.append(modifier)
@@ -270,13 +276,13 @@ def _table_1_source(row: Modifier) -> str:
     return f"Table 1, row {row.reason} ({TABLES}/{MODIFIERS_FILE})"
 
 
-def _rs_check(e: SpecialDamage, host: HostRulings, check: CheckRolled | None, hidden: bool) -> Step:
+def _rs_check(event: SpecialDamage, host: HostRulings, check: CheckRolled | None, hidden: bool) -> Step:
     """Table 1 (rule S9): the aware target's RS check, rolled before the type roll; made, it is -2.
 
     ``hidden``: a later check of the target (a Vrusk's arm) stands before it in the history, so a check
     that failed cannot be told from none rolled."""
     source = _table_1_source(load_modifiers().named(RS_CHECK))
-    made = next((m for m in e.modifiers if m.reason.casefold().startswith(RS_CHECK.casefold())), None)
+    made = next((m for m in event.modifiers if m.reason.casefold().startswith(RS_CHECK.casefold())), None)
     if made is not None:
         rolled = made.reason[len(RS_CHECK) :].strip(" ()")
         how = f"1d100 {rolled}: made ({host.reaction_speed})"
@@ -301,9 +307,9 @@ def _vrusk_arm(check: CheckRolled) -> list[Step]:
     ]
 
 
-def _modifier_steps(e: SpecialDamage, host: HostRulings) -> list[Step]:
+def _modifier_steps(event: SpecialDamage, host: HostRulings) -> list[Step]:
     """Rule S9: each Table 1 row that applies (the RS check apart), the Table 2 weapon type, the others."""
-    first, second, others = _split(e)
+    first, second, others = _split(event)
     steps = []
     for modifier in first:
         row = _table_1_row(modifier)
@@ -329,7 +335,7 @@ def _modifier_steps(e: SpecialDamage, host: HostRulings) -> list[Step]:
             Step(
                 what=f"Table 2: {row_2.name}",
                 value=signed(Decimal(modifier.value)),
-                how=f"{e.weapon}'s weapon type ({host.table_2})",
+                how=f"{event.weapon}'s weapon type ({host.table_2})",
                 rule="S9",
                 source=f"Table 2, row {row_2.name} ({TABLES}/{WEAPON_MODIFIERS_FILE})",
             )
@@ -342,55 +348,55 @@ def _listed(modifiers: Sequence[SpecialModifier]) -> str:
     return " ".join(f"{signed(Decimal(m.value))} ({m.reason.split(' (')[0]})" for m in modifiers)
 
 
-def _type_total(e: SpecialDamage) -> Step:
+def _type_total(event: SpecialDamage) -> Step:
     """Rule S2: 1d10 + Table 1 + Table 2 (+ the referee's own)."""
-    first, second, others = _split(e)
-    how = f"{e.type_roll.expr} {e.type_roll.total}"
+    first, second, others = _split(event)
+    how = f"{event.type_roll.expr} {event.type_roll.total}"
     for label, group in (("Table 1", first), ("Table 2", second), ("other", others)):
         how += f" + {label} {_listed(group)}" if group else ""
-    return Step(what="type total", value=str(e.total), how=f"{how} = {e.total}", rule="S2")
+    return Step(what="type total", value=str(event.total), how=f"{how} = {event.total}", rule="S2")
 
 
-def _type_roll(e: SpecialDamage, host: HostRulings, checks: _Checks) -> list[Step]:
+def _type_roll(event: SpecialDamage, host: HostRulings, checks: _Checks) -> list[Step]:
     """Rules S9 and S2: the RS check, the type roll, each modifier, and their total."""
     steps = [
-        _rs_check(e, host, checks.rs, checks.vrusk is not None),
-        roll_step("type roll", e.type_roll, "S2"),
+        _rs_check(event, host, checks.rs, checks.vrusk is not None),
+        roll_step("type roll", event.type_roll, "S2"),
     ]
-    return [*steps, *_modifier_steps(e, host), _type_total(e)]
+    return [*steps, *_modifier_steps(event, host), _type_total(event)]
 
 
-def _row_read(e: SpecialDamage, host: HostRulings, ruling: RefereeRuling | None) -> list[Step]:
+def _row_read(event: SpecialDamage, host: HostRulings, ruling: RefereeRuling | None) -> list[Step]:
     """Rules S3/S5 (and S10): the row the total reads; the referee's instead; Stamina and equipment."""
-    rule = _row_rule(e.table)
-    rolled = _table(e.table).row_for(e.total)
+    rule = _row_rule(event.table)
+    rolled = _table(event.table).row_for(event.total)
     equipment = rolled.equipment
     steps = [
         Step(
-            what=f"{_table_name(e.table)} row",
+            what=f"{_table_name(event.table)} row",
             value=rolled.damage,
-            how=f"{e.total} reads row {_span(rolled)}: Stamina +{rolled.stamina}, equipment {equipment}",
+            how=f"{event.total} reads row {_span(rolled)}: Stamina +{rolled.stamina}, equipment {equipment}",
             rule=rule,
-            source=_row_source(e.table, rolled),
+            source=_row_source(event.table, rolled),
         )
     ]
     if ruling is not None:
         how = f"{ruling.rolled} (+{number(ruling.stamina_rolled)}) ruled {ruling.ruled} "
         how += f"(+{number(ruling.stamina_ruled)}): {ruling.reason} (ruling 13)"
         steps.append(Step(what="referee's ruling", value=ruling.ruled, how=how, rule="S10"))
-    where = f" to the {e.part}" if isinstance(e.part, str) else ""
+    where = f" to the {event.part}" if isinstance(event.part, str) else ""
     origin = "the referee's ruling" if ruling is not None else "the row's Stamina"
     steps.append(
         Step(
             what="extra damage",
-            value=f"+{number(e.stamina)}",
+            value=f"+{number(event.stamina)}",
             how=f"{origin}{where} ({host.stamina})",
             rule="S10" if ruling is not None else rule,
         )
     )
-    if e.equipment:
-        how = f"{e.equipment} unit{'s' if e.equipment > 1 else ''}: the victim picks, ruling 10"
-        steps.append(Step(what="equipment lost", value=str(e.equipment), how=how, rule="S3"))
+    if event.equipment:
+        how = f"{event.equipment} unit{'s' if event.equipment > 1 else ''}: the victim picks, ruling 10"
+        steps.append(Step(what="equipment lost", value=str(event.equipment), how=how, rule="S3"))
     return steps
 
 
@@ -417,10 +423,10 @@ def _penalties(injury: Injury, robot: bool) -> str:
     return ", ".join(text for present, text in listed if present) or "no penalties"
 
 
-def _effect_steps(e: SpecialDamage) -> list[Step]:
+def _effect_steps(event: SpecialDamage) -> list[Step]:
     """Rules S4/S5: the row's effect as printed, and the injury it leaves on the target."""
-    rule = _effect_rule(e.table)
-    effect = _effect(e.table, _applied_row(e))
+    rule = _effect_rule(event.table)
+    effect = _effect(event.table, _applied_row(event))
     if effect is None:
         return [Step(what="effect", value="none", how="the row has no effect", rule=rule)]
     steps = [
@@ -429,52 +435,57 @@ def _effect_steps(e: SpecialDamage) -> list[Step]:
             value=effect.name,
             how=f'"{effect.text}"',
             rule=rule,
-            source=_effect_source(e.table, effect),
+            source=_effect_source(event.table, effect),
         )
     ]
-    if e.injury is not None:
+    if event.injury is not None:
         steps.append(
-            Step(what="injury", value=e.injury.name, how=_penalties(e.injury, e.table == "robot"), rule=rule)
+            Step(
+                what="injury",
+                value=event.injury.name,
+                how=_penalties(event.injury, event.table == "robot"),
+                rule=rule,
+            )
         )
-    if e.dead:
-        steps.append(Step(what="outcome", value="dead", how=f"{e.target} is out", rule=rule))
+    if event.dead:
+        steps.append(Step(what="outcome", value="dead", how=f"{event.target} is out", rule=rule))
     return steps
 
 
-def _special(e: SpecialDamage, state: Field, history: History) -> Explanation:
+def _special(event: SpecialDamage, state: Field, history: History) -> Explanation:
     host = host_of(state)
-    hit = _hit(host, history, e, e.attacker, e.target)
-    since = max((event.seq for event in hit), default=0)
-    checks = _checks(e, history, since)
-    earlier = _before(history, "referee_ruling", e.target, e, since, ruled=e.damage)
+    hit = _hit(host, history, event, event.attacker, event.target)
+    since = max((blow.seq for blow in hit), default=0)
+    checks = _checks(event, history, since)
+    earlier = _before(history, "referee_ruling", event.target, event, since, ruled=event.damage)
     ruling = earlier if isinstance(earlier, RefereeRuling) else None
-    target = state.combatants[e.target]
+    target = state.combatants[event.target]
     left = f"{number(target.damage_left)}/{number(target.damage_points)} DP"
     cited = host.rulings
     steps = (
-        _scoring(e, cited, _hit_chance(host, hit))
-        + _type_roll(e, cited, checks)
-        + _row_read(e, cited, ruling)
+        _scoring(event, cited, _hit_chance(host, hit))
+        + _type_roll(event, cited, checks)
+        + _row_read(event, cited, ruling)
     )
     if checks.vrusk is not None:
         steps += _vrusk_arm(checks.vrusk)
-    steps += [*_effect_steps(e), Step(what=f"{e.target} left", value=left)]
-    return Explanation(steps=steps, depends_on=_special_depends(e, host, hit, checks, ruling))
+    steps += [*_effect_steps(event), Step(what=f"{event.target} left", value=left)]
+    return Explanation(steps=steps, depends_on=_special_depends(event, host, hit, checks, ruling))
 
 
 def _special_depends(
-    e: SpecialDamage,
+    event: SpecialDamage,
     host: SpecialDamageHost,
     hit: Sequence[Event],
     checks: _Checks,
     ruling: RefereeRuling | None,
 ) -> list[Because]:
     """The hit that scored it, the target's RS check or Vrusk arm roll, the referee's ruling on it."""
-    reasons = _hit_depends(host, hit, f"{e.attacker}'s hit on {e.target}: its roll and chance (S1)")
+    reasons = _hit_depends(host, hit, f"{event.attacker}'s hit on {event.target}: its roll and chance (S1)")
     if checks.rs is not None:
-        reasons.append(Because(checks.rs.seq, f"{e.target}'s RS check (Table 1, S9)"))
+        reasons.append(Because(checks.rs.seq, f"{event.target}'s RS check (Table 1, S9)"))
     if checks.vrusk is not None:
-        reasons.append(Because(checks.vrusk.seq, f"{e.target}'s Vrusk arm roll (S7)"))
+        reasons.append(Because(checks.vrusk.seq, f"{event.target}'s Vrusk arm roll (S7)"))
     if ruling is not None:
         reasons.append(Because(ruling.seq, f"the referee's ruling on it (S10): {ruling.reason}"))
     return sorted(reasons, key=lambda b: b.seq)
@@ -488,46 +499,48 @@ def _unit(total: int, span_ms: int) -> str:
     return next((unit for unit, ms in UNIT_MS.items() if total > 0 and total * ms == span_ms), "")
 
 
-def _condition_chance(e: ConditionStarted, rule: str) -> list[Step]:
-    if e.chance is not None and e.chance_roll is not None:
-        roll = e.chance_roll
-        how = f"{roll.expr} {roll.total} <= {e.chance}: {e.condition}"
+def _condition_chance(event: ConditionStarted, rule: str) -> list[Step]:
+    if event.chance is not None and event.chance_roll is not None:
+        roll = event.chance_roll
+        how = f"{roll.expr} {roll.total} <= {event.chance}: {event.condition}"
         return [
             roll_step("chance roll", roll, rule),
-            Step(what="chance", value=f"{e.chance}%", how=how, rule=rule),
+            Step(what="chance", value=f"{event.chance}%", how=how, rule=rule),
         ]
     how = "the effect gives no chance: it always happens"
     return [Step(what="chance", value="100%", how=how, rule=rule)]
 
 
-def _condition_time(e: ConditionStarted, rule: str) -> list[Step]:
-    if e.duration is None or e.until_ms is None:
+def _condition_time(event: ConditionStarted, rule: str) -> list[Step]:
+    if event.duration is None or event.until_ms is None:
         return [Step(what="until", value="for good", how="a deactivation lasts, ruling 9", rule=rule)]
-    unit = _unit(e.duration.total, e.until_ms - e.t)
-    how = f"{game_time(e.t)} + {max(e.duration.total, 0)} {unit}".rstrip() + " (on the clock, ruling 9)"
+    unit = _unit(event.duration.total, event.until_ms - event.t)
+    how = (
+        f"{game_time(event.t)} + {max(event.duration.total, 0)} {unit}".rstrip() + " (on the clock, ruling 9)"
+    )
     return [
-        roll_step(f"{e.condition} time", e.duration, rule),
-        Step(what="until", value=game_time(e.until_ms), how=how, rule=rule),
+        roll_step(f"{event.condition} time", event.duration, rule),
+        Step(what="until", value=game_time(event.until_ms), how=how, rule=rule),
     ]
 
 
-def _condition(e: ConditionStarted, state: Field, history: History) -> Explanation:
-    special = _before(history, "special_damage", e.combatant, e, target=e.combatant)
+def _condition(event: ConditionStarted, state: Field, history: History) -> Explanation:
+    special = _before(history, "special_damage", event.combatant, event, target=event.combatant)
     cause = special if isinstance(special, SpecialDamage) else None
-    kind = cause.table if cause is not None else _body(state, e.combatant)
+    kind = cause.table if cause is not None else _body(state, event.combatant)
     rule = _effect_rule(kind)
     effect = _effect(kind, _applied_row(cause)) if cause is not None else None
     steps = [
         Step(
             what="cause",
-            value=e.cause,
+            value=event.cause,
             how=f'"{effect.text}"' if effect is not None else "",
             rule=rule,
             source=_effect_source(kind, effect) if effect is not None else "",
         )
     ]
-    steps += _condition_chance(e, rule) + _condition_time(e, rule)
-    why = f"the special damage that left {e.combatant} {e.condition} ({rule})"
+    steps += _condition_chance(event, rule) + _condition_time(event, rule)
+    why = f"the special damage that left {event.combatant} {event.condition} ({rule})"
     depends = [Because(cause.seq, why)] if cause is not None else []
     return Explanation(steps=steps, depends_on=depends)
 
@@ -550,8 +563,8 @@ def _blast_hit(hit: BlastHit, blast: int, rule: str) -> list[Step]:
     ]
 
 
-def _exploded(e: Exploded, state: Field, history: History) -> Explanation:
-    robot = _body(state, e.source) == "robot"
+def _exploded(event: Exploded, state: Field, history: History) -> Explanation:
+    robot = _body(state, event.source) == "robot"
     rule = "S5" if robot else "S6"
     if robot:
         why = "Table 4's Explosion effect"
@@ -561,51 +574,62 @@ def _exploded(e: Exploded, state: Field, history: History) -> Explanation:
         source = "COMPUTER_EXPLOSION (affray/rules/special_damage/rolls.py)"
     steps = [
         Step(
-            what="explosion", value=f"{e.roll.expr} within {e.radius_m} m", how=why, rule=rule, source=source
+            what="explosion",
+            value=f"{event.roll.expr} within {event.radius_m} m",
+            how=why,
+            rule=rule,
+            source=source,
         ),
-        roll_step("blast roll", e.roll, rule),
+        roll_step("blast roll", event.roll, rule),
     ]
-    for hit in e.hits:
-        steps += _blast_hit(hit, e.roll.total, rule)
-    if not e.hits:
-        steps.append(Step(what="caught", value="no one", how=f"no one within {e.radius_m} m", rule=rule))
-    return Explanation(steps=steps, depends_on=_exploded_depends(e, host_of(state), history, robot))
+    for hit in event.hits:
+        steps += _blast_hit(hit, event.roll.total, rule)
+    if not event.hits:
+        steps.append(Step(what="caught", value="no one", how=f"no one within {event.radius_m} m", rule=rule))
+    return Explanation(steps=steps, depends_on=_exploded_depends(event, host_of(state), history, robot))
 
 
-def _exploded_depends(e: Exploded, host: SpecialDamageHost, history: History, robot: bool) -> list[Because]:
+def _exploded_depends(
+    event: Exploded, host: SpecialDamageHost, history: History, robot: bool
+) -> list[Because]:
     """A robot's special damage that made it explode; a computer's, the hit that wrecked its programs."""
     if robot:
-        special = _before(history, "special_damage", e.source, e, target=e.source)
-        return [Because(special.seq, f"the special damage to {e.source} (S5)")] if special is not None else []
-    why = f"the hit on {e.source} that destroyed its programs (S6)"
-    return _hit_depends(host, _hit(host, history, e, None, e.source), why)
+        special = _before(history, "special_damage", event.source, event, target=event.source)
+        return (
+            [Because(special.seq, f"the special damage to {event.source} (S5)")]
+            if special is not None
+            else []
+        )
+    why = f"the hit on {event.source} that destroyed its programs (S6)"
+    return _hit_depends(host, _hit(host, history, event, None, event.source), why)
 
 
 # --- referee's rulings (S10) ----------------------------------------------------------------------
 
 
-def _ruling(e: RefereeRuling, state: Field, history: History) -> Explanation:
-    kind = _body(state, e.target)
-    how = f"+{number(e.stamina_ruled)} extra damage instead of +{number(e.stamina_rolled)}: {e.reason}"
+def _ruling(event: RefereeRuling, state: Field, history: History) -> Explanation:
+    kind = _body(state, event.target)
+    extra, rolled = number(event.stamina_ruled), number(event.stamina_rolled)
+    how = f"+{extra} extra damage instead of +{rolled}: {event.reason}"
     steps = [
         Step(
             what="damage rolled",
-            value=e.rolled,
-            how=f"+{number(e.stamina_rolled)} extra damage",
+            value=event.rolled,
+            how=f"+{number(event.stamina_rolled)} extra damage",
             rule=_row_rule(kind),
-            source=_damage_source(kind, e.rolled, e.stamina_rolled),
+            source=_damage_source(kind, event.rolled, event.stamina_rolled),
         ),
         Step(
             what="damage ruled",
-            value=e.ruled,
+            value=event.ruled,
             how=f"{how} (ruling 13)",
             rule="S10",
-            source=f"the scenario's rulings: {e.target}'s special damage #{e.nth}",
+            source=f"the scenario's rulings: {event.target}'s special damage #{event.nth}",
         ),
     ]
     host = host_of(state)
-    hit = _hit(host, history, e, None, e.target)
-    why = f"the hit on {e.target} whose special damage it alters"
+    hit = _hit(host, history, event, None, event.target)
+    why = f"the hit on {event.target} whose special damage it alters"
     return Explanation(steps=steps, depends_on=_hit_depends(host, hit, why))
 
 
@@ -619,16 +643,21 @@ def _healing_rule(state: Field, combatant: str) -> tuple[str, str]:
     return "S7", f"healing times ({TABLES}/{HEALING_FILE})"
 
 
-def _healed(e: Healed, state: Field, history: History) -> Explanation:
-    rule, times = _healing_rule(state, e.combatant)
-    scheduled = history.latest("healing_scheduled", e.combatant)
+def _healed(event: Healed, state: Field, history: History) -> Explanation:
+    rule, times = _healing_rule(state, event.combatant)
+    scheduled = history.latest("healing_scheduled", event.combatant)
     scheduled = (
         scheduled
-        if isinstance(scheduled, HealingScheduled) and scheduled.injury == e.injury and scheduled.seq < e.seq
+        if isinstance(scheduled, HealingScheduled)
+        and scheduled.injury == event.injury
+        and scheduled.seq < event.seq
         else None
     )
     done = Step(
-        what="healed", value="its penalties are gone", how=f"its time is up at {game_time(e.t)}", rule=rule
+        what="healed",
+        value="its penalties are gone",
+        how=f"its time is up at {game_time(event.t)}",
+        rule=rule,
     )
     if scheduled is None:
         return Explanation(steps=[done])
@@ -646,20 +675,20 @@ def _healed(e: Healed, state: Field, history: History) -> Explanation:
         Step(what="ready at", value=game_time(scheduled.ready_ms), how=f"{how} ({clock})", rule=rule),
         done,
     ]
-    why = f"the time {e.combatant}'s {e.injury} takes ({rule})"
+    why = f"the time {event.combatant}'s {event.injury} takes ({rule})"
     return Explanation(steps=steps, depends_on=[Because(scheduled.seq, why)])
 
 
-def _not_healed(e: NotHealed, state: Field, history: History) -> Explanation:
-    rule, times = _healing_rule(state, e.combatant)
-    how = f"{e.reason}: {NOT_HEALED[e.reason]}" if e.reason in NOT_HEALED else e.reason
-    steps = [Step(what="not healed", value=e.injury, how=how, rule=rule, source=times)]
-    damage = history.latest("special_damage", e.combatant)
-    injury = damage.injury if isinstance(damage, SpecialDamage) and damage.target == e.combatant else None
-    if damage is None or injury is None or injury.name != e.injury:
+def _not_healed(event: NotHealed, state: Field, history: History) -> Explanation:
+    rule, times = _healing_rule(state, event.combatant)
+    how = f"{event.reason}: {NOT_HEALED[event.reason]}" if event.reason in NOT_HEALED else event.reason
+    steps = [Step(what="not healed", value=event.injury, how=how, rule=rule, source=times)]
+    damage = history.latest("special_damage", event.combatant)
+    injury = damage.injury if isinstance(damage, SpecialDamage) and damage.target == event.combatant else None
+    if damage is None or injury is None or injury.name != event.injury:
         return Explanation(steps=steps)
     return Explanation(
-        steps=steps, depends_on=[Because(damage.seq, f"the special damage that left the {e.injury}")]
+        steps=steps, depends_on=[Because(damage.seq, f"the special damage that left the {event.injury}")]
     )
 
 
