@@ -3,6 +3,9 @@ unchanged since (docs/log-format.md, "Signatures")."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import os
 import re
 import stat
@@ -274,3 +277,15 @@ def test_a_private_key_made_under_an_open_umask_is_still_0600(affray: Affray, tm
     finally:
         os.umask(old)
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
+
+
+def test_a_signature_checks_by_the_pages_recipe_alone(affray: Affray, duel_log: Path) -> None:
+    """docs/log-format.md, "Signatures": the end line's BLAKE2b-16, the label and the name, Ed25519."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    *_, end, line = _lines(_signed(affray, duel_log, "alice"))
+    held = json.loads(line)
+    end_hash = hashlib.blake2b(end, digest_size=16).hexdigest()
+    message = f"affray-log-signature-v1\n{end_hash}\n{held['signer']}\n".encode()
+    key = Ed25519PublicKey.from_public_bytes(base64.b64decode(held["key"]))
+    key.verify(base64.b64decode(held["signature"]), message)  # raises InvalidSignature if it does not hold
