@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from affray import rulesets
+from affray import rulesets, stores
 from affray.cli import keys
 from affray.errors import LogError, SigningError, open_user_file, printable
 from affray.events.reader import LogReader
@@ -31,7 +31,7 @@ def _open_file(log: Path) -> BinaryIO:
     """The log file itself open for reading: no campaign, and no link (the signed log replaces the file
     at this name)."""
     shown = printable(str(log))
-    if is_campaign_path(log):
+    if is_campaign_path(log) or stores.place(str(log)).own_file is None:
         raise SigningError(
             f"{shown}: a campaign's encounters are not signed; affray export one to a file, then sign it"
         )

@@ -229,6 +229,19 @@ def test_signing_refuses_a_link(affray: Affray, duel_log: Path) -> None:
     assert link.is_symlink()
 
 
+def test_a_campaigns_encounter_is_not_signed(affray: Affray, duel_log: Path) -> None:
+    campaign = duel_log.parent / "campaign.sqlite"
+    assert affray("import", duel_log, "-o", campaign).code == 0
+    result = affray("sign", f"{campaign}#duel", "--key", _keygen(affray, duel_log.parent, "alice"))
+    assert_user_error(result, "campaign.sqlite#duel", "a campaign's encounters are not signed")
+
+
+def test_a_signed_log_is_not_imported_into_a_campaign(affray: Affray, duel_log: Path) -> None:
+    _signed(affray, duel_log, "alice")
+    result = affray("import", duel_log, "-o", duel_log.parent / "campaign.sqlite")
+    assert_user_error(result, "duel.jsonl: the log is signed", "does not keep signature lines")
+
+
 def test_a_missing_key_file_is_a_user_error(affray: Affray, duel_log: Path) -> None:
     result = affray("sign", duel_log, "--key", duel_log.parent / "nobody.key")
     assert_user_error(result, "nobody.key", "no such file")
