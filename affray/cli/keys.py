@@ -116,8 +116,20 @@ def make_pair(name: str, folder: Path) -> tuple[Path, Path, bytes]:
     return private_path, public_path, public.public_bytes_raw()
 
 
+def _kept_private(path: Path) -> None:
+    """SigningError when others than its owner may read or write the key file (as ssh refuses one)."""
+    with contextlib.suppress(OSError):
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        if mode & 0o077:
+            raise SigningError(
+                f"--key {printable(str(path))}: others may read or write it (mode {mode:04o}); a private key "
+                f"is for its owner alone: chmod 600 it, and make a new pair if others may have read it"
+            )
+
+
 def load_private(path: Path) -> Ed25519PrivateKey:
-    """The Ed25519 private key in the PEM file at ``path``; SigningError saying why when there is none."""
+    """The Ed25519 private key in the PEM file at ``path``, which only its owner may read or write;
+    SigningError saying why when there is none."""
     data = read_user_file(path, SigningError, "a private key", limit=KEY_FILE_LIMIT)
     from cryptography.exceptions import UnsupportedAlgorithm
     from cryptography.hazmat.primitives import serialization
@@ -137,6 +149,7 @@ def load_private(path: Path) -> Ed25519PrivateKey:
         ) from None
     if not isinstance(key, Ed25519PrivateKey):
         raise SigningError(f"--key {shown}: not an Ed25519 key; affray signs with Ed25519 (affray keygen)")
+    _kept_private(path)
     return key
 
 

@@ -247,6 +247,22 @@ def test_a_missing_key_file_is_a_user_error(affray: Affray, duel_log: Path) -> N
     assert_user_error(result, "nobody.key", "no such file")
 
 
+def test_a_private_key_others_may_read_is_refused(affray: Affray, duel_log: Path) -> None:
+    key = _keygen(affray, duel_log.parent, "alice")
+    key.chmod(0o644)
+    assert_user_error(affray("sign", duel_log, "--key", key), "alice.key", "others may read", "0644")
+
+
+def test_a_missing_trusted_key_file_is_a_user_error(affray: Affray, duel_log: Path) -> None:
+    result = affray("verify", duel_log, "--trust", duel_log.parent / "nobody.pub")
+    assert_user_error(result, "nobody.pub", "no such file")
+
+
+def test_a_signature_line_longer_than_its_bound_is_a_user_error(affray: Affray, duel_log: Path) -> None:
+    duel_log.write_bytes(duel_log.read_bytes() + b'{"signer":"' + b"a" * 5000 + b'"}\n')
+    assert_user_error(affray("verify", duel_log), "line 30", "longer than the 1,024 bytes")
+
+
 def test_a_public_key_given_to_sign_with_is_a_user_error(affray: Affray, duel_log: Path) -> None:
     _keygen(affray, duel_log.parent, "alice")
     result = affray("sign", duel_log, "--key", duel_log.parent / "alice.pub")
