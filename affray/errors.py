@@ -36,6 +36,11 @@ class LogError(AffrayError):
     """A log file that is not an affray log, or is damaged beyond reading."""
 
 
+class SigningError(AffrayError):
+    """A key file that cannot be made or read, or a log that cannot be signed: ``affray keygen``, ``sign``
+    and ``verify --trust``."""
+
+
 class ControllerError(AffrayError):
     """A controller from outside affray (user code a scenario names) that cannot be loaded, or that
     answered with something other than an intent."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 import click
 import msgspec
@@ -11,9 +12,11 @@ import msgspec
 from affray import rulesets
 from affray.cli.command import LOG, find_parent, open_log_arg
 from affray.cli.group import EXIT_CHANGED, EXIT_VERIFY_FAILED, cli, short_help_of
+from affray.cli.signatures import Checked, check_signatures, trusted_keys
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, LogError
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
+from affray.events.reader import LogReader
 from affray.kernel.fairseed import FairSeed, told
 from affray.replays.lineage import parent_link
 from affray.replays.verify import Verdict, verify
@@ -49,8 +52,16 @@ def _other_version(header: LogHeader) -> bool:
 
 @cli.command(name="verify", short_help=short_help_of("verify"))
 @click.argument("log", type=LOG)
+@click.option(
+    "--trust",
+    type=click.Path(path_type=Path),
+    multiple=True,
+    metavar="FILE.pub",
+    help="A public key (NAME.pub, as affray keygen makes it) whose signatures are trusted; repeatable. "
+    "Every signer's key must then be one of them, and the log must be signed.",
+)
 @click.pass_context
-def verify_command(ctx: click.Context, log: LogStore) -> None:
+def verify_command(ctx: click.Context, log: LogStore, trust: tuple[Path, ...]) -> None:
     """Check LOG's hash chain, fold it, re-simulate its scenario and compare event by event.
 
     Exit 0 when everything holds; 1 when the log is damaged or was edited (its chain, its lines or its
@@ -61,7 +72,12 @@ def verify_command(ctx: click.Context, log: LogStore) -> None:
     A what-if is checked against its parent too when the parent is where it names it: it must be the
     parent with exactly the changes it declares (or it fails, exit 1); otherwise the ok line says the link
     is unchecked. A fair seed's ok line shows each party's tag, for each party to check.
+
+    Each signature after the end line (affray sign) is named with its signer and key, and whether it
+    holds: one that does not (the log was changed or extended after it was signed) fails, exit 1. With
+    --trust, a signer whose key is none of the trusted keys fails too, and so does a log not signed.
     """
+    trusted = trusted_keys(trust) if trust else None
     try:
         reader = open_log_arg(log, canonical=True)
     except LogError as exc:
@@ -76,24 +92,48 @@ def verify_command(ctx: click.Context, log: LogStore) -> None:
         reader = open_log_arg(log)
     with reader:
         verdict = verify(reader, lambda: rulesets.recorded(reader.header, str(log)), trace=ctx.obj["verbose"])
+    if reader.damaged_signature is not None:
+        damaged = reader.damaged_signature
+        raise LogError(f"{log}: {damaged.where()}: {damaged.message}")
+    signed = _signatures(log, reader, trusted)
+    status = _tell(log, reader.header, verdict)
+    for line in signed.lines:
+        click.echo(one_line(line))
+    if signed.failed:
+        status = EXIT_VERIFY_FAILED
+    if status:
+        sys.exit(status)
+
+
+def _signatures(log: LogStore, reader: LogReader, trusted: dict[bytes, str] | None) -> Checked:
+    """What is said of the log's signatures; the cryptography library is loaded only for a signed log or
+    for --trust."""
+    if not reader.signatures and trusted is None:
+        return Checked()
+    return check_signatures(str(log), reader, trusted, first_line=reader.count + 3)
+
+
+def _tell(log: LogStore, header: LogHeader, verdict: Verdict) -> int:
+    """The verdict's line; the exit status it makes."""
     if verdict.ok:
-        _tell_ok(log, reader.header, verdict)
-        return
+        return _tell_ok(log, header, verdict)
     where = f"{verdict.where}: " if verdict.where else ""
     if verdict.finding == "damaged":
         click.echo(one_line(f"FAILED: {log}: {where}{verdict.message}"))
-        sys.exit(EXIT_VERIFY_FAILED)
+        return EXIT_VERIFY_FAILED
     click.echo(
         one_line(f"{SAID[verdict.finding]}: {log}: {where}{verdict.message}; {WHOLE[verdict.finding]}")
     )
-    sys.exit(EXIT_CHANGED)
+    return EXIT_CHANGED
 
 
-def _tell_ok(log: LogStore, header: LogHeader, verdict: Verdict) -> None:
-    """The ok line, with what a fair seed or a what-if's parent adds to it; exit 1 when the log is a
-    what-if that is not its parent with exactly the changes it declares."""
+def _tell_ok(log: LogStore, header: LogHeader, verdict: Verdict) -> int:
+    """The ok line, with what a fair seed or a what-if's parent adds to it; 1 when the log is a what-if
+    that is not its parent with exactly the changes it declares (then FAILED instead), else 0."""
     fair = _fair(header)
     parent = _parent(log, header)
+    if parent is None:
+        return EXIT_VERIFY_FAILED
     added = "".join(f"; {said}" for said in [*fair[:1], *parent[:1]])
     click.echo(
         f"ok: {log}: {verdict.events} events chain, fold and re-simulate identically "
@@ -101,10 +141,11 @@ def _tell_ok(log: LogStore, header: LogHeader, verdict: Verdict) -> None:
     )
     for line in fair[1:]:
         click.echo(f"  {line}")
+    return 0
 
 
-def _parent(log: LogStore, header: LogHeader) -> list[str]:
-    """What is known of a what-if's parent (replays/lineage.py); FAILED and exit 1 when the what-if is not
+def _parent(log: LogStore, header: LogHeader) -> list[str] | None:
+    """What is known of a what-if's parent (replays/lineage.py); FAILED and None when the what-if is not
     its parent with exactly the changes it declares."""
     if header.parent is msgspec.UNSET:
         return []
@@ -116,7 +157,7 @@ def _parent(log: LogStore, header: LogHeader) -> list[str]:
     click.echo(
         f"FAILED: {log}: line 1 (header): not made from its parent {link.shown} as it says: {link.why}"
     )
-    sys.exit(EXIT_VERIFY_FAILED)
+    return None
 
 
 SAID = {"changed": "CHANGED", "other_version": "OTHER VERSION"}

@@ -6,11 +6,13 @@
     {"kind":"combatant_joined","seq":1,"t":0,...,"prev":"<hash of line 1>"}
     ...
     {"end":N,"prev":"<hash of the last event line>"}                       end line
+    {"signer":"alice",...}                                                  signature lines, if any
 
 Every line is encoded deterministically (struct fields in declaration order, mapping keys sorted, decimals
 as JSON numbers). ``prev`` is the BLAKE2b-128 hex digest of the previous line's bytes (without its newline),
 so an edit, insertion, deletion, reordering or cut is found at the first line that no longer chains.
-No line is longer than ``MAX_LINE_BYTES``. Reading is ``affray.events.reader``'s.
+No line is longer than ``MAX_LINE_BYTES``. Reading is ``affray.events.reader``'s; the signature lines
+that may follow the end line are ``affray.events.signature``'s.
 """
 
 from __future__ import annotations

@@ -32,6 +32,14 @@ from affray.events.codec import (
     encode_header,
     line_hash,
 )
+from affray.events.signature import (
+    MAX_SIGNATURE_BYTES,
+    SIGNATURE_PREFIX,
+    DamagedSignature,
+    LogSignature,
+    decode_signature,
+)
+from affray.events.signature import TOO_LONG as SIGNATURE_TOO_LONG
 from affray.events.upcast import lacks_a_step, upcast
 from affray.events.vocabulary import Vocabulary
 
@@ -254,8 +262,8 @@ class _Chain:
             return True
         return is_canonical(line, event, ENCODER, self._suffix)
 
-    def end(self, line: bytes, more: bool) -> None:
-        """Check the end line."""
+    def end(self, line: bytes) -> None:
+        """Check the end line (what follows it is the reader's to check)."""
         after = self.count + 1
         try:
             end = _END_DECODER.decode(line)
@@ -267,9 +275,6 @@ class _Chain:
             raise self._previous_changed()
         if self._canonical and not is_canonical(line, end, ENCODER):
             raise _at(after, f"the end line {NOT_CANONICAL}")
-        if more:
-            raise _Broken(LogProblem(line=after + 2, seq=after, message="lines follow the end line"))
-        self.end_hash = line_hash(line)
 
     def cut(self, partial: bool) -> _Broken:
         """The problem of a log that stops before its end line."""
@@ -284,8 +289,11 @@ class LogReader:
     Each event is yielded once the next line has confirmed its hash (the last one at a cut too). The first
     problem ends the events and is then ``problem``; ``ended`` says the end line was read and holds;
     ``count`` is how many events were yielded, and ``end_hash`` the hash of the end line once it holds
-    (the chain makes it a hash of the whole log). With ``canonical``, a line not written as affray writes it
-    is a problem too (for verify). A reader is a context manager that closes its stream.
+    (the chain makes it a hash of the whole log). The signature lines after the end line are
+    ``signatures`` once it is read (affray.events.signature); a damaged one is the problem and
+    ``damaged_signature``, any other line there the problem "lines follow the end line". With
+    ``canonical``, a line not written as affray writes it is a problem too (for verify). A reader is a
+    context manager that closes its stream.
     """
 
     def __init__(
@@ -304,6 +312,8 @@ class LogReader:
         self.header, self.vocabulary = _header(self.header_line, source, resolve)
         self.problem: LogProblem | None = None
         self.ended = False
+        self.signatures: list[LogSignature] = []
+        self.damaged_signature: LogProblem | None = None
         self.count = 0
         self._chain = _Chain(self.header_line, self.header, self.vocabulary, canonical)
         self._started = False
@@ -312,9 +322,9 @@ class LogReader:
         if canonical and self.header_line != encode_header(self.header):
             self.problem = LogProblem(line=1, seq=0, message=f"the header {NOT_CANONICAL}")
 
-    def _readline(self) -> bytes:
+    def _readline(self, limit: int = MAX_LINE_BYTES) -> bytes:
         try:
-            line = self._stream.readline(MAX_LINE_BYTES + 1)
+            line = self._stream.readline(limit + 1)
         except OSError as exc:
             raise LogError(f"{self.source}: cannot read: {exc.strerror or exc}") from None
         self._offset += len(line)
@@ -337,6 +347,12 @@ class LogReader:
         self.count = at.seq
         self._at = (at.offset, at.hash, at.t)
         return True
+
+    @property
+    def offset(self) -> int:
+        """How many bytes of the stream have been read: once the end line and what follows it are read,
+        the whole log's length."""
+        return self._offset
 
     @property
     def position(self) -> Position | None:
@@ -366,7 +382,9 @@ class LogReader:
                     raise chain.cut(partial=bool(raw))
                 line = raw[:-1]
                 if line.startswith(END_PREFIX):
-                    chain.end(line, more=bool(self._stream.read(1)))
+                    chain.end(line)
+                    self._signature_lines(chain.count + 1)
+                    chain.end_hash = line_hash(line)
                     self.ended = True
                     break
                 before = chain.prev
@@ -382,6 +400,27 @@ class LogReader:
         if pending is not None:
             self._yielded(pending, pending_at, chain.prev)
             yield pending
+
+    def _signature_lines(self, end_seq: int) -> None:
+        """Read what follows the end line (seq ``end_seq``): signature lines only, each read with
+        ``MAX_SIGNATURE_BYTES`` as its bound. Anything else is the problem "lines follow the end line"; a
+        line that begins as a signature line but is none is the problem "the signature line is damaged",
+        kept as ``damaged_signature`` too (a user error for the commands that sign and check)."""
+        number = end_seq + 1
+        while raw := self._readline(MAX_SIGNATURE_BYTES):
+            number += 1
+            if not raw.startswith(SIGNATURE_PREFIX):
+                raise _Broken(LogProblem(line=number, seq=end_seq, message="lines follow the end line"))
+            try:
+                if not raw.endswith(b"\n"):
+                    long = len(raw) > MAX_SIGNATURE_BYTES
+                    raise DamagedSignature(SIGNATURE_TOO_LONG if long else "it is cut short (no newline)")
+                self.signatures.append(decode_signature(raw[:-1]))
+            except DamagedSignature as exc:
+                message = f"the signature line is damaged: {exc}"
+                damaged = LogProblem(line=number, seq=end_seq, message=message)
+                self.damaged_signature = damaged
+                raise _Broken(damaged) from None
 
     def _yielded(self, event: Event, offset: int, hashed: str) -> None:
         self.count += 1

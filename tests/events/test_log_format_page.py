@@ -293,7 +293,24 @@ def check_event(line: bytes, seq: int, kinds: dict[str, Shape], prev: str, t: in
     return at
 
 
-def check_end(line: bytes, events: int, prev: str, more: bool) -> None:
+SIGNATURE = re.compile(
+    rb'\{"signer":"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}","algorithm":"ed25519",'
+    rb'"key":"[A-Za-z0-9+/]{43}=","signature":"[A-Za-z0-9+/]{86}=="\}'
+)
+"""A signature line as "Signatures" lays it out (the page's bound, 1,024 bytes, is far above its length)."""
+
+
+def check_signatures(rest: list[bytes], seq: int) -> None:
+    """Step 3's last part: after the end line (seq ``seq``), only whole signature lines."""
+    *whole, last = rest
+    for number, line in enumerate(whole, start=seq + 2):
+        if SIGNATURE.fullmatch(line) is None:
+            raise Found(number, seq)
+    if last:
+        raise Found(seq + 2 + len(whole), seq)  # a partial line
+
+
+def check_end(line: bytes, events: int, prev: str, rest: list[bytes]) -> None:
     """Step 3 for the end line after ``events`` events."""
     seq = events + 1
     try:
@@ -309,8 +326,7 @@ def check_end(line: bytes, events: int, prev: str, more: bool) -> None:
         raise Found(seq, seq - 1) if events else Found(1, 0)
     if line != canonical:
         raise Found(seq + 1, seq)
-    if more:
-        raise Found(seq + 2, seq)
+    check_signatures(rest, seq)
 
 
 UPCAST = {"perceived": 1, "reacted": 1}
@@ -347,7 +363,7 @@ def first_problem(data: bytes) -> tuple[int, int] | None:
             if last or len(line) > LIMIT:
                 raise Found(index + 1, index)  # a partial line, or no end line after a whole one
             if line.startswith(b'{"end":'):
-                check_end(line, index - 1, prev, more=any(lines[index + 1 :]) or len(lines) > index + 2)
+                check_end(line, index - 1, prev, lines[index + 1 :])
                 return None
             t = check_event(line, index, kinds, prev, t)
             prev = chain_hash(line)
@@ -436,3 +452,21 @@ def test_the_page_names_a_rechained_member_change_where_verify_does(
 ) -> None:
     mutant = data.draw(member_mutants(example_logs[name], rechain_it=True))
     agree(tmp_path_factory.mktemp("page"), mutant.data)
+
+
+def test_the_page_reads_a_signed_log(example_logs: ExampleLogs, tmp_path: Path) -> None:
+    log = tmp_path / "duel.jsonl"
+    log.write_bytes(example_logs["duel"])
+    assert affray("keygen", "alice", "-o", tmp_path).status == 0
+    assert affray("sign", log, "--key", tmp_path / "alice.key").status == 0
+    assert first_problem(log.read_bytes()) is None
+
+
+def test_the_page_names_a_line_after_the_signatures_where_verify_does(
+    example_logs: ExampleLogs, tmp_path: Path
+) -> None:
+    log = tmp_path / "duel.jsonl"
+    log.write_bytes(example_logs["duel"])
+    assert affray("keygen", "alice", "-o", tmp_path).status == 0
+    assert affray("sign", log, "--key", tmp_path / "alice.key").status == 0
+    agree(tmp_path, log.read_bytes() + b"{}\n")
