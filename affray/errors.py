@@ -145,8 +145,8 @@ def briefly(message: str) -> str:
     """A decoder's message (msgspec's) as an error shows it: one line, and what it quotes of the input (an
     unknown field's name, a value outside a choice) cut to ``QUOTE_LIMIT`` characters."""
 
-    def shorten(found: re.Match[str]) -> str:
-        return f"{found[1]}{excerpt(printable(found[2]))}{found[3]}"
+    def shorten(match: re.Match[str]) -> str:
+        return f"{match[1]}{excerpt(printable(match[2]))}{match[3]}"
 
     return printable(_QUOTED_INPUT.sub(shorten, message))
 
@@ -159,8 +159,8 @@ def toml_limit(text: str, exc: ValueError | RecursionError) -> str:
     digits = sys.get_int_max_str_digits()
     if "integer string conversion" not in str(exc):
         return excerpt(str(exc), 2 * QUOTE_LIMIT)
-    found = re.search(rf"(?<![\w.\"'])[0-9][0-9_]{{{digits},}}", text)
-    where = f"line {text.count(chr(10), 0, found.start()) + 1}: " if found else ""
+    integer = re.search(rf"(?<![\w.\"'])[0-9][0-9_]{{{digits},}}", text)
+    where = f"line {text.count(chr(10), 0, integer.start()) + 1}: " if integer else ""
     return f"{where}an integer has more than {digits} digits"
 
 

@@ -77,7 +77,7 @@ def check_target(target: Path, *, force: bool, flag: str) -> None:
     folder exists, and nothing has its name unless ``force`` (a dangling link counts)."""
     where = shown(flag, target)
     try:
-        found = what_is_at(target)
+        occupant = what_is_at(target)
         folder = target.parent.is_dir()
         is_folder = target.is_dir()
     except (OSError, ValueError) as exc:
@@ -86,8 +86,8 @@ def check_target(target: Path, *, force: bool, flag: str) -> None:
         raise AffrayError(f"{where}: is a folder; name a file")
     if not folder:
         raise AffrayError(f"{where}: there is no folder {printable(str(target.parent))}")
-    if found is not None and not force:
-        there = "the file exists" if found == "a file" else f"{found} has that name"
+    if occupant is not None and not force:
+        there = "the file exists" if occupant == "a file" else f"{occupant} has that name"
         raise AffrayError(f"{where}: {there}; --force replaces it")
 
 

@@ -52,16 +52,16 @@ class Keeper:
 
     def kept(self) -> list[Kept]:
         """The runs kept, by run number."""
-        found: dict[int, Kept] = {}
+        by_run: dict[int, Kept] = {}
         for _, negative, seed in self._soonest:
-            found.setdefault(-negative, Kept(-negative, seed, "soonest"))
+            by_run.setdefault(-negative, Kept(-negative, seed, "soonest"))
         for _, negative, seed in self._latest:
-            found.setdefault(-negative, Kept(-negative, seed, "latest"))
-        others = [(index, seed) for index, seed in self._sample if index not in found]
+            by_run.setdefault(-negative, Kept(-negative, seed, "latest"))
+        others = [(index, seed) for index, seed in self._sample if index not in by_run]
         chosen = self._random.sample(others, min(self.count, len(others)))
         for index, seed in chosen:
-            found[index] = Kept(index, seed, "sample")
-        return sorted(found.values())
+            by_run[index] = Kept(index, seed, "sample")
+        return sorted(by_run.values())
 
 
 def _keep_largest(heap: list[tuple[int, int, int]], entry: tuple[int, int, int], size: int) -> None:

@@ -170,25 +170,25 @@ def sample_points(
 ) -> list[list[str | None]]:
     """The winners of the samples at each point (``specs[i]``): samples ``0..n-1`` at every point, the same
     seeds, in rounds, each point given more until it is known well enough or has ``most``."""
-    found: list[list[str | None]] = [[] for _ in specs]
+    winners_at: list[list[str | None]] = [[] for _ in specs]
     wanted = [min(_first_round(how.within), how.most)] * len(specs)
     if grow:
         grow(sum(wanted))
     while True:
         points = [
             (index, task)
-            for index, (have, want) in enumerate(zip(found, wanted, strict=True))
+            for index, (have, want) in enumerate(zip(winners_at, wanted, strict=True))
             for task in chunks_between(len(have), want)
         ]
         if not points:
-            return found
+            return winners_at
         fought = run_tasks([(specs[i], task) for i, task in points], how.seed, how.jobs, done, how.scheduler)
         with contextlib.closing(fought):
             for (index, _), outcomes in zip(points, fought, strict=True):
-                found[index].extend(outcome.winner for outcome in outcomes)
-        more = [_wanted(winners, sides, how) for winners in found]
+                winners_at[index].extend(outcome.winner for outcome in outcomes)
+        more = [_wanted(winners, sides, how) for winners in winners_at]
         if grow:
-            grow(sum(m - len(w) for m, w in zip(more, found, strict=True)))
+            grow(sum(m - len(w) for m, w in zip(more, winners_at, strict=True)))
         wanted = more
 
 

@@ -99,12 +99,12 @@ def tell_sweep(points: Sequence[Point], reports: Sequence[Report], name: str) ->
 def at_the_edge(points: Sequence[Point], index: int) -> list[str]:
     """The varied paths at whose first or last value the point ``index`` lies (of a path swept over more
     than one value): the fight may be more even beyond them."""
-    found = []
+    edges = []
     for k, (path, value) in enumerate(points[index]):
         values = list(dict.fromkeys(json.dumps(point[k][1]) for point in points))
         if len(values) > 1 and json.dumps(value) in (values[0], values[-1]):
-            found.append(path)
-    return found
+            edges.append(path)
+    return edges
 
 
 class SweepPoint(msgspec.Struct, frozen=True):

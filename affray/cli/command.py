@@ -98,13 +98,13 @@ def find_parent(child: LogStore, recorded: str) -> tuple[LogStore, bool]:
     """Where the parent a what-if at ``child`` records as ``recorded`` is (its path from the child's file's
     folder; a campaign's encounter as ``campaign.sqlite#NAME``), and whether anything is there."""
     try:
-        found = stores.place(str(child.file.parent / recorded))
+        parent = stores.place(str(child.file.parent / recorded))
     except LogError:
         return JsonLinesLog(Path(recorded)), False
     try:
-        return found, found.exists()
+        return parent, parent.exists()
     except AffrayError:  # there, but no campaign: reading it says why
-        return found, True
+        return parent, True
 
 
 def recorded_parent(parent: LogStore, output: Path) -> str:

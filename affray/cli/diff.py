@@ -37,23 +37,23 @@ def diff(a: LogStore, b: LogStore, as_json: bool) -> None:
                 f"{a} is a log of {left.header.ruleset} and {b} one of {right.header.ruleset}: "
                 "diff compares logs of one ruleset"
             )
-        found = diff_logs(left, right, (str(a), str(b)))
+        comparison = diff_logs(left, right, (str(a), str(b)))
         warn_if_broken(left, a, "compared")
         warn_if_broken(right, b, "compared")
     if as_json:
         record = {
             "a": str(a),
             "b": str(b),
-            "same": found.same,
-            "header": found.header,
-            "parting": found.parting,
-            "outcome": {"a": found.a, "b": found.b},
+            "same": comparison.same,
+            "header": comparison.header,
+            "parting": comparison.parting,
+            "outcome": {"a": comparison.a, "b": comparison.b},
         }
         click.echo(ENCODER.encode(record).decode())
     else:
         click.echo(one_line(named(left.header, "A", a)))
         click.echo(one_line(named(right.header, "B", b)))
-        for line in tell_diff(found, "A", "B"):
+        for line in tell_diff(comparison, "A", "B"):
             click.echo(one_line(line))
-    if not found.same:
+    if not comparison.same:
         sys.exit(EXIT_DIFFERENT)

@@ -40,18 +40,18 @@ def explain(log: LogStore, seq: int, as_json: bool, odds_file: Path | None) -> N
         reading = rulesets.reading(reader.header, str(log))
         events = iter(reader)
         try:
-            found = explain_event(events, seq, reading)
+            explained = explain_event(events, seq, reading)
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
-        if found is None:
+        if explained is None:
             warn_if_broken(reader, log, "read")
             raise AffrayError(f"{log}: no seq {seq}: the log holds seq 1 to {reader.count}")
         if odds_file is not None:
-            found = msgspec.structs.replace(found, luck=_luck(odds_file, reader, events, log, seq))
+            explained = msgspec.structs.replace(explained, luck=_luck(odds_file, reader, events, log, seq))
     if as_json:
-        click.echo(ENCODER.encode(found).decode())
+        click.echo(ENCODER.encode(explained).decode())
         return
-    for line in tell_explained(found):
+    for line in tell_explained(explained):
         click.echo(one_line(line))
 
 

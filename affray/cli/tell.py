@@ -104,9 +104,9 @@ def _rebuilt(log: LogStore, reader: LogReader, seq: int | None, moment: int | No
     file = log.own_file
     if file is None:  # snapshots are kept beside a log's own file
         return fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
-    found = snapshots.nearest(file, reader.header_line, seq=seq, t_ms=moment)
-    if found is not None:
-        snapshot, path = found
+    kept = snapshots.nearest(file, reader.header_line, seq=seq, t_ms=moment)
+    if kept is not None:
+        snapshot, path = kept
         state = snapshots.state_of(snapshot, path, reader.vocabulary)
         if state is not None and reader.resume_after(snapshot.at):
             start = Rebuilt(state=state, reached=False, count=snapshot.at.seq, last_t=snapshot.at.t)

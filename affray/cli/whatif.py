@@ -137,10 +137,10 @@ def whatif(
     encounter = fight.fought(written, force=force, controllers=controllers, trace=ctx.obj["verbose"], log=log)
     click.echo(f"{output}: {log} with {', '.join(map(str, changes))}; {encounter.count} events")
     with open_log_arg(written) as child:
-        found = diff_logs(parent, child, (str(log), str(output)))
+        comparison = diff_logs(parent, child, (str(log), str(output)))
         click.echo(one_line(named(parent.header, "A", log)))
         click.echo(one_line(named(child.header, "B", written)))
-    for line in tell_diff(found, "A", "B"):
+    for line in tell_diff(comparison, "A", "B"):
         click.echo(one_line(line))
 
 

@@ -114,14 +114,14 @@ def _open_device(target: Path) -> int | None:
 def _refuse(target: Path, replace: bool) -> None:
     """A target that is a folder, or that exists (a link included) unless ``replace``, is refused."""
     try:
-        found = files.what_is_at(target)
+        occupant = files.what_is_at(target)
         folder = target.is_dir()
     except (OSError, ValueError) as exc:
         raise _cannot(target, exc) from None
     if folder:
         raise LogError(f"{target}: is a folder; name a file")
-    if found is not None and not replace:
-        there = "already exists" if found == "a file" else f"{found} has that name"
+    if occupant is not None and not replace:
+        there = "already exists" if occupant == "a file" else f"{occupant} has that name"
         raise LogError(f"{target}: {there}; choose another name or pass --force")
 
 
@@ -133,8 +133,8 @@ def _keep_left_over(path: Path, target: Path) -> Path | None:
     except OSError:
         return None
     try:
-        found = os.fstat(fd)
-        if not stat.S_ISREG(found.st_mode) or found.st_nlink != 1 or found.st_uid != os.geteuid():
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1 or status.st_uid != os.geteuid():
             return None
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return keep_as_partial(path, target) if _names(fd, path) else None
@@ -158,8 +158,8 @@ def _take_lock(path: Path, target: Path) -> tuple[int, bool]:
             except FileNotFoundError:
                 continue  # released meanwhile
         try:
-            found = os.fstat(fd)
-            if not stat.S_ISREG(found.st_mode) or found.st_nlink != 1:  # a fifo, another file's name
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:  # a fifo, another file's name
                 raise LogError(f"{target}: {path.name} beside it is not a lock file; remove it")
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if _names(fd, path):

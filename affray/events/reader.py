@@ -460,8 +460,8 @@ _SEQ = re.compile(rb'"seq":(\d{1,12}),')
 
 def _seq_of(line: bytes) -> int | None:
     """The seq an event line holds, read without decoding it (None if it holds none)."""
-    found = _SEQ.search(line, 0, 200)
-    return int(found.group(1)) if found else None
+    match = _SEQ.search(line, 0, 200)
+    return int(match.group(1)) if match else None
 
 
 def open_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogReader:

@@ -118,10 +118,10 @@ class GeneratedDice(DiceSource):
         self._streams: dict[str, _WordStream | _BlockStream] = {}
 
     def _stream(self, stream: str) -> _WordStream | _BlockStream:
-        found = self._streams.get(stream)
-        if found is None:
-            found = self._streams[stream] = self._kind(self.seed, stream)
-        return found
+        kept = self._streams.get(stream)
+        if kept is None:
+            kept = self._streams[stream] = self._kind(self.seed, stream)
+        return kept
 
     def face(self, stream: str, sides: int) -> int:
         """Draw until a word falls below the largest multiple of ``sides``; map it to 1..sides."""
@@ -375,10 +375,10 @@ class Dice:
     def stream(self, roller: str, purpose: str) -> Stream:
         """The stream ``roller/purpose``, for a caller that rolls on it often."""
         key = (roller, purpose)
-        found = self._streams.get(key)
-        if found is None:
-            found = self._streams[key] = Stream(self.source, roller, purpose)
-        return found
+        stream = self._streams.get(key)
+        if stream is None:
+            stream = self._streams[key] = Stream(self.source, roller, purpose)
+        return stream
 
     def roll(self, roller: str, purpose: str, expr: str, need: Need = None) -> Roll:
         """Roll ``expr`` on the stream ``roller/purpose``, as that stream's next draw; ``need`` says what

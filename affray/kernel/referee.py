@@ -62,8 +62,8 @@ class RulingError(ScenarioError):
 
 def effect_of(ruling: RulingTerms) -> Effect | None:
     """The one effect a ruling has, or None for a ruling that has none of these (special damage's)."""
-    found = [effect for effect in EFFECTS if _has(ruling, effect)]
-    return found[0] if len(found) == 1 else None
+    effects = [effect for effect in EFFECTS if _has(ruling, effect)]
+    return effects[0] if len(effects) == 1 else None
 
 
 def _has(ruling: RulingTerms, effect: Effect) -> bool:
@@ -138,13 +138,13 @@ class Referee:
         if not self._due:
             return []
         following, now = encounter.count + 1, int(encounter.now)
-        found = [
+        due_now = [
             (number, self._rulings[number])
             for number in sorted(self._due)
             if self._effects[number] == effect and _due(self._rulings[number], combatant, following, now)
         ]
-        self._claimed.update(number for number, ruling in found if ruling.seq is not None)
-        return found
+        self._claimed.update(number for number, ruling in due_now if ruling.seq is not None)
+        return due_now
 
     def record(self, encounter: Encounter[Any], number: int, combatant: str, effect: str) -> None:
         """Ruling ``number`` took effect on the event just emitted (or on the one that the rulings just

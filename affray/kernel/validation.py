@@ -27,8 +27,8 @@ def _unwrapped(node: mi.Type) -> mi.Type:
 def _step(node: mi.Type, step: str | int) -> mi.Type | None:
     node = _unwrapped(node)
     if isinstance(node, mi.UnionType):
-        found = (_step(member, step) for member in node.types)
-        return next((each for each in found if each is not None), None)
+        stepped = (_step(member, step) for member in node.types)
+        return next((each for each in stepped if each is not None), None)
     if isinstance(node, mi.StructType) and isinstance(step, str):
         return next((f.type for f in node.fields if f.encode_name == step), None)
     if isinstance(node, mi.ListType | mi.VarTupleType) and isinstance(step, int):

@@ -95,14 +95,14 @@ def chosen(answer: object, intents: tuple[type, ...], who: str) -> Chosen:
 
 
 def _scores(scores: Mapping[str, float], who: str) -> tuple[Score, ...]:
-    found = []
+    scored = []
     for option, score in scores.items():
         if not isinstance(option, str) or isinstance(score, bool) or not isinstance(score, int | float):
             raise ControllerError(f"{who} scored {_quoted(option)} as {_quoted(score)}: want text: number")
         if not math.isfinite(score):
             raise ControllerError(f"{who} scored {option!r} as {score}: a score is a finite number")
-        found.append(Score(option=option, score=float(score)))
-    return tuple(found)
+        scored.append(Score(option=option, score=float(score)))
+    return tuple(scored)
 
 
 def where_it_failed(exc: BaseException) -> str:
@@ -132,15 +132,15 @@ def factory(controller: str, folder: Path) -> Callable[[Seat], Any]:
     be had. A module of that name already imported from elsewhere (the standard library's ``os``,
     affray, another scenario's package of the same name) is refused, never used in its place."""
     module_name, _, name = controller.partition(":")
-    found: Any = _module(controller, module_name, folder.resolve())
+    resolved: Any = _module(controller, module_name, folder.resolve())
     for part in name.split("."):
-        if not hasattr(found, part):
+        if not hasattr(resolved, part):
             raise ControllerError(f"controller {controller!r}: {module_name} has no {name}")
-        found = getattr(found, part)
-    if not callable(found):
+        resolved = getattr(resolved, part)
+    if not callable(resolved):
         raise ControllerError(f"controller {controller!r}: {name} is not callable")
-    _IMPORTED[controller] = found
-    return found  # type: ignore[no-any-return]
+    _IMPORTED[controller] = resolved
+    return resolved  # type: ignore[no-any-return]
 
 
 _IMPORTED: dict[str, Callable[[Seat], Any]] = {}

@@ -84,11 +84,11 @@ def replayed_otherwise(ruleset: Ruleset[Any, Any], scenario: Any, log: LogFile, 
     ruleset.battle(scenario).run(sinks=[fought.append], keep_log=False)
     recorded = [event for event in log.events if event.seq <= after]
     for made, kept in zip(fought, recorded, strict=False):
-        found = [d for d in event_differences(made, kept) if not d.path.endswith(".source")]
-        if found:
+        differing = [d for d in event_differences(made, kept) if not d.path.endswith(".source")]
+        if differing:
             return (
-                f"seq {kept.seq} does not replay as recorded ({found[0].path}: {found[0].a!r} today, "
-                f"{found[0].b!r} recorded)"
+                f"seq {kept.seq} does not replay as recorded ({differing[0].path}: {differing[0].a!r} today, "
+                f"{differing[0].b!r} recorded)"
             )
     if len(fought) < len(recorded):
         return f"the fight ends at seq {len(fought)} today"
@@ -97,5 +97,5 @@ def replayed_otherwise(ruleset: Ruleset[Any, Any], scenario: Any, log: LogFile, 
 
 def split_at(argument: str) -> tuple[str, int | None]:
     """``LOG@N`` as the log and ``N``; any other argument as itself and None."""
-    found = AT_SEQ.match(argument)
-    return (found["log"], int(found["seq"])) if found else (argument, None)
+    match = AT_SEQ.match(argument)
+    return (match["log"], int(match["seq"])) if match else (argument, None)

@@ -70,10 +70,10 @@ def differences(a: Any, b: Any, path: str = "") -> list[FieldDifference]:
 
 def _mapping_differences(a: dict[str, Any], b: dict[str, Any], path: str) -> list[FieldDifference]:
     """Where two mappings differ, key by key: ``a``'s keys in order, then those only ``b`` has."""
-    found: list[FieldDifference] = []
+    differing: list[FieldDifference] = []
     for key in [*a, *(k for k in b if k not in a)]:
-        found += differences(a.get(key, _MISSING), b.get(key, _MISSING), f"{path}.{key}" if path else key)
-    return found
+        differing += differences(a.get(key, _MISSING), b.get(key, _MISSING), f"{path}.{key}" if path else key)
+    return differing
 
 
 def plain(value: msgspec.Struct) -> Any:

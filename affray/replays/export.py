@@ -79,8 +79,8 @@ def markdown_text(text: str) -> str:
     character that could begin markup backslash-escaped, ``<`` and ``&`` as entities (which every renderer
     reads, raw HTML allowed or not)."""
 
-    def inert(found: re.Match[str]) -> str:
-        char = found.group()
+    def inert(match: re.Match[str]) -> str:
+        char = match.group()
         return _ENTITIES.get(char) or f"\\{char}"
 
     return _MARKUP.sub(inert, printable(text))

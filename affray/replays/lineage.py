@@ -98,8 +98,8 @@ def parent_link(child: Any, header: LogHeader, open_log: OpenLog, recorded: Rere
     except AffrayError as exc:
         return Link(path=path, state="unchecked", why=_without_path(str(exc), path))
     if end != named:
-        found = f"its end hash is {end}" if end else "it has no end line that holds"
-        return Link(path=path, state="unchecked", why=f"not the parent: {found}, the what-if names {said}")
+        its_end = f"its end hash is {end}" if end else "it has no end line that holds"
+        return Link(path=path, state="unchecked", why=f"not the parent: {its_end}, the what-if names {said}")
     problem = changes_problem(parent, header, lambda h: recorded(h, str(path)))
     state: LinkState = "false" if problem else "holds"
     return Link(path=path, state=state, why=problem, header=parent.header, end=end)
@@ -122,10 +122,10 @@ def changes_problem(parent: LogFile, child: LogHeader, recorded: Callable[[LogHe
     except AffrayError as exc:
         return f"its declared changes cannot be made to it: {printable(str(exc))}"
     try:
-        found = _normal(child, recorded)
+        actual = _normal(child, recorded)
     except AffrayError as exc:
         return f"its own scenario cannot be read: {printable(str(exc))}"
-    fields = differences(expected, found)
+    fields = differences(expected, actual)
     if not fields:
         return ""
     listed = "; ".join(

@@ -286,13 +286,13 @@ class _Watch:
         id) and those with conditions; with ``looked`` None, every combatant, changed or not."""
         if looked is None:
             return [(k, self._now(combatants, k, now)) for k in range(len(self.joined))]
-        found: list[tuple[int, Seen | None]] = []
+        changed: list[tuple[int, Seen | None]] = []
         index = self.index
         for k in sorted({index[i] for i in looked if i in index} | self.timed):
             before = self.shown[k]
             if (after := self._now(combatants, k, now)) != before:
-                found.append((k, after))
-        return found
+                changed.append((k, after))
+        return changed
 
     def _now(self, combatants: dict[str, Any], k: int, now: int) -> Seen | None:
         """How combatant ``k`` is shown now (None before it joins)."""
@@ -325,8 +325,8 @@ escaped control below U+0020, or a run of characters outside printable ASCII."""
 _SHORT = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
-def _shown(found: re.Match[str]) -> str:
-    text = found.group()
+def _shown(match: re.Match[str]) -> str:
+    text = match.group()
     if text == "\\\\":
         return text
     if text[0] == "\\":  # a control, which JSON escapes

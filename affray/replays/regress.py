@@ -76,7 +76,7 @@ def regress(path: str, log: LogFile, recorded: Callable[[], Recorded]) -> tuple[
     make of its header and its recorded decisions (what ``--update`` writes)."""
     recorded = cache(recorded)  # the header's scenario is loaded once, for all three uses
     verdict = verify(log, recorded)
-    found = Regression(
+    regression = Regression(
         since=_changed_since(log.header, recorded),
         path=path,
         sort=SORTS[verdict.finding],
@@ -85,21 +85,21 @@ def regress(path: str, log: LogFile, recorded: Callable[[], Recorded]) -> tuple[
         seq=verdict.seq,
     )
     if verdict.finding != "changed":
-        return found, None
+        return regression, None
     try:
         what = recorded()
         following = _Following(log.events)
         resimulate(what, following)
     except AffrayError:  # a re-simulation that fails is told by the verdict already
-        return found, None
+        return regression, None
     header = _today(log.header, what)
     today = LogFile(
         header=header, header_line=b"", vocabulary=log.vocabulary, events=following.events, ended=True
     )
     diff = diff_logs(log, today, ("recorded", "today"))
-    found.fields = diff.parting.fields if diff.parting is not None else []
-    found.outcome = outcome_differences(diff.a, diff.b)
-    return found, encode_log(header, following.events)
+    regression.fields = diff.parting.fields if diff.parting is not None else []
+    regression.outcome = outcome_differences(diff.a, diff.b)
+    return regression, encode_log(header, following.events)
 
 
 def _changed_since(header: LogHeader, recorded: Callable[[], Recorded]) -> list[str]:

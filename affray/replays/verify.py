@@ -164,8 +164,8 @@ def verify(log: RecordedLog, recorded: Callable[[], Recorded], *, trace: bool = 
     folding = _Folding(log)
     try:
         return _verified(log, folding, recorded, trace)
-    except Mismatch as found:
-        finding, message = found.finding, found.message
+    except Mismatch as mismatch:
+        finding, message = mismatch.finding, mismatch.message
         if finding != "damaged":
             damage = _damage_in_the_rest(folding)
             if damage is not None:
@@ -173,8 +173,8 @@ def verify(log: RecordedLog, recorded: Callable[[], Recorded], *, trace: bool = 
         return Verdict(
             ok=False,
             events=folding.count,
-            seq=found.seq,
-            where=found.where,
+            seq=mismatch.seq,
+            where=mismatch.where,
             message=message,
             finding=finding,
         )

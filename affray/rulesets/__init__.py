@@ -82,37 +82,37 @@ def module_names() -> list[str]:
 
 
 def _find(name: str, known: dict[str, Any], built_in: Mapping[str, str], group: str, kind: type) -> Any:
-    found = known.get(name)
-    if found is not None:
-        return found
+    plugin = known.get(name)
+    if plugin is not None:
+        return plugin
     if name in built_in:
-        found = getattr(importlib.import_module(built_in[name]), kind.__name__.upper())
+        plugin = getattr(importlib.import_module(built_in[name]), kind.__name__.upper())
     else:
         point = _installed(group).get(name)
         if point is not None:
-            found = point.load()
-    if found is None:
+            plugin = point.load()
+    if plugin is None:
         return None
-    if not isinstance(found, kind):
+    if not isinstance(plugin, kind):
         raise UnknownRuleset(f"{name}: the entry point of {group} does not name a {kind.__name__}")
-    known[name] = found
-    return found
+    known[name] = plugin
+    return plugin
 
 
 def ruleset(name: str) -> Ruleset[Any, Any]:
     """The ruleset called ``name``; UnknownRuleset (a user error) lists the ones there are."""
-    found: Ruleset[Any, Any] | None = _find(name, _rulesets, BUILT_IN_RULESETS, RULESET_GROUP, Ruleset)
-    if found is None:
+    loaded: Ruleset[Any, Any] | None = _find(name, _rulesets, BUILT_IN_RULESETS, RULESET_GROUP, Ruleset)
+    if loaded is None:
         raise UnknownRuleset(f"no ruleset {excerpt(name)!r} (installed: {', '.join(ruleset_names())})")
-    return found
+    return loaded
 
 
 def module(name: str) -> Module:
     """The module called ``name``."""
-    found: Module | None = _find(name, _modules, BUILT_IN_MODULES, MODULE_GROUP, Module)
-    if found is None:
+    loaded: Module | None = _find(name, _modules, BUILT_IN_MODULES, MODULE_GROUP, Module)
+    if loaded is None:
         raise UnknownRuleset(f"no module {excerpt(name)!r} is installed")
-    return found
+    return loaded
 
 
 def modules_of(scenario: Any) -> list[Module]:
@@ -175,8 +175,8 @@ def load_scenario(path: Path) -> tuple[Ruleset[Any, Any], Any]:
 
 def load_mapping(raw: Any, source: str, folder: Path | None) -> tuple[Ruleset[Any, Any], Any]:
     """A scenario's mapping (as a file's TOML gives it) loaded under its ruleset; errors name ``source``."""
-    found = _ruleset_of(raw, source)
-    return found, found.load(with_fair_seed(raw, source), source, folder)
+    chosen = _ruleset_of(raw, source)
+    return chosen, chosen.load(with_fair_seed(raw, source), source, folder)
 
 
 def recorded(header: LogHeader, source: str) -> Recorded:
@@ -186,10 +186,10 @@ def recorded(header: LogHeader, source: str) -> Recorded:
         raw = recorded_mapping(header)
     except (msgspec.DecodeError, RecursionError) as exc:
         raise LogError(f"{where}: the scenario is damaged ({exc})") from None
-    found = _header_ruleset(header, where)
-    scenario = found.load(with_fair_seed(raw, where), f"{where} scenario", None)
+    chosen = _header_ruleset(header, where)
+    scenario = chosen.load(with_fair_seed(raw, where), f"{where} scenario", None)
     return Recorded(
-        ruleset=found, modules=tuple(modules_of(scenario)), scenario=scenario, source=f"{where} scenario"
+        ruleset=chosen, modules=tuple(modules_of(scenario)), scenario=scenario, source=f"{where} scenario"
     )
 
 
@@ -204,15 +204,15 @@ def reading(header: LogHeader, source: str) -> Reading:
     """The ruleset and modules a log's header names: all that reading, telling and showing it needs (the
     scenario itself is not checked: a log is read even when today's rules would refuse its scenario)."""
     where = f"{source}: line 1 (header)"
-    found = _header_ruleset(header, where)
+    chosen = _header_ruleset(header, where)
     try:
         modules: Sequence[str] = msgspec.json.decode(header.scenario, type=_Modules).modules
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
         raise LogError(f"{where}: the scenario's modules cannot be read ({exc})") from None
-    unknown = sorted(set(modules) - set(found.modules))
+    unknown = sorted(set(modules) - set(chosen.modules))
     if unknown:
-        raise LogError(f"{where}: ruleset {found.name} has no module {excerpt(unknown[0])!r}")
-    return Reading(ruleset=found, modules=tuple(module(name) for name in modules))
+        raise LogError(f"{where}: ruleset {chosen.name} has no module {excerpt(unknown[0])!r}")
+    return Reading(ruleset=chosen, modules=tuple(module(name) for name in modules))
 
 
 def vocabulary_for(header: LogHeader, source: str) -> Vocabulary[Any]:

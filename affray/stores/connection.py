@@ -145,17 +145,17 @@ def beside(path: Path, where: str) -> Beside:
     for suffix in ("-wal", "-shm", "-journal"):
         side = real.with_name(real.name + suffix)
         try:
-            found = os.lstat(side)
+            status = os.lstat(side)
         except FileNotFoundError:
             continue
         except OSError as exc:
             raise LogError(f"{where}: cannot read {printable(side.name)}: {exc.strerror or exc}") from None
-        if not stat.S_ISREG(found.st_mode):
+        if not stat.S_ISREG(status.st_mode):
             raise LogError(
                 f"{where}: {printable(side.name)} beside it is not a regular file (a link, say); only "
                 "SQLite's own files may lie there"
             )
-        sizes[suffix] = found.st_size
+        sizes[suffix] = status.st_size
     if sizes.get("-journal"):
         raise LogError(
             f"{where}: {printable(real.name)}-journal beside it is a rollback journal, which affray never "
@@ -175,8 +175,8 @@ def read_mode(file: CampaignFile, path: Path) -> Mode:
             except BaseException:
                 file.unlock()
                 raise
-        found = beside(path, file.where)
-        if found.wal is not None and found.shm:
+        sidecars = beside(path, file.where)
+        if sidecars.wal is not None and sidecars.shm:
             return Mode.BESIDE_WRITER
         if time.monotonic() > deadline:
             raise LogError(
@@ -186,12 +186,12 @@ def read_mode(file: CampaignFile, path: Path) -> Mode:
         time.sleep(_POLL)  # a writer just starting or just done: its files are being made or removed
 
 
-def alone_mode(found: Beside, where: str) -> Mode:
+def alone_mode(sidecars: Beside, where: str) -> Mode:
     """How to read a campaign no one writes: alone, or with the lines a writer that is gone left in its
     write-ahead log."""
-    if not found.lines_left:
+    if not sidecars.lines_left:
         return Mode.ALONE
-    if found.shm:
+    if sidecars.shm:
         return Mode.LEFT_LOG
     raise LogError(
         f"{where}: its -wal file holds lines a writer committed and its -shm file, SQLite's index of them, "

@@ -70,15 +70,15 @@ def _identity(path: Path, where: str) -> Identity:
     """The device and inode of the regular file at ``path`` (a link followed); LogError when there is
     none, or it is no regular file (a folder, a FIFO or a device is never opened)."""
     try:
-        found = os.stat(path)
+        status = os.stat(path)
     except FileNotFoundError:
         raise LogError(f"{where}: no such file") from None
     except OSError as exc:
         raise LogError(f"{where}: cannot read: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise LogError(f"{where}: cannot read: not a file name ({exc})") from None
-    refuse_irregular(found.st_mode, where, LogError, "a campaign")
-    return found.st_dev, found.st_ino
+    refuse_irregular(status.st_mode, where, LogError, "a campaign")
+    return status.st_dev, status.st_ino
 
 
 def _opened(path: Path, where: str, identity: Identity) -> int:
@@ -87,10 +87,10 @@ def _opened(path: Path, where: str, identity: Identity) -> int:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         raise LogError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    found = os.fstat(fd)
-    if (found.st_dev, found.st_ino) == identity:
+    status = os.fstat(fd)
+    if (status.st_dev, status.st_ino) == identity:
         return fd
-    other = _open.get((found.st_dev, found.st_ino))
+    other = _open.get((status.st_dev, status.st_ino))
     if other is not None:
         other.spare.append(fd)  # closing it would drop this process's locks on that file
     else:

@@ -111,11 +111,11 @@ def select(columns: Sequence[Column], rest: str, *, first: str = "id") -> str:
 def values(columns: Sequence[Column], row: Sequence[object]) -> list[object]:
     """The checked values of a row selected by ``select`` (its first value left out); Bad for the first
     that is not as affray stores it."""
-    found = []
+    checked = []
     for at, column in enumerate(columns):
         type_of, length, value = row[1 + 3 * at : 4 + 3 * at]
-        found.append(column.value(str(type_of), cast(int | None, length), value))
-    return found
+        checked.append(column.value(str(type_of), cast(int | None, length), value))
+    return checked
 
 
 class Stored(msgspec.Struct, frozen=True):
@@ -161,17 +161,17 @@ def _bad_row(connection: sqlite3.Connection, where: str, id: int, bad: Bad) -> L
 
 def listing(connection: sqlite3.Connection, where: str, limit: int = -1) -> list[Stored]:
     """The encounters (the first ``limit`` by name; all when -1), each checked."""
-    found = []
+    encounters = []
     try:
         for row in connection.execute(_LISTING, (limit,)):
             try:
                 name, events, end_line = values(_LISTED, row)
             except Bad as bad:
                 raise _bad_row(connection, where, row[0], bad) from None
-            found.append(Stored(cast(str, name), cast(int, events), end_line is not None))
+            encounters.append(Stored(cast(str, name), cast(int, events), end_line is not None))
     except sqlite3.DataError as exc:
         raise too_big(connection, where, exc) from None
-    return found
+    return encounters
 
 
 _CHAIN = (END_LINE, EVENTS, LAST_HASH)
@@ -187,13 +187,13 @@ def held(connection: sqlite3.Connection, where: str, name: str, *, header: bool 
     if row is None:
         return None
     try:
-        found = values(columns, row)
+        checked = values(columns, row)
     except Bad as bad:
         raise LogError(f"{where}: {bad}; affray did not write it so") from None
-    end_line, events, last_hash = found[-3:]
+    end_line, events, last_hash = checked[-3:]
     return Held(
         row[0],
-        cast(bytes, found[0]) if header else b"",
+        cast(bytes, checked[0]) if header else b"",
         cast(bytes | None, end_line),
         cast(int, events),
         cast(str, last_hash),

@@ -84,12 +84,12 @@ FROM sqlite_schema LIMIT ?
 
 
 def _rows(connection: sqlite3.Connection, limit: int) -> list[SchemaRow]:
-    found = []
+    rows = []
     for type_of, name_of, table_of, sql_of, kind, name, table, sql in connection.execute(
         _SCHEMA_ROWS, (limit,)
     ):
-        found.append(SchemaRow((type_of, name_of, table_of, sql_of), kind, name, table, sql))
-    return found
+        rows.append(SchemaRow((type_of, name_of, table_of, sql_of), kind, name, table, sql))
+    return rows
 
 
 @functools.cache
@@ -116,8 +116,8 @@ def check_marks(where: str, application_id: int, version: int) -> None:
     """LogError unless a database's ``application_id`` and ``user_version`` mark a campaign this affray
     reads."""
     if application_id != APPLICATION_ID:
-        found = f"a SQLite database whose application_id is {application_id:#x}"
-        raise not_campaign(where, f"{found}, not affray's {APPLICATION_ID:#x}")
+        database = f"a SQLite database whose application_id is {application_id:#x}"
+        raise not_campaign(where, f"{database}, not affray's {APPLICATION_ID:#x}")
     if version > SCHEMA_VERSION:
         raise LogError(
             f"{where}: its campaign schema is version {version}, newer than this affray reads "
@@ -135,11 +135,11 @@ def check_schema(connection: sqlite3.Connection, where: str) -> None:
     (version,) = connection.execute("PRAGMA user_version").fetchone()
     check_marks(where, application_id, version)
     expected = expected_rows()
-    found = _rows(connection, len(expected) + 1)
-    for row in found:
+    rows = _rows(connection, len(expected) + 1)
+    for row in rows:
         if row not in expected:
             raise not_campaign(where, f"it holds {_described(row, expected)}, which affray did not create")
-    missing = sorted(expected - set(found), key=lambda row: row.name or b"")
+    missing = sorted(expected - set(rows), key=lambda row: row.name or b"")
     if missing:
         raise not_campaign(where, f"it has no {_text(missing[0].name)} {_text(missing[0].type)}")
 

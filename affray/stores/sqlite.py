@@ -151,9 +151,9 @@ def _to_write(file: CampaignFile, path: Path, where: str) -> sqlite3.Connection:
     """The writer's connection, once the file has been found to be a campaign without writing a byte
     (SQLite folds a write-ahead log into the file when a writer closes it, a refused one too)."""
     check_header(where, file.head(HEADER_BYTES))
-    found: Beside = beside(path, where)
-    if not found.lines_left or found.shm:
-        _checked(path, alone_mode(found, where), where).close()
+    sidecars: Beside = beside(path, where)
+    if not sidecars.lines_left or sidecars.shm:
+        _checked(path, alone_mode(sidecars, where), where).close()
     connection = _checked(path, Mode.WRITE, where)
     try:
         with guarded(where):
@@ -265,26 +265,26 @@ class Campaign:
         """Whether the campaign holds an encounter of that name."""
         self._check_name(name)
         with guarded(self._where()):
-            found = fetching(
+            cursor = fetching(
                 self._connection, self._where(), "SELECT 1 FROM encounters WHERE name = ?", (name,)
             )
-            return found.fetchone() is not None
+            return cursor.fetchone() is not None
 
     def names_starting(self, prefix: str) -> list[str]:
         """The names of the encounters that begin with ``prefix``, sorted."""
         with guarded(self._where()):
-            found = fetching(
+            cursor = fetching(
                 self._connection,
                 self._where(),
                 "SELECT name FROM encounters WHERE substr(name, 1, ?) = ? ORDER BY name",
                 (len(prefix), prefix),
             )
-            return [name for (name,) in found.fetchall()]
+            return [name for (name,) in cursor.fetchall()]
 
     def _missing(self, name: str) -> LogError:
         with guarded(self._where()):
             (count,) = self._connection.execute("SELECT count(*) FROM encounters").fetchone()
-            names = [printable(found.name) for found in listing(self._connection, self._where(), _LISTED)]
+            names = [printable(stored.name) for stored in listing(self._connection, self._where(), _LISTED)]
         more = f" and {count - len(names):,} more" if count > len(names) else ""
         holds = f"it holds: {', '.join(names)}{more}" if names else "it holds none"
         return LogError(f"{self.named(name)}: no such encounter; {holds}")

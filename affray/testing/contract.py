@@ -316,9 +316,9 @@ class RulesetContract(_TablesContract):
         log = ruleset.battle(scenario).run().log
         reading = _reading(ruleset, scenario)
         for event in log:
-            found = explain(log, event.seq, reading)
-            assert found is not None
-            assert found.steps, event.seq
+            explained = explain(log, event.seq, reading)
+            assert explained is not None
+            assert explained.steps, event.seq
 
     def test_explaining_every_event_at_once_is_explaining_each(self, sample: Path) -> None:
         """One reading explaining them all explains each as alone."""

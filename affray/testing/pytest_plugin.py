@@ -53,8 +53,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     resolved = file_path.resolve()
     if not any(resolved.is_relative_to(folder) for folder in _folders(parent.config)):
         return None
-    found: pytest.Collector = GoldenFile.from_parent(parent, path=file_path)
-    return found
+    collector: pytest.Collector = GoldenFile.from_parent(parent, path=file_path)
+    return collector
 
 
 class GoldenFile(pytest.File):
@@ -97,11 +97,11 @@ class GoldenLog(pytest.Item):
         from affray.errors import printable
 
         self.config.stash.setdefault(USED, set()).add(self.path.resolve())  # checked: not unused
-        found = _check(self.place, bool(self.config.getoption(UPDATE)))
-        if found.sort == "other_version":
-            pytest.skip(printable(found.message))
-        if failing(found):
-            raise Differs(printable(told(found)))
+        regression = _check(self.place, bool(self.config.getoption(UPDATE)))
+        if regression.sort == "other_version":
+            pytest.skip(printable(regression.message))
+        if failing(regression):
+            raise Differs(printable(told(regression)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         """The first divergence and the outcome change, not a traceback."""

@@ -25,12 +25,12 @@ def _values(info: mi.Type) -> st.SearchStrategy[Any]:
     """The values of a field's type."""
     if isinstance(info, mi.Metadata):  # an annotated type (ActorId): its values are the type's
         return _values(info.type)
-    found = _scalars(info)
-    if found is None:
-        found = _compounds(info)
-    if found is None:
+    strategy = _scalars(info)
+    if strategy is None:
+        strategy = _compounds(info)
+    if strategy is None:
         raise TypeError(f"no strategy for {info!r}")
-    return found
+    return strategy
 
 
 def _scalars(info: mi.Type) -> st.SearchStrategy[Any] | None:

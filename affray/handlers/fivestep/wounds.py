@@ -160,7 +160,7 @@ def poison(
     victim = battle.fighters[target.id]
     part = victim.part(part_name)
     assert part is not None
-    found = rules.poison_damage(
+    damage = rules.poison_damage(
         dose.wep_mod,
         part.organ_row or part.name,
         part.points,
@@ -176,20 +176,20 @@ def poison(
             target=target.id,
             weapon=arm.spec.name,
             part=part.name,
-            wep_mod=WepModRead(wep_mod=dose.wep_mod, band_bound_m=found.wep_mod.band_bound_m),
-            points=found.wep_mod.points,
-            tissue_percentage=found.tissue_percentage,
-            organs=_organ_effects(found.organs),
+            wep_mod=WepModRead(wep_mod=dose.wep_mod, band_bound_m=damage.wep_mod.band_bound_m),
+            points=damage.wep_mod.points,
+            tissue_percentage=damage.tissue_percentage,
+            organs=_organ_effects(damage.organs),
         )
     )
 
 
-def _organ_effects(found: tuple[rules.OrganDamage, ...]) -> tuple[OrganEffect, ...]:
+def _organ_effects(organs: tuple[rules.OrganDamage, ...]) -> tuple[OrganEffect, ...]:
     return tuple(
         OrganEffect(
             system=o.system, factor=o.factor, value=o.value, effect=o.effect.text if o.effect else None
         )
-        for o in found
+        for o in organs
     )
 
 
@@ -207,12 +207,12 @@ def _descriptions(
             description = rules.description(table, state.category, exoskeleton=victim.spec.exoskeleton).text
     organs: tuple[OrganEffect, ...] = ()
     if tables.factor_table is not None and tables.organ_tables:
-        found = rules.organ_damage(
+        organ_damage = rules.organ_damage(
             state.percentage,
             organ_row,
             tables.factor_table,
             tables.organ_tables,
             decentralized=victim.spec.decentralized,
         )
-        organs = _organ_effects(found)
+        organs = _organ_effects(organ_damage)
     return description, organs

@@ -26,14 +26,14 @@ class NearestEnemy:
         else approach it."""
         if view.me.held_by is not None:
             return BreakHold(reason=f"held by {view.me.held_by}")
-        found = self.memory.nearest(view.me, view.field, view.now, view.priority)
-        if found is not None and not view.me.readied and view.arm.usable:
+        chosen = self.memory.nearest(view.me, view.field, view.now, view.priority)
+        if chosen is not None and not view.me.readied and view.arm.usable:
             return ChangeWeapon(
                 index=view.arm.index, method="drop_and_grab", reason=f"ready the {view.arm.name}"
             )
-        if found is None or not (view.me.weapon_ready and view.arm.usable):
+        if chosen is None or not (view.me.weapon_ready and view.arm.usable):
             return None
-        target, gap = found
+        target, gap = chosen
         reach = view.arm.reach
         which = "priority target" if target.id in view.priority else "nearest enemy"
         if gap <= reach:

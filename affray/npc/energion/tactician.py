@@ -326,10 +326,10 @@ class Tactician:
         """Break a hold if held; else weigh the options against the nearest enemy."""
         if view.me.held_by is not None:
             return BreakHold(reason=f"held by {view.me.held_by} ({view.me.hold}): try to break free")
-        found = self.memory.nearest(view.me, view.field, view.now, view.priority)
-        if found is None:
+        chosen = self.memory.nearest(view.me, view.field, view.now, view.priority)
+        if chosen is None:
             return None
-        contact, gap = found
+        contact, gap = chosen
         arm = view.arm
         situation = Situation(
             view=view,

@@ -121,10 +121,10 @@ class NearestFirst:
 
     def plan(self, view: TurnView) -> list[Step]:
         """Declare moves toward the nearest enemy and as many attacks as the points pay for."""
-        found = self.memory.nearest(view.me, view.field, view.now, view.priority)
-        if found is None:
+        chosen = self.memory.nearest(view.me, view.field, view.now, view.priority)
+        if chosen is None:
             return []
-        target, gap = found
+        target, gap = chosen
         arm = choose_arm(view.arms, gap)
         if arm is None:
             return []

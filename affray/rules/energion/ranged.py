@@ -120,7 +120,7 @@ def range_band(ranges: tuple[int, int, int, int, int], distance: Decimal) -> Ran
     """Rule E8: the band holding ``distance`` m, limits inclusive, 0 = no band; None beyond the last band."""
     _not_negative("distance", distance)
     previous: tuple[RangeBand, int] | None = None
-    found: RangeBand | None = None
+    holding: RangeBand | None = None
     for band, limit in zip(BANDS, ranges, strict=True):
         if limit == 0:
             continue
@@ -130,10 +130,10 @@ def range_band(ranges: tuple[int, int, int, int, int], distance: Decimal) -> Ran
                 + (f"the {previous[0]} limit {previous[1]} m" if previous is not None else "0 m")
                 + "; expected limits that grow from PTB to EXT (0 for a band that does not exist)"
             )
-        if found is None and distance <= limit:
-            found = band
+        if holding is None and distance <= limit:
+            holding = band
         previous = (band, limit)
-    return found
+    return holding
 
 
 def ranged_hit_chance(hit_chance: Decimal, band: RangeBand) -> Decimal:

@@ -215,11 +215,11 @@ class OrganTable(_Row, frozen=True):
 
     def effect(self, value: Decimal) -> OrganRow | None:
         """Rule F12: the row an organ damage value reads, or None below the first row."""
-        found: OrganRow | None = None
+        reached: OrganRow | None = None
         for row in self.row:
             if value >= row.at_least:
-                found = row
-        return found
+                reached = row
+        return reached
 
 
 DamageTable: TypeAlias = WepModTable | OrganFactorTable | DescriptionTable | OrganTable

@@ -248,8 +248,10 @@ def _to_hit(event: ToHitResolved, state: FivestepState, history: History) -> Exp
 
 def _found(history: History, wanted: list[tuple[str, str, str]]) -> list[Because]:
     """The latest event of each (kind, combatant) wanted, with why, in the log's order."""
-    found = [(history.latest(kind, who), why) for kind, who, why in wanted]
-    return sorted((Because(event.seq, why) for event, why in found if event is not None), key=lambda b: b.seq)
+    latest = [(history.latest(kind, who), why) for kind, who, why in wanted]
+    return sorted(
+        (Because(event.seq, why) for event, why in latest if event is not None), key=lambda b: b.seq
+    )
 
 
 def _to_hit_depends(event: ToHitResolved, state: FivestepState, history: History) -> list[Because]:
@@ -259,12 +261,12 @@ def _to_hit_depends(event: ToHitResolved, state: FivestepState, history: History
         ("turn_started", event.attacker, f"{event.attacker}'s turn, in which it attacks (F7)"),
         ("action_taken", event.attacker, f"{event.attacker}'s action (F7)"),
     ]
-    found = _found(history, wanted)
+    reasons = _found(history, wanted)
     if event.injury:
         injured = history.latest_as("special_damage", "target", event.attacker)
         if isinstance(injured, SpecialDamage) and injured.injury is not None:
-            found.append(Because(injured.seq, f"{event.attacker}'s injury and its to-hit penalty (S3)"))
-    return sorted(found, key=lambda b: b.seq)
+            reasons.append(Because(injured.seq, f"{event.attacker}'s injury and its to-hit penalty (S3)"))
+    return sorted(reasons, key=lambda b: b.seq)
 
 
 # --- F10-F12: damage --------------------------------------------------------------------------------
