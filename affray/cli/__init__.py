@@ -29,8 +29,8 @@ _NUMBER = re.compile(rf"\d{{{QUOTE_LIMIT + 1},}}")
 
 def _quoted_briefly(message: str) -> str:
     """click's message with every value it quotes, and every long number, cut to what an error quotes."""
-    message = _QUOTED.sub(lambda found: repr(excerpt(found.group(1))), message)
-    return _NUMBER.sub(lambda found: excerpt(found.group()), message)
+    message = _QUOTED.sub(lambda match: repr(excerpt(match.group(1))), message)
+    return _NUMBER.sub(lambda match: excerpt(match.group()), message)
 
 
 def _stopped(exc: KeyboardInterrupt) -> NoReturn:

@@ -34,9 +34,9 @@ FAILING = frozenset({"changed", "damaged", "unreadable"})
 """The sorts that make regress exit 1 (a changed log rewritten by ``--update`` does not)."""
 
 
-def failing(found: Regression) -> bool:
-    """Whether ``found`` makes regress exit 1."""
-    return found.sort in FAILING and not found.updated
+def failing(regression: Regression) -> bool:
+    """Whether ``regression`` makes regress exit 1."""
+    return regression.sort in FAILING and not regression.updated
 
 
 def _in_folder(folder: Path) -> list[LogStore]:
@@ -58,25 +58,25 @@ def logs_in(paths: Sequence[LogStore]) -> list[LogStore]:
     """The logs named: files and campaigns' encounters as given, a campaign's whole encounters, folders'
     logs recursively (``_in_folder``), each once; an error for a path that is not there or a folder that
     holds no log."""
-    found: list[LogStore] = []
+    logs: list[LogStore] = []
     for path in paths:
         file = path.own_file
         if file is None:
             stores.check_there(path)
-            found.append(path)
+            logs.append(path)
         elif file.is_dir():
             inside = _in_folder(file)
             if not inside:
                 raise AffrayError(f"{path}: the folder holds no log (*.jsonl, or a campaign)")
-            found.extend(inside)
+            logs.extend(inside)
         elif is_campaign_path(file) and file.is_file():
-            found.extend(stores.whole_encounters(file))
+            logs.extend(stores.whole_encounters(file))
         elif file.exists():
-            found.append(path)  # a file, read as any log is (what is no regular file is refused unread)
+            logs.append(path)  # a file, read as any log is (what is no regular file is refused unread)
         else:
             raise AffrayError(f"{path}: no such file or folder")
     seen: dict[LogStore, LogStore] = {}
-    for log in found:
+    for log in logs:
         seen.setdefault(log.resolved(), log)
     return list(seen.values())
 
@@ -98,22 +98,22 @@ def sort_log(path: LogStore) -> tuple[Regression, bytes | None]:
 
 def check(path: LogStore, update: bool) -> Regression:
     """Sort one log; with ``update``, rewrite a changed one under today's rules (never a damaged one)."""
-    found, today = sort_log(path)
-    return _updated(path, found, today) if update else found
+    regression, today = sort_log(path)
+    return _updated(path, regression, today) if update else regression
 
 
-def _updated(path: LogStore, found: Regression, today: bytes | None) -> Regression:
-    """``found``, its log rewritten under today's rules when it changed; a rewrite that cannot be done
+def _updated(path: LogStore, regression: Regression, today: bytes | None) -> Regression:
+    """``regression``, its log rewritten under today's rules when it changed; a rewrite that cannot be done
     (a campaign another affray is writing, say) is said in its line, and the log still fails."""
     if today is None:
-        return found
+        return regression
     try:
         _rewrite(path, today)
     except AffrayError as exc:
-        found.message += f"; --update could not rewrite it: {exc}"
-        return found
-    found.updated = True
-    return found
+        regression.message += f"; --update could not rewrite it: {exc}"
+        return regression
+    regression.updated = True
+    return regression
 
 
 def _rewrite(path: LogStore, today: bytes) -> None:
@@ -145,24 +145,24 @@ def _checked(paths: list[LogStore], jobs: int, update: bool) -> Iterator[Regress
         yield from (check(path, update) for path in paths)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for path, (found, today) in zip(paths, pool.map(sort_log, paths), strict=True):
-            yield _updated(path, found, today) if update else found
+        for path, (regression, today) in zip(paths, pool.map(sort_log, paths), strict=True):
+            yield _updated(path, regression, today) if update else regression
 
 
-def told(found: Regression) -> str:
+def told(regression: Regression) -> str:
     """One log's line in the report ("" for an unchanged one)."""
-    if found.sort == "unchanged":
+    if regression.sort == "unchanged":
         return ""
-    where = f"{found.where}: " if found.where else ""
-    line = f"{SAID[found.sort]} {found.path}: {where}{found.message}"
-    if found.outcome:
-        rows = (f"{row.path} {shown(row.a)} -> {shown(row.b)}" for row in found.outcome)
+    where = f"{regression.where}: " if regression.where else ""
+    line = f"{SAID[regression.sort]} {regression.path}: {where}{regression.message}"
+    if regression.outcome:
+        rows = (f"{row.path} {shown(row.a)} -> {shown(row.b)}" for row in regression.outcome)
         line += "; the outcome: " + "; ".join(rows)
-    elif found.sort == "changed":
+    elif regression.sort == "changed":
         line += "; the outcome is the same"
-    if found.sort == "changed" and found.since:
-        line += f"; changed since it was made: {', '.join(found.since)}"
-    return line + ("; rewritten under today's rules" if found.updated else "")
+    if regression.sort == "changed" and regression.since:
+        line += f"; changed since it was made: {', '.join(regression.since)}"
+    return line + ("; rewritten under today's rules" if regression.updated else "")
 
 
 def summary(results: Sequence[Regression]) -> str:
@@ -204,17 +204,17 @@ def junit(results: Sequence[Regression]) -> bytes:
         errors="0",
         skipped=str(skipped),
     )
-    for found in results:
-        path = Path(found.path)  # XML 1.0 holds no control character: each text is made printable
+    for regression in results:
+        path = Path(regression.path)  # XML 1.0 holds no control character: each text is made printable
         case = ElementTree.SubElement(
             suite, "testcase", classname=printable(str(path.parent)), name=printable(path.name)
         )
-        if failing(found):
-            said = printable(told(found))
-            failure = ElementTree.SubElement(case, "failure", type=found.sort, message=said[:500])
+        if failing(regression):
+            said = printable(told(regression))
+            failure = ElementTree.SubElement(case, "failure", type=regression.sort, message=said[:500])
             failure.text = said
-        elif found.sort == "other_version":
-            ElementTree.SubElement(case, "skipped", message=printable(found.message))
+        elif regression.sort == "other_version":
+            ElementTree.SubElement(case, "skipped", message=printable(regression.message))
     written: bytes = ElementTree.tostring(suite, encoding="utf-8", xml_declaration=True)
     return written
 
@@ -244,8 +244,8 @@ def regress_command(
         new_output(junit_path, force, inputs, (".xml",), "a JUnit report", "--junit")
     progress = Progress(len(logs), sys.stderr, label="logs")
     results = []
-    for found in _checked(logs, jobs, update):
-        results.append(found)
+    for regression in _checked(logs, jobs, update):
+        results.append(regression)
         progress.advance(1)
     progress.close()
     if as_json:

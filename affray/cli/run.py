@@ -176,9 +176,9 @@ def heal(ctx: click.Context, log: LogStore, days: int, output: Path, force: bool
     try:
         encounter = battle.run(sinks=[comparison], trace=ctx.obj["verbose"])
         comparison.finish()
-    except Mismatch as found:
+    except Mismatch as mismatch:
         raise AffrayError(
-            f"{log}: {found.where} does not re-simulate ({found.message}); affray verify tells more"
+            f"{log}: {mismatch.where} does not re-simulate ({mismatch.message}); affray verify tells more"
         ) from None
     encounter.sinks.remove(comparison)
     start = len(encounter.log)

@@ -19,15 +19,15 @@ _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 @functools.cache
 def _defaults(kind: type[msgspec.Struct], encoder: msgspec.json.Encoder) -> dict[str, bytes]:
     """Each defaulted field's encoded default, by the name it is written under."""
-    found: dict[str, bytes] = {}
+    defaults: dict[str, bytes] = {}
     for field in msgspec.structs.fields(kind):
         if field.default is msgspec.UNSET:
             continue  # an unset field is never written
         if field.default is not msgspec.NODEFAULT:
-            found[field.encode_name] = encoder.encode(field.default)
+            defaults[field.encode_name] = encoder.encode(field.default)
         elif field.default_factory is not msgspec.NODEFAULT:
-            found[field.encode_name] = encoder.encode(field.default_factory())
-    return found
+            defaults[field.encode_name] = encoder.encode(field.default_factory())
+    return defaults
 
 
 def canonical(line: bytes, value: msgspec.Struct, encoder: msgspec.json.Encoder) -> bytes:

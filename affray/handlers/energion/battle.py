@@ -119,14 +119,16 @@ class EnergionBattle(Finisher):
             played = {seat.combatant: seat.controller for _, seat in seats}
             replayed = Replayed(self._recorded, IntentChosen, strict=self._strict, controllers=played)
             return {seat.combatant: replayed for _, seat in seats}
-        found: dict[str, Decisions] = {}
+        decisions: dict[str, Decisions] = {}
         if self.stepped is not None:
-            found.update((seat.combatant, self.stepped) for _, seat in seats if seat.controller == EXTERNAL)
-        called = [(where, seat) for where, seat in seats if seat.combatant not in found]
+            decisions.update(
+                (seat.combatant, self.stepped) for _, seat in seats if seat.controller == EXTERNAL
+            )
+        called = [(where, seat) for where, seat in seats if seat.combatant not in decisions]
         if called:
             made = Called.made(called, INTENTS)
-            found.update((seat.combatant, made) for _, seat in called)
-        return found
+            decisions.update((seat.combatant, made) for _, seat in called)
+        return decisions
 
     def _orders(self) -> StandingOrders[Player]:
         """The scenario's standing orders, fresh for a run (an order's controller keeps its own memory)."""

@@ -229,11 +229,13 @@ class Blow:
 
     def quality(self, roll: int) -> Decimal:
         """Rule E6's quality of a hit roll of ``roll``."""
-        found = self.qualities.get(roll)
-        if found is None:
+        quality = self.qualities.get(roll)
+        if quality is None:
             hit = self.template
-            found = self.qualities[roll] = _quality(hit.hit_chance, hit.armor_value + hit.shield_bonus, roll)
-        return found
+            quality = self.qualities[roll] = _quality(
+                hit.hit_chance, hit.armor_value + hit.shield_bonus, roll
+            )
+        return quality
 
     def struck(self, hits: Stream) -> HitDerivation:
         """Rules E4-E6: one strike's hit roll, on the attacker's stream of hit rolls, and its derivation."""
@@ -527,10 +529,10 @@ def _parry(encounter: Arena, defender: Loadout, *, melee: bool) -> ParryAttempt 
         return None
     if state.incapacitated(int(encounter.now)):
         return None
-    found = parry_chance(defender, state, melee=melee)
-    if found is None:
+    parry = parry_chance(defender, state, melee=melee)
+    if parry is None:
         return None
-    device, chance, gap_ms = found
+    device, chance, gap_ms = parry
     if chance <= 0:
         return None
     last = state.last_parry_ms.get(device)

@@ -183,18 +183,18 @@ class SpecialDamageModule:
         hit_twice: bool,
     ) -> list[SpecialModifier]:
         """Table 1 (S9), from what the encounter knows; the target's RS check last."""
-        found: list[SpecialModifier] = []
+        modifiers: list[SpecialModifier] = []
         for reason, count in self._situation(encounter, attacker, defender, target, hit, hit_twice):
             row = self.modifiers.named(reason)
             value = row.contribution(count) if row.applies(target.special.body) else 0
             if value:
-                found.append(SpecialModifier(reason, value))
+                modifiers.append(SpecialModifier(reason, value))
         now = int(encounter.now)
         if target.special.body != "computer" and hit.target_aware and not target.incapacitated(now):
             made = self._rs_check(encounter, target.id, defender.reaction_speed)
             if made is not None:
-                found.append(made)
-        return found
+                modifiers.append(made)
+        return modifiers
 
     def _situation(
         self,

@@ -45,13 +45,13 @@ Stock = dict[str, list[Supply]]
 
 
 def _supplies(carried: list[_Carried]) -> list[Supply]:
-    found = []
+    supplies = []
     for index, weapon in enumerate(carried):
         if weapon.hurled:
-            found.append(Supply(index, weapon.name, weapon.count, "to throw"))
+            supplies.append(Supply(index, weapon.name, weapon.count, "to throw"))
         elif weapon.ammunition is not None:
-            found.append(Supply(index, weapon.name, weapon.ammunition, "shots"))
-    return found
+            supplies.append(Supply(index, weapon.name, weapon.ammunition, "shots"))
+    return supplies
 
 
 class EnergionDisplay:

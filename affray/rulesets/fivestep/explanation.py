@@ -61,40 +61,40 @@ REFEREE = "the referee's ruling"
 # --- F1, F8: percent to hit -------------------------------------------------------------------------
 
 
-def _skill(e: ToHitResolved) -> list[Step]:
+def _skill(event: ToHitResolved) -> list[Step]:
     """Rule F8: MARKS = (AIM + WEP DIF) / 2 or BRAWL = (BRAWL + ATTACK DIF) / 2; then the injuries'
     penalties (S3) and the referee's modifier, both already in ``skill``."""
-    attribute, difficulty = SKILL_INPUTS[e.skill_name]
-    base = Decimal(e.attribute + e.difficulty) / 2
+    attribute, difficulty = SKILL_INPUTS[event.skill_name]
+    base = Decimal(event.attribute + event.difficulty) / 2
     steps = [
         Step(
-            what=e.skill_name,
+            what=event.skill_name,
             value=number(base),
-            how=f"({attribute} {e.attribute} + {difficulty} {e.difficulty}) / 2",
+            how=f"({attribute} {event.attribute} + {difficulty} {event.difficulty}) / 2",
             rule="F8",
         )
     ]
-    if not e.injury and not e.ruled_modifier:
+    if not event.injury and not event.ruled_modifier:
         return steps
     arithmetic = number(base)
-    if e.injury:
-        injury = signed(Decimal(e.injury))
-        how = f"the to-hit penalties of {e.attacker}'s injuries"
+    if event.injury:
+        injury = signed(Decimal(event.injury))
+        how = f"the to-hit penalties of {event.attacker}'s injuries"
         steps.append(Step(what="injuries", value=injury, how=how, rule="S3"))
         arithmetic += f" {injury}"
-    if e.ruled_modifier:
-        ruled = signed(Decimal(e.ruled_modifier))
+    if event.ruled_modifier:
+        ruled = signed(Decimal(event.ruled_modifier))
         steps.append(Step(what="ruled modifier", value=ruled, how=f"{REFEREE} (ruling 57)"))
         arithmetic += f" {ruled}"
-    steps.append(Step(what="skill", value=number(e.skill), how=arithmetic, rule="F8"))
+    steps.append(Step(what="skill", value=number(event.skill), how=arithmetic, rule="F8"))
     return steps
 
 
-def _reach(e: ToHitResolved) -> Step:
+def _reach(event: ToHitResolved) -> Step:
     """Rule F1: hand to hand up to 3 m, weaponry from 0.25 m to 3 km, both ends included (ruling 23)."""
-    distance = f"{number(e.range_m)} m"
-    inside = in_reach(e.combat, e.range_m)
-    if e.combat == "hand_to_hand":
+    distance = f"{number(event.range_m)} m"
+    inside = in_reach(event.combat, event.range_m)
+    if event.combat == "hand_to_hand":
         how = f"hand to hand: {distance} {'<=' if inside else '>'} {number(HAND_TO_HAND_REACH_M)} m"
     else:
         span = f"{number(WEAPONRY_MIN_M)} m to {number(WEAPONRY_MAX_M)} m"
@@ -103,19 +103,24 @@ def _reach(e: ToHitResolved) -> Step:
     return Step(what="reach", value=value, how=f"{how} (ruling 23)", rule="F1")
 
 
-def _percent_to_hit(e: ToHitResolved) -> Step:
+def _percent_to_hit(event: ToHitResolved) -> Step:
     """Rule F8, procedures 2 and 3: Table 3-1's figure for the skill at the range (BRAWL for hand to
     hand, ruling 56)."""
-    source = f"Table 3-1, the row for {number(e.range_m)} m, the {e.skill_name} {number(e.skill)} column"
-    how = f"{e.skill_name} {number(e.skill)} at {number(e.range_m)} m"
-    if e.skill_name == "BRAWL":
+    range_m, skill = number(event.range_m), number(event.skill)
+    source = f"Table 3-1, the row for {range_m} m, the {event.skill_name} {skill} column"
+    how = f"{event.skill_name} {skill} at {range_m} m"
+    if event.skill_name == "BRAWL":
         how += " (BRAWL for MARKS, ruling 56)"
     return Step(
-        what="percent to hit", value=f"{number(e.percent_to_hit or 0)}%", how=how, rule="F8", source=source
+        what="percent to hit",
+        value=f"{number(event.percent_to_hit or 0)}%",
+        how=how,
+        rule="F8",
+        source=source,
     )
 
 
-def _against(e: ToHitResolved) -> list[Step]:
+def _against(event: ToHitResolved) -> list[Step]:
     """Rule F8, procedure 3b: each adversity condition's modifier (Tables 3-7.x), their sum, and the
     Percent Against that sum at the range (Table 3-2, read with no conditions too, ruling 28)."""
     steps = [
@@ -125,112 +130,119 @@ def _against(e: ToHitResolved) -> list[Step]:
             rule="F8",
             source=f"Table {a.table}, {a.condition} row",
         )
-        for a in e.adversity
+        for a in event.adversity
     ]
-    total = e.modifier_sum if e.modifier_sum is not None else Decimal(0)
-    how = " + ".join(number(a.modifier) for a in e.adversity) if e.adversity else "no conditions (ruling 28)"
+    total = event.modifier_sum if event.modifier_sum is not None else Decimal(0)
+    how = (
+        " + ".join(number(a.modifier) for a in event.adversity)
+        if event.adversity
+        else "no conditions (ruling 28)"
+    )
     steps.append(Step(what="adversity sum", value=number(total), how=how, rule="F8"))
-    if e.percent_against is not None:
+    if event.percent_against is not None:
         steps.append(
             Step(
                 what="percent against",
-                value=f"{number(e.percent_against)}%",
-                how=f"adversity {number(total)} at {number(e.range_m)} m",
+                value=f"{number(event.percent_against)}%",
+                how=f"adversity {number(total)} at {number(event.range_m)} m",
                 rule="F8",
-                source=f"Table 3-2, the row for {number(e.range_m)} m, the adversity {number(total)} column",
+                source=f"Table 3-2, the row for {number(event.range_m)} m, "
+                f"the adversity {number(total)} column",
             )
         )
     return steps
 
 
-def _chance(e: ToHitResolved) -> list[Step]:
+def _chance(event: ToHitResolved) -> list[Step]:
     """Rule F8: what the d100 is rolled under, by the procedure; a range a table has no row for misses
     (ruling 25)."""
-    if e.procedure == 1:
-        how = f"procedure 1: {e.skill_name} itself"
-        return [Step(what="chance", value=number(e.skill), how=how, rule="F8")]
-    steps = [_percent_to_hit(e)] if e.percent_to_hit is not None else []
-    if e.procedure == 3:
-        steps += _against(e)
-    if e.chance is None:
-        tables = "Table 3-1" if e.procedure == 2 else "Table 3-1 or 3-2"
-        how = f"{tables} has no row for {number(e.range_m)} m: a miss with no roll (rulings 25, 54)"
-        steps.append(_verdict(e, "off_table", how, "F8"))
-    elif e.procedure == 3:
-        how = f"{number(e.percent_to_hit or 0)} - {number(e.percent_against or 0)}"
-        steps.append(Step(what="result", value=number(e.chance), how=f"{how} (ruling 27)", rule="F8"))
+    if event.procedure == 1:
+        how = f"procedure 1: {event.skill_name} itself"
+        return [Step(what="chance", value=number(event.skill), how=how, rule="F8")]
+    steps = [_percent_to_hit(event)] if event.percent_to_hit is not None else []
+    if event.procedure == 3:
+        steps += _against(event)
+    if event.chance is None:
+        tables = "Table 3-1" if event.procedure == 2 else "Table 3-1 or 3-2"
+        how = f"{tables} has no row for {number(event.range_m)} m: a miss with no roll (rulings 25, 54)"
+        steps.append(_verdict(event, "off_table", how, "F8"))
+    elif event.procedure == 3:
+        how = f"{number(event.percent_to_hit or 0)} - {number(event.percent_against or 0)}"
+        steps.append(Step(what="result", value=number(event.chance), how=f"{how} (ruling 27)", rule="F8"))
     return steps
 
 
-def _judged_1_2(e: ToHitResolved, roll: int, chance: Decimal) -> tuple[str, str]:
+def _judged_1_2(event: ToHitResolved, roll: int, chance: Decimal) -> tuple[str, str]:
     """Rule F8, procedures 1 and 2: strictly under the chance hits (ruling 24; option at_or_under)."""
     shown = f"{roll} {'<' if roll < chance else '>' if roll > chance else '='} {number(chance)}"
     if roll < chance:
         return "hit", f"{shown}: under (ruling 24)"
     if roll > chance:
         return "miss", f"{shown}: not under (ruling 24)"
-    if e.outcome == "hit":
+    if event.outcome == "hit":
         return "hit", f"{shown}: at or under, the option at_or_under (ruling 24)"
     return "miss", f"{shown}: not under (ruling 24; a hit under the option at_or_under)"
 
 
-def _judged_3(e: ToHitResolved, under: Decimal) -> tuple[str, str]:
+def _judged_3(event: ToHitResolved, under: Decimal) -> tuple[str, str]:
     """Rule F8, procedure 3: more than 20 under the result is a direct hit, any other roll a random one
     (ruling 27; option over_misses: at or over the result misses)."""
     if under > DIRECT_MARGIN:
         return "direct", f"{number(under)} under, more than {DIRECT_MARGIN} (ruling 27)"
-    if under <= 0 and e.outcome == "miss" and not e.ruled_miss:
+    if under <= 0 and event.outcome == "miss" and not event.ruled_miss:
         return "miss", f"{number(-under)} over: a miss under the option over_misses (ruling 27)"
     margin = f"{number(under)} under" if under > 0 else f"{number(-under)} over"
     how = f"{margin}, not more than {DIRECT_MARGIN} under: a random hit (ruling 27)"
     return "random", how
 
 
-def _rolled(e: ToHitResolved) -> list[Step]:
+def _rolled(event: ToHitResolved) -> list[Step]:
     """Rule F8: the d100, how far under the chance it came, and the outcome it gives; a referee's ruled
     miss overrides it (ruling 57). A procedure-3 result of 0 or less misses with no roll (ruling 27)."""
-    if e.chance is None:
+    if event.chance is None:
         return []
-    if e.roll is None:
-        how = f"result {number(e.chance)} is 0 or less: a miss with no roll (ruling 27)"
-        return [_verdict(e, "miss", how, "F8")]
-    roll = e.roll.total
-    under = e.under if e.under is not None else e.chance - roll
+    if event.roll is None:
+        how = f"result {number(event.chance)} is 0 or less: a miss with no roll (ruling 27)"
+        return [_verdict(event, "miss", how, "F8")]
+    roll = event.roll.total
+    under = event.under if event.under is not None else event.chance - roll
     steps = [
-        roll_step("to-hit roll", e.roll, "F8"),
-        Step(what="under", value=number(under), how=f"{number(e.chance)} - {roll}", rule="F8"),
+        roll_step("to-hit roll", event.roll, "F8"),
+        Step(what="under", value=number(under), how=f"{number(event.chance)} - {roll}", rule="F8"),
     ]
-    verdict, how = _judged_3(e, under) if e.procedure == 3 else _judged_1_2(e, roll, e.chance)
-    steps.append(_verdict(e, verdict, how, "F8"))
+    verdict, how = _judged_3(event, under) if event.procedure == 3 else _judged_1_2(event, roll, event.chance)
+    steps.append(_verdict(event, verdict, how, "F8"))
     return steps
 
 
-def _verdict(e: ToHitResolved, outcome: str, how: str, rule: str) -> Step:
+def _verdict(event: ToHitResolved, outcome: str, how: str, rule: str) -> Step:
     """The outcome the rules give: the attack's, or what a referee's ruled miss overrode."""
-    return Step(what="by the rules" if e.ruled_miss else "outcome", value=outcome, how=how, rule=rule)
+    return Step(what="by the rules" if event.ruled_miss else "outcome", value=outcome, how=how, rule=rule)
 
 
-def _located(e: ToHitResolved) -> list[Step]:
+def _located(event: ToHitResolved) -> list[Step]:
     """Rule F8: a direct hit lands on the part aimed at; a random one where a d100 on Table 3-3.4 says;
     procedures 1 and 2 as the scenario's ``locate_hits`` says (rulings 29, 44)."""
-    if e.part is None:
+    if event.part is None:
         return []
-    if e.part_roll is not None:
-        why = "a random hit (ruling 44)" if e.outcome == "random" else "locate_hits random (rulings 29, 44)"
+    if event.part_roll is not None:
+        why = (
+            "a random hit (ruling 44)" if event.outcome == "random" else "locate_hits random (rulings 29, 44)"
+        )
         return [
-            roll_step("hit location roll", e.part_roll, "F8"),
+            roll_step("hit location roll", event.part_roll, "F8"),
             Step(
                 what="hit location",
-                value=e.part,
+                value=event.part,
                 how=why,
                 rule="F8",
-                source=f"Table 3-3.4, row of d100 {e.part_roll.total}",
+                source=f"Table 3-3.4, row of d100 {event.part_roll.total}",
             ),
         ]
     how = "a direct hit lands on the part aimed at (ruling 44)"
-    if e.outcome == "hit":
+    if event.outcome == "hit":
         how = "the part aimed at, locate_hits aimed (rulings 29, 44)"
-    return [Step(what="hit location", value=e.part, how=how, rule="F8")]
+    return [Step(what="hit location", value=event.part, how=how, rule="F8")]
 
 
 def _to_hit(event: ToHitResolved, state: FivestepState, history: History) -> Explanation:
@@ -272,21 +284,21 @@ def _to_hit_depends(event: ToHitResolved, state: FivestepState, history: History
 # --- F10-F12: damage --------------------------------------------------------------------------------
 
 
-def _ruled(e: DamageResolved) -> int:
+def _ruled(event: DamageResolved) -> int:
     """What the referee's ruling added to the points (0 without one)."""
-    return e.ruled_points or 0
+    return event.ruled_points or 0
 
 
-def _blast(e: DamageResolved) -> list[Step]:
+def _blast(event: DamageResolved) -> list[Step]:
     """Rule F9 (ruling 46): a blast strikes a part of a d100 on Table 3-3.4."""
-    if not e.blast:
+    if not event.blast:
         return []
     steps = []
-    if e.part_roll is not None:
-        steps.append(roll_step("hit location roll", e.part_roll, "F9"))
-    source = f"Table 3-3.4, row of d100 {e.part_roll.total}" if e.part_roll is not None else ""
-    how = f"the blast, {number(e.range_m)} m from where it lands (ruling 46)"
-    steps.append(Step(what="hit location", value=e.part, how=how, rule="F9", source=source))
+    if event.part_roll is not None:
+        steps.append(roll_step("hit location roll", event.part_roll, "F9"))
+    source = f"Table 3-3.4, row of d100 {event.part_roll.total}" if event.part_roll is not None else ""
+    how = f"the blast, {number(event.range_m)} m from where it lands (ruling 46)"
+    steps.append(Step(what="hit location", value=event.part, how=how, rule="F9", source=source))
     return steps
 
 
@@ -339,11 +351,11 @@ def _die_roll(d: DieRoll, weapon: str) -> list[Step]:
     return steps
 
 
-def _wep_mod(w: WepModRead, e: DamageResolved, points: int) -> Step:
+def _wep_mod(w: WepModRead, event: DamageResolved, points: int) -> Step:
     """Rule F10, procedure 3: Table 3-3's figure for the WEP MOD at the range, the first band at or above
     it (damage ruling 4); a blast reads the distance from where it lands (ruling 46)."""
-    how = f"WEP MOD {w.wep_mod} at {number(e.range_m)} m"
-    how += " from the blast (ruling 46)" if e.blast else " (damage ruling 4)"
+    how = f"WEP MOD {w.wep_mod} at {number(event.range_m)} m"
+    how += " from the blast (ruling 46)" if event.blast else " (damage ruling 4)"
     source = f"Table 3-3, WEP MOD {w.wep_mod} row, band to {number(w.band_bound_m)} m"
     return Step(what="damage points", value=str(points), how=how, rule="F10", source=source)
 
@@ -370,102 +382,104 @@ def _grazed(g: Grazing, points: int) -> list[Step]:
     return steps
 
 
-def _points(e: DamageResolved) -> list[Step]:
+def _points(event: DamageResolved) -> list[Step]:
     """Rule F10: the hit's points by the damage procedure, grazed, then the referee's points (ruling 57)."""
-    before_ruling = e.points - _ruled(e)
+    before_ruling = event.points - _ruled(event)
     steps: list[Step] = []
-    if e.die_roll is not None:
-        steps += _die_roll(e.die_roll, e.weapon)
-    elif e.wep_mod is not None:
-        figure = e.grazing.points_before if e.grazing is not None else before_ruling
-        steps.append(_wep_mod(e.wep_mod, e, figure))
-    if e.grazing is not None:
-        steps += _grazed(e.grazing, before_ruling)
-    if e.ruled_points is not None:
-        how = f"{REFEREE}: {before_ruling} {signed(Decimal(e.ruled_points))} = {e.points}, never below 0"
+    if event.die_roll is not None:
+        steps += _die_roll(event.die_roll, event.weapon)
+    elif event.wep_mod is not None:
+        figure = event.grazing.points_before if event.grazing is not None else before_ruling
+        steps.append(_wep_mod(event.wep_mod, event, figure))
+    if event.grazing is not None:
+        steps += _grazed(event.grazing, before_ruling)
+    if event.ruled_points is not None:
+        ruled = signed(Decimal(event.ruled_points))
+        how = f"{REFEREE}: {before_ruling} {ruled} = {event.points}, never below 0"
         steps.append(
-            Step(what="ruled points", value=signed(Decimal(e.ruled_points)), how=f"{how} (ruling 57)")
+            Step(what="ruled points", value=signed(Decimal(event.ruled_points)), how=f"{how} (ruling 57)")
         )
     return steps
 
 
-def _category(e: DamageResolved) -> Step:
+def _category(event: DamageResolved) -> Step:
     """Rule F11: category k covers above 5(k - 1) % up to 5k %; none at 0 %; 20 above 100 % (damage
     ruling 8)."""
-    if e.category is None:
+    if event.category is None:
         return Step(what="category", value="none", how="0 %: no category (damage ruling 8)", rule="F11")
-    if e.percentage > 100:
-        how = f"{number(e.percentage)} % is above 100 %: category {CATEGORY_COUNT} (damage ruling 8)"
+    if event.percentage > 100:
+        how = f"{number(event.percentage)} % is above 100 %: category {CATEGORY_COUNT} (damage ruling 8)"
     else:
-        low, high = CATEGORY_WIDTH * (e.category - 1), CATEGORY_WIDTH * e.category
-        how = f"{number(e.percentage)} % is above {low} % up to {high} % (damage ruling 8)"
-    return Step(what="category", value=str(e.category), how=how, rule="F11")
+        low, high = CATEGORY_WIDTH * (event.category - 1), CATEGORY_WIDTH * event.category
+        how = f"{number(event.percentage)} % is above {low} % up to {high} % (damage ruling 8)"
+    return Step(what="category", value=str(event.category), how=how, rule="F11")
 
 
-def _part(e: DamageResolved) -> list[Step]:
+def _part(event: DamageResolved) -> list[Step]:
     """Rule F11: the part's points taken, its damage percentage and category, the structure (the first
     ceil(points / 10)) and function lost, and destruction at 5 x its points (damage rulings 8-12)."""
-    structure = -(-e.part_points // 10)
-    function = e.part_points - structure
-    destroyed_at = DESTRUCTION_MULTIPLE * e.part_points
-    function_how = f"{function} function points - {function - e.function_left} lost"
-    if not e.functional:
-        function_how += f"; all {e.part_points} points taken: no function"
+    structure = -(-event.part_points // 10)
+    function = event.part_points - structure
+    destroyed_at = DESTRUCTION_MULTIPLE * event.part_points
+    function_how = f"{function} function points - {function - event.function_left} lost"
+    if not event.functional:
+        function_how += f"; all {event.part_points} points taken: no function"
     return [
         Step(
             what="part's points taken",
-            value=f"{e.part_taken} of {e.part_points}",
-            how=f"{e.part_taken - e.points} earlier + {e.points}",
+            value=f"{event.part_taken} of {event.part_points}",
+            how=f"{event.part_taken - event.points} earlier + {event.points}",
             rule="F11",
         ),
         Step(
             what="damage percentage",
-            value=f"{number(e.percentage)}%",
-            how=f"{e.part_taken} / {e.part_points} x 100",
+            value=f"{number(event.percentage)}%",
+            how=f"{event.part_taken} / {event.part_points} x 100",
             rule="F11",
         ),
-        _category(e),
+        _category(event),
         Step(
             what="structure lost",
-            value=f"{e.structure_lost} of {structure}",
-            how=f"the first ceil({e.part_points} / 10) = {structure} taken are structure (damage ruling 10)",
+            value=f"{event.structure_lost} of {structure}",
+            how=f"the first ceil({event.part_points} / 10) = {structure} taken are structure "
+            "(damage ruling 10)",
             rule="F11",
         ),
-        Step(what="function left", value=str(e.function_left), how=function_how, rule="F11"),
+        Step(what="function left", value=str(event.function_left), how=function_how, rule="F11"),
         Step(
             what="destroyed",
-            value="yes" if e.destroyed else "no",
-            how=f"{e.part_taken} {'>=' if e.destroyed else '<'} 5 x {e.part_points} = {destroyed_at} "
-            "(damage ruling 12)",
+            value="yes" if event.destroyed else "no",
+            how=f"{event.part_taken} {'>=' if event.destroyed else '<'} 5 x {event.part_points} = "
+            f"{destroyed_at} (damage ruling 12)",
             rule="F11",
         ),
     ]
 
 
-def _described(e: DamageResolved) -> list[Step]:
+def _described(event: DamageResolved) -> list[Step]:
     """Rules F11, F12: the description of the category on the weapon's damage type's table (3-8 to 3-14),
     and each organ system's damage, the percentage x Table 3-3.1's factor, read on its Table 3-15.x."""
     steps = []
-    if e.description is not None and e.category is not None:
-        source = f"Tables 3-8 to 3-14, the {e.damage_type} table, category {e.category} row"
+    if event.description is not None and event.category is not None:
+        source = f"Tables 3-8 to 3-14, the {event.damage_type} table, category {event.category} row"
         steps.append(
             Step(
                 what="description",
-                value=f"category {e.category}",
-                how=e.description,
+                value=f"category {event.category}",
+                how=event.description,
                 rule="F11",
                 source=source,
             )
         )
-    for o in e.organs:
+    for o in event.organs:
         effect = o.effect or "no effect"
         steps.append(
             Step(
                 what=f"{o.system} damage",
                 value=number(o.value),
-                how=f"{number(e.percentage)} x {number(o.factor)}: {effect}",
+                how=f"{number(event.percentage)} x {number(o.factor)}: {effect}",
                 rule="F12",
-                source=f"Table 3-3.1, the {e.part}'s organ row, {o.system}; the {o.system} Table 3-15.x",
+                source=f"Table 3-3.1, the {event.part}'s organ row, {o.system}; the {o.system} Table 3-15.x",
             )
         )
     return steps
@@ -496,52 +510,58 @@ def _damage_depends(event: DamageResolved, state: FivestepState, history: Histor
 # --- F9: grenades -----------------------------------------------------------------------------------
 
 
-def _throw(e: GrenadeThrown) -> list[Step]:
+def _throw(event: GrenadeThrown) -> list[Step]:
     """Rule F9: the range and reach (Table 3-4.0), the d100 against the BRAWL attribute (ruling 30), how
     far over it, and what that gives."""
-    roll = e.roll.total
-    if e.outcome == "exact":
-        verdict = f"{roll} < BRAWL {e.brawl}: lands where aimed (ruling 30)"
-    elif e.outcome == "bounce":
-        verdict = f"0 <= {number(e.over)} <= {GRENADE_BOUNCE_LIMIT} over: bounces (ruling 30)"
+    roll = event.roll.total
+    if event.outcome == "exact":
+        verdict = f"{roll} < BRAWL {event.brawl}: lands where aimed (ruling 30)"
+    elif event.outcome == "bounce":
+        verdict = f"0 <= {number(event.over)} <= {GRENADE_BOUNCE_LIMIT} over: bounces (ruling 30)"
     else:
-        verdict = f"{number(e.over)} > {GRENADE_BOUNCE_LIMIT} over: misses (ruling 30)"
+        verdict = f"{number(event.over)} > {GRENADE_BOUNCE_LIMIT} over: misses (ruling 30)"
     return [
         Step(
             what="range",
-            value=f"{number(e.range_m)} m",
-            how=f"within the {number(e.max_range_m)} m it can be thrown",
+            value=f"{number(event.range_m)} m",
+            how=f"within the {number(event.max_range_m)} m it can be thrown",
             rule="F9",
             source="Table 3-4.0, the thrower's strength and the grenade's weight",
         ),
-        Step(what="BRAWL", value=str(e.brawl), how="the BRAWL attribute, as printed (ruling 30)", rule="F9"),
-        roll_step("throw roll", e.roll, "F9"),
-        Step(what="over", value=signed(e.over), how=f"{roll} - {e.brawl}", rule="F9"),
-        Step(what="outcome", value=e.outcome, how=verdict, rule="F9"),
+        Step(
+            what="BRAWL", value=str(event.brawl), how="the BRAWL attribute, as printed (ruling 30)", rule="F9"
+        ),
+        roll_step("throw roll", event.roll, "F9"),
+        Step(what="over", value=signed(event.over), how=f"{roll} - {event.brawl}", rule="F9"),
+        Step(what="outcome", value=event.outcome, how=verdict, rule="F9"),
     ]
 
 
-def _off(e: GrenadeThrown) -> list[Step]:
+def _off(event: GrenadeThrown) -> list[Step]:
     """Rule F9: how far from the mark a bounce (Table 3-4.1) or a miss (1d10 + 13 m) lands, which way
     (a d8, ruling 46), and where."""
-    if e.outcome == "exact":
-        return [Step(what="lands at", value=at(e.landed), how="where it was aimed", rule="F9")]
+    if event.outcome == "exact":
+        return [Step(what="lands at", value=at(event.landed), how="where it was aimed", rule="F9")]
     steps = []
-    if e.outcome == "bounce":
-        how = f"{e.bounces} bounces" + (f"; {e.note}" if e.note else "")
-        source = f"Table 3-4.1, row for {number(e.over)} over"
-        steps.append(Step(what="distance", value=f"{number(e.off_m)} m", how=how, rule="F9", source=source))
+    if event.outcome == "bounce":
+        how = f"{event.bounces} bounces" + (f"; {event.note}" if event.note else "")
+        source = f"Table 3-4.1, row for {number(event.over)} over"
+        steps.append(
+            Step(what="distance", value=f"{number(event.off_m)} m", how=how, rule="F9", source=source)
+        )
     else:
-        if e.miss_roll is not None:
-            steps.append(roll_step("miss roll", e.miss_roll, "F9"))
-        base = f"{e.miss_roll.total} + {GRENADE_MISS_BASE_M}" if e.miss_roll is not None else "1d10 + 13"
-        steps.append(Step(what="distance", value=f"{number(e.off_m)} m", how=base, rule="F9"))
-    if e.direction_roll is not None:
-        steps.append(roll_step("direction roll", e.direction_roll, "F9"))
+        if event.miss_roll is not None:
+            steps.append(roll_step("miss roll", event.miss_roll, "F9"))
+        base = (
+            f"{event.miss_roll.total} + {GRENADE_MISS_BASE_M}" if event.miss_roll is not None else "1d10 + 13"
+        )
+        steps.append(Step(what="distance", value=f"{number(event.off_m)} m", how=base, rule="F9"))
+    if event.direction_roll is not None:
+        steps.append(roll_step("direction roll", event.direction_roll, "F9"))
     how = "a d8: north, north-east, ... north-west (ruling 46)"
-    steps.append(Step(what="direction", value=e.direction or "-", how=how, rule="F9"))
-    how = f"{number(e.off_m)} m {e.direction} of the mark {at(e.aimed_at)}".replace("  ", " ")
-    steps.append(Step(what="lands at", value=at(e.landed), how=how, rule="F9"))
+    steps.append(Step(what="direction", value=event.direction or "-", how=how, rule="F9"))
+    how = f"{number(event.off_m)} m {event.direction} of the mark {at(event.aimed_at)}".replace("  ", " ")
+    steps.append(Step(what="lands at", value=at(event.landed), how=how, rule="F9"))
     return steps
 
 

@@ -129,40 +129,40 @@ def _to_hit(event: ToHitResolved, state: FivestepState) -> str:
     return f"{head}{_tables(event)}{roll}{_under(event)} -> {event.outcome}{ruled}{_part(event)}"
 
 
-def _tables(e: ToHitResolved) -> str:
+def _tables(event: ToHitResolved) -> str:
     """The percent to hit (Table 3-1, procedures 2 and 3) and the percent against (Table 3-2, procedure
     3, with the adversity conditions that add up to its column)."""
     figure = ""
-    if e.procedure >= 2 and e.percent_to_hit is not None:
-        figure = f"; Table 3-1: {number(e.percent_to_hit)}%"
-    if e.procedure == 3 and e.percent_against is not None:
-        listed = ", ".join(f"{a.condition} {signed(a.modifier)}" for a in e.adversity) or "none"
+    if event.procedure >= 2 and event.percent_to_hit is not None:
+        figure = f"; Table 3-1: {number(event.percent_to_hit)}%"
+    if event.procedure == 3 and event.percent_against is not None:
+        listed = ", ".join(f"{a.condition} {signed(a.modifier)}" for a in event.adversity) or "none"
         figure += (
-            f" - against {number(e.percent_against)}% (Table 3-2 at adversity {number(e.modifier_sum or 0)}: "
-            f"{listed}) = {number(e.chance or 0)}"
+            f" - against {number(event.percent_against)}% (Table 3-2 at adversity "
+            f"{number(event.modifier_sum or 0)}: {listed}) = {number(event.chance or 0)}"
         )
     return figure
 
 
-def _under(e: ToHitResolved) -> str:
+def _under(event: ToHitResolved) -> str:
     """How far under (or over) the chance the roll came."""
-    if e.under is None:
+    if event.under is None:
         return ""
-    return f", {number(e.under)} under" if e.under >= 0 else f", {number(-e.under)} over"
+    return f", {number(event.under)} under" if event.under >= 0 else f", {number(-event.under)} over"
 
 
-def _part(e: ToHitResolved) -> str:
+def _part(event: ToHitResolved) -> str:
     """The part hit, aimed at or rolled on Table 3-3.4."""
-    if e.part is None:
+    if event.part is None:
         return ""
-    how = f" ({rolled(e.part_roll)} on Table 3-3.4)" if e.part_roll is not None else " (aimed)"
-    return f", on the {e.part}{how}"
+    how = f" ({rolled(event.part_roll)} on Table 3-3.4)" if event.part_roll is not None else " (aimed)"
+    return f", on the {event.part}{how}"
 
 
-def _skill_extras(e: ToHitResolved) -> str:
+def _skill_extras(event: ToHitResolved) -> str:
     """What injuries (S3) and a referee's ruling added to the skill."""
-    extras = f" {signed(Decimal(e.injury))} injuries" if e.injury else ""
-    return extras + (f" {signed(Decimal(e.ruled_modifier))} ruling" if e.ruled_modifier else "")
+    extras = f" {signed(Decimal(event.injury))} injuries" if event.injury else ""
+    return extras + (f" {signed(Decimal(event.ruled_modifier))} ruling" if event.ruled_modifier else "")
 
 
 def _grenade(event: GrenadeThrown, state: FivestepState) -> str:
