@@ -115,7 +115,7 @@ class Called:
         self._intents = intents
 
     @classmethod
-    def made(cls, seated: Sequence[tuple[str, Seat]], intents: tuple[type, ...]) -> Called:
+    def for_seats(cls, seated: Sequence[tuple[str, Seat]], intents: tuple[type, ...]) -> Called:
         """A controller for each seat, made by its factory as imported from a folder already (this
         imports nothing); ``where`` is the field that names it (``$.combatants[0].controller``). A
         combatant that is only ever played step by step (``external``) has none: ScenarioError says so."""

@@ -126,8 +126,8 @@ class EnergionBattle(Finisher):
             )
         called = [(where, seat) for where, seat in seats if seat.combatant not in decisions]
         if called:
-            made = Called.made(called, INTENTS)
-            decisions.update((seat.combatant, made) for _, seat in called)
+            controllers = Called.for_seats(called, INTENTS)
+            decisions.update((seat.combatant, controllers) for _, seat in called)
         return decisions
 
     def _orders(self) -> StandingOrders[Player]:
