@@ -152,20 +152,22 @@ class Called:
 class Replayed:
     """The answers recorded in a log, taken as the re-simulation reaches them. ``recorded()`` is the log's
     next event not yet compared, which is where this combatant's decision is recorded if the fight went
-    as the log says. Anything else there answers None, and the comparison reports the first event that
-    differs; or, ``strict``, is an UnrecordedDecision naming the combatant and its controller
-    (``controllers``, by combatant)."""
+    as the log says: an event of ``kind`` holding the answer in its member ``field``. Anything else there
+    answers None, and the comparison reports the first event that differs; or, ``strict``, is an
+    UnrecordedDecision naming the combatant and its controller (``controllers``, by combatant)."""
 
     def __init__(
         self,
         recorded: Callable[[], Event | None],
         kind: type[Event],
         *,
+        field: str = "intent",
         strict: bool = False,
         controllers: Mapping[str, str] | None = None,
     ) -> None:
         self._recorded = recorded
         self._kind = kind
+        self._field = field
         self._strict = strict
         self._controllers = controllers or {}
 
@@ -174,7 +176,7 @@ class Replayed:
         event = self._recorded()
         decided: Any = event
         if isinstance(event, self._kind) and decided.combatant == combatant:
-            return Chosen(decided.intent, decided.scores)
+            return Chosen(getattr(decided, self._field), decided.scores)
         if self._strict:
             raise UnrecordedDecision(combatant, self._controllers.get(combatant, ""), int(encounter.now))
         return NOTHING
@@ -204,3 +206,25 @@ class Stepped:
         made = chosen(answer, self._intents, f"the answer for {combatant}")
         self.waiting, reply, self._reply = None, self._reply, None
         reply.give(made)
+
+
+def decisions_for(
+    seats: Sequence[tuple[str, Seat]],
+    answers: tuple[type, ...],
+    recorded: Replayed | None,
+    stepped: Stepped | None,
+) -> dict[str, Decisions]:
+    """Where each outside combatant's decisions come from in a run: the log being re-simulated
+    (``recorded``), the code stepping the run (``stepped``, for those played ``external``), or the
+    controllers their factories make for the run (answering one of ``answers``). ``seats`` pairs each
+    seat with the scenario field that names its controller."""
+    if recorded is not None:
+        return {seat.combatant: recorded for _, seat in seats}
+    decisions: dict[str, Decisions] = {}
+    if stepped is not None:
+        decisions.update((seat.combatant, stepped) for _, seat in seats if seat.controller == EXTERNAL)
+    called = [(where, seat) for where, seat in seats if seat.combatant not in decisions]
+    if called:
+        controllers = Called.for_seats(called, answers)
+        decisions.update((seat.combatant, controllers) for _, seat in called)
+    return decisions

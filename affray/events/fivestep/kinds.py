@@ -13,7 +13,9 @@ from typing import Literal
 import msgspec
 
 from affray.events.base import ActorId, CombatantId, Event, Position, Roll
+from affray.events.fivestep.steps import Step
 from affray.events.shared import CombatantJoined as Joined
+from affray.events.shared import Score
 
 
 class BodyPart(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -125,6 +127,18 @@ class ApBorrowed(Event, frozen=True, kw_only=True, tag="ap_borrowed", omit_defau
     gained: int
     next_turn_left: int
     reason: str = ""
+
+
+class StepChosen(Event, frozen=True, kw_only=True, tag="step_chosen", omit_defaults=True):
+    """A character played from outside affray chose the next step of its declaration (rule F7): its
+    controller (the scenario's ``package.module:factory``, or ``external``), the step with its reason
+    (None: the declaration is complete), and the scores it gave its options. A re-simulation takes the
+    recorded step instead of asking."""
+
+    combatant: ActorId
+    controller: str
+    step: Step | None
+    scores: tuple[Score, ...] = ()
 
 
 class ActionTaken(Event, frozen=True, kw_only=True, tag="action_taken", omit_defaults=True):

@@ -21,6 +21,7 @@ from affray.events.fivestep.kinds import (
     PoisonResolved,
     PrimaryAttackRolled,
     RoundStarted,
+    StepChosen,
     SurpriseChecked,
     ToHitResolved,
     TurnStarted,
@@ -193,6 +194,7 @@ FIVESTEP = Part(
         DamageResolved: _damage,
         AlertnessRaised: _alertness,
         PoisonResolved: unchanged,
+        StepChosen: unchanged,
     },
 )
 """The fivestep kinds (rules F3-F12). Poison effects are told, not kept: the text gives them no rule that

@@ -18,7 +18,7 @@ from affray.handlers.energion.loadout import Arm, Loadout, loadouts_for
 from affray.handlers.energion.scenario import RULES_ON, Combatant, EnergionScenario, Seconds
 from affray.handlers.energion.special import energion_hit
 from affray.handlers.orders import StandingOrders, given
-from affray.handlers.outside import Called, Decisions, Outside, Replayed, Stepped
+from affray.handlers.outside import Decisions, Outside, Replayed, Stepped, decisions_for
 from affray.handlers.rulings import after_the_run, on_the_clock
 from affray.handlers.shared import Finisher, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
@@ -31,7 +31,7 @@ from affray.kernel.referee import Referee
 from affray.kernel.space import metres
 from affray.npc.energion.nearest import NearestEnemy
 from affray.npc.energion.tactician import Tactician
-from affray.npc.outside import EXTERNAL, Seat, is_outside, seat_seed
+from affray.npc.outside import Seat, is_outside, seat_seed
 from affray.rules.energion.close_combat import load_grappling
 from affray.rules.energion.formulas import tidy
 from affray.rules.energion.locations import disabling_damage, load_hit_locations, location_state
@@ -115,20 +115,11 @@ class EnergionBattle(Finisher):
             for i, c in enumerate(self.scenario.combatants)
             if is_outside(c.controller)
         ]
+        replayed = None
         if self._recorded is not None:
             played = {seat.combatant: seat.controller for _, seat in seats}
             replayed = Replayed(self._recorded, IntentChosen, strict=self._strict, controllers=played)
-            return {seat.combatant: replayed for _, seat in seats}
-        decisions: dict[str, Decisions] = {}
-        if self.stepped is not None:
-            decisions.update(
-                (seat.combatant, self.stepped) for _, seat in seats if seat.controller == EXTERNAL
-            )
-        called = [(where, seat) for where, seat in seats if seat.combatant not in decisions]
-        if called:
-            controllers = Called.for_seats(called, INTENTS)
-            decisions.update((seat.combatant, controllers) for _, seat in called)
-        return decisions
+        return decisions_for(seats, INTENTS, replayed, self.stepped)
 
     def _orders(self) -> StandingOrders[Player]:
         """The scenario's standing orders, fresh for a run (an order's controller keeps its own memory)."""

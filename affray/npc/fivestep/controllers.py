@@ -10,8 +10,21 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, Decimal
 from typing import Literal, Protocol
 
+__all__ = [
+    "Advance",
+    "ArmOption",
+    "Borrow",
+    "FivestepController",
+    "NearestFirst",
+    "Step",
+    "Strike",
+    "TurnView",
+    "choose_arm",
+]
+
 import msgspec
 
+from affray.events.fivestep.steps import Advance, Borrow, Step, Strike
 from affray.kernel.space import approach, distance
 from affray.npc.field import Contact, Roster
 from affray.npc.targeting import TargetMemory
@@ -20,33 +33,6 @@ CLOSE_IN_M = Decimal(2)
 """A hand-to-hand attacker closes to 2 m, inside the 3 m reach (F1), leaving room for the target's step."""
 
 
-class Advance(msgspec.Struct, frozen=True, kw_only=True):
-    """Close with ``target``: move toward it, ``metres`` at most, stopping ``stop_m`` from it."""
-
-    target: str
-    metres: Decimal
-    stop_m: Decimal
-    cost: int
-    reason: str
-
-
-class Strike(msgspec.Struct, frozen=True, kw_only=True):
-    """Attack ``target`` with weapon ``arm`` (hand to hand, a shot or a thrown grenade)."""
-
-    target: str
-    arm: int
-    cost: int
-    reason: str
-
-
-class Borrow(msgspec.Struct, frozen=True, kw_only=True):
-    """Borrow ``points`` of the next turn's Agility Points, 3 for 1 (rule F7)."""
-
-    points: int
-    reason: str
-
-
-Step = Advance | Strike | Borrow
 
 
 class ArmOption(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,6 +14,7 @@ from affray.events.fivestep.kinds import (
     PoisonResolved,
     PrimaryAttackRolled,
     RoundStarted,
+    StepChosen,
     SurpriseChecked,
     ToHitResolved,
     TurnStarted,
@@ -92,6 +93,15 @@ def _turn(event: TurnStarted, state: FivestepState) -> str:
         f"{event.combatant}'s turn{piece}: {event.available} of {event.agility} points{owed}, until "
         f"{seconds(event.end_ms)} s"
     )
+
+
+def _step_chosen(event: StepChosen, state: FivestepState) -> str:
+    scores = "; ".join(f"{score.option} {score.score:g}" for score in event.scores)
+    listed = f" [{scores}]" if scores else ""
+    if event.step is None:
+        return f"{event.combatant} ({event.controller}) declares nothing more{listed}"
+    why = f": {event.step.reason}" if event.step.reason else ""
+    return f"{event.combatant} ({event.controller}) declares: {event.step.words()}{why}{listed}"
 
 
 def _borrowed(event: ApBorrowed, state: FivestepState) -> str:
@@ -240,6 +250,7 @@ TELLERS: dict[type, Teller] = {
     RoundStarted: _round,
     TurnStarted: _turn,
     ApBorrowed: _borrowed,
+    StepChosen: _step_chosen,
     ActionTaken: _action,
     ToHitResolved: _to_hit,
     GrenadeThrown: _grenade,
