@@ -50,7 +50,10 @@ class AffrayEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     ) -> None:
         super().__init__()
         if ruleset.seating is None:
-            raise ScenarioError(f"ruleset {ruleset.name}: its combatants cannot be played from outside yet")
+            why = ruleset.unseated or "it offers no seating"
+            raise ScenarioError(
+                f"ruleset {ruleset.name}: its combatants cannot be played from outside: {why}"
+            )
         self._ruleset, self._seating = ruleset, ruleset.seating
         playable = self._seating.players(scenario)
         chosen = tuple(players) if players is not None else playable
@@ -136,7 +139,10 @@ class AffrayEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         for agent in self.agents:
             if self.terminations[agent] or self.truncations[agent]:
                 continue
-            me = state.combatants[agent]
+            me = state.combatants.get(agent)
+            if me is None:  # its side has not joined (a five-step side may join late)
+                self.truncations[agent] = ended
+                continue
             if me.out:
                 self.rewards[agent] = LOSS
                 self.terminations[agent] = True

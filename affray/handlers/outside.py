@@ -32,6 +32,7 @@ from affray.npc.outside import (
     chosen,
     factory,
     imported,
+    seat_seed,
     where_it_failed,
 )
 
@@ -228,3 +229,10 @@ def decisions_for(
         controllers = Called.for_seats(called, answers)
         decisions.update((seat.combatant, controllers) for _, seat in called)
     return decisions
+
+
+def seat_for(combatant: str, side: str, controller: str, encounter_seed: int) -> Seat:
+    """The seat of a combatant played from outside by ``controller``, with a seed of its own."""
+    return Seat(
+        combatant=combatant, side=side, controller=controller, seed=seat_seed(encounter_seed, combatant)
+    )

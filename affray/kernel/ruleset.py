@@ -336,6 +336,9 @@ class Ruleset(Generic[ScenarioT, StateT]):
     seating: Seating | None = None
     """How its combatants are played step by step from outside (affray.envs); None when they cannot
     be, and then its ``battle`` need not be a :class:`SteppedBattle`."""
+    unseated: str = ""
+    """Without ``seating``, why its combatants cannot be played from outside, in one line (the contract
+    suite asks for it; affray.envs says it)."""
 
     def __post_init__(self) -> None:
         own = [kind for part in self.vocabularies.parts if part is not SHARED for kind in part.appliers]

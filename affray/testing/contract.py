@@ -377,6 +377,34 @@ class RulesetContract(_TablesContract):
         assert all(span.end is not None and 0 <= span.start <= span.end for span in spans)
         assert all(0 <= mark.at <= drawn.end for lane in drawn.lanes.values() for mark in lane.instants)
 
+    def test_its_combatants_can_be_played_from_outside_or_it_says_why_not(self) -> None:
+        """A ruleset offers seating (affray.envs, controllers from outside affray) or one line why not."""
+        ruleset = self.owner()
+        if ruleset.seating is None:
+            assert ruleset.unseated
+            assert "\n" not in ruleset.unseated
+        else:
+            assert not ruleset.unseated
+
+    def test_an_episode_played_from_outside_is_a_log_that_verifies(self, sample: Path) -> None:
+        """Every combatant of a sample played by random legal actions (affray.envs): the episode's log
+        verifies, its decisions taken from the log."""
+        ruleset, scenario = _load(sample)
+        if ruleset.seating is None:
+            pytest.skip(f"the ruleset offers no seating: {ruleset.unseated}")
+        pytest.importorskip("pettingzoo")
+        from affray.envs import AffrayEnv
+
+        game = AffrayEnv(ruleset, scenario)
+        game.reset(seed=3)
+        for _ in game.agent_iter(10_000):
+            observation, _, terminated, truncated, _ = game.last()
+            done = terminated or truncated
+            mask = observation["action_mask"]
+            game.step(None if done else int(mask.nonzero()[0][0]))
+        verdict = _verifies(_read(game.log()), sample)
+        assert verdict.ok, verdict.message
+
     def test_every_kind_of_every_vocabulary_is_told(self) -> None:
         """Every kind, its modules' included, has a teller."""
         ruleset = self.owner()

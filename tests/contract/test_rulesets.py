@@ -38,10 +38,10 @@ class TestEnergion(RulesetContract):
 
 
 class TestFivestep(RulesetContract):
-    """fivestep on its examples, the firefight first."""
+    """fivestep on its examples, the bar brawl first (the firefight has a controller from outside affray)."""
 
     ruleset = "fivestep"
-    samples = examples_of("fivestep", first="firefight")
+    samples = examples_of("fivestep", first="bar-brawl")
 
 
 class TestToy(RulesetContract):

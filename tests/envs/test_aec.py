@@ -28,14 +28,19 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 SKIRMISH = EXAMPLES / "skirmish.toml"
 DUEL = EXAMPLES / "duel.toml"
+BAR_BRAWL = EXAMPLES / "bar-brawl.toml"
+FIREFIGHT = EXAMPLES / "firefight.toml"
 
 PETTINGZOO_ADVICE = (
     "Observation space for each agent probably should be",
     "We recommend agents to be named in the format",
     "Observation is not a NumPy array",
+    "Agents have different observation space sizes",
+    "Agents have different action space sizes",
 )
 """api_test's advice that does not fit an affray encounter: an observation is a dict of the numbers and the
-action mask (as PettingZoo's chess does), and agents are named by their combatants' ids."""
+action mask (as PettingZoo's chess does), agents are named by their combatants' ids, and a combatant's
+menu of actions (so its mask) is as long as its weapons and enemies make it."""
 
 
 @pytest.fixture
@@ -74,12 +79,15 @@ def _verified(log: bytes, tmp_path: Path) -> bool:
 
 
 @pytest.mark.usefixtures("pettingzoo_advice_ignored")
-def test_the_environment_passes_pettingzoos_api_test() -> None:
-    api_test(env(SKIRMISH), num_cycles=300)
+@pytest.mark.usefixtures("pettingzoo_advice_ignored")
+@pytest.mark.parametrize("scenario", [SKIRMISH, BAR_BRAWL], ids=["energion", "fivestep"])
+def test_the_environment_passes_pettingzoos_api_test(scenario: Path) -> None:
+    api_test(env(scenario), num_cycles=300)
 
 
-def test_the_environment_passes_pettingzoos_seed_test() -> None:
-    seed_test(lambda: env(SKIRMISH), num_cycles=100)
+@pytest.mark.parametrize("scenario", [SKIRMISH, BAR_BRAWL], ids=["energion", "fivestep"])
+def test_the_environment_passes_pettingzoos_seed_test(scenario: Path) -> None:
+    seed_test(lambda: env(scenario), num_cycles=100)
 
 
 def test_every_episode_is_a_log_that_verifies(tmp_path: Path) -> None:

@@ -82,4 +82,5 @@ RULESET = Ruleset(
     battle=ToyBattle,
     tellers={FighterJoined: _joined, Swung: _swung},
     display=ToyDisplay(),
+    unseated="its two fighters only swing at each other: there is nothing to choose",
 )

@@ -15,10 +15,10 @@ from affray.events.energion.state import vocabulary
 from affray.handlers.energion.fighter import fighter
 from affray.handlers.energion.host import Arena, Player
 from affray.handlers.energion.loadout import Arm, Loadout, loadouts_for
-from affray.handlers.energion.scenario import RULES_ON, Combatant, EnergionScenario, Seconds
+from affray.handlers.energion.scenario import RULES_ON, EnergionScenario, Seconds
 from affray.handlers.energion.special import energion_hit
 from affray.handlers.orders import StandingOrders, given
-from affray.handlers.outside import Decisions, Outside, Replayed, Stepped, decisions_for
+from affray.handlers.outside import Decisions, Outside, Replayed, Stepped, decisions_for, seat_for
 from affray.handlers.rulings import after_the_run, on_the_clock
 from affray.handlers.shared import Finisher, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
@@ -31,21 +31,11 @@ from affray.kernel.referee import Referee
 from affray.kernel.space import metres
 from affray.npc.energion.nearest import NearestEnemy
 from affray.npc.energion.tactician import Tactician
-from affray.npc.outside import Seat, is_outside, seat_seed
+from affray.npc.outside import is_outside
 from affray.rules.energion.close_combat import load_grappling
 from affray.rules.energion.formulas import tidy
 from affray.rules.energion.locations import disabling_damage, load_hit_locations, location_state
 from affray.rules.energion.tables import EnergionTables, load_tables
-
-
-def seat_for(spec: Combatant, encounter_seed: int) -> Seat:
-    """The seat of a combatant played from outside, with its own seed."""
-    return Seat(
-        combatant=spec.id,
-        side=spec.side,
-        controller=spec.controller,
-        seed=seat_seed(encounter_seed, spec.id),
-    )
 
 
 def controller_for(loadout: Loadout, name: str | None = None) -> Player:
@@ -111,7 +101,7 @@ class EnergionBattle(Finisher):
         """Where each outside combatant's decisions come from in a run: the log being re-simulated, the
         code stepping the run (``external``), or the controllers its factory makes for the run."""
         seats = [
-            (f"$.combatants[{i}].controller", seat_for(c, self.scenario.seed))
+            (f"$.combatants[{i}].controller", seat_for(c.id, c.side, c.controller, self.scenario.seed))
             for i, c in enumerate(self.scenario.combatants)
             if is_outside(c.controller)
         ]

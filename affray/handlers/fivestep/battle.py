@@ -9,15 +9,17 @@ from decimal import Decimal
 
 from affray.errors import AffrayError, ScenarioError, excerpt
 from affray.events.base import Event
-from affray.events.fivestep.kinds import BodyPart, CombatantJoined
+from affray.events.fivestep.kinds import BodyPart, CombatantJoined, StepChosen
 from affray.events.fivestep.state import vocabulary
+from affray.events.fivestep.steps import STEPS
 from affray.handlers.fivestep.checks import check_special_types, check_tables
 from affray.handlers.fivestep.fighters import Arm, Fighter
-from affray.handlers.fivestep.host import Arena
+from affray.handlers.fivestep.host import Arena, Player
 from affray.handlers.fivestep.rounds import rounds
 from affray.handlers.fivestep.scenario import RULES_ON, Character, FivestepScenario, TableFile, Weapon
 from affray.handlers.fivestep.turns import LAST_RANK
 from affray.handlers.orders import StandingOrders, given
+from affray.handlers.outside import Decisions, Outside, Replayed, Stepped, decisions_for, seat_for
 from affray.handlers.rulings import after_the_run, on_the_clock
 from affray.handlers.shared import Finisher, time_limit
 from affray.handlers.special_damage.host import SpecialProfile
@@ -28,6 +30,7 @@ from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.referee import Referee
 from affray.kernel.space import metres
 from affray.npc.fivestep.controllers import FivestepController, NearestFirst
+from affray.npc.outside import is_outside
 from affray.rules.fivestep.damage import parse_damage_die_roll
 from affray.rules.fivestep.hitting import HAND_TO_HAND_REACH_M, WEAPONRY_MAX_M
 from affray.rules.fivestep.sequence import action_cost
@@ -35,7 +38,13 @@ from affray.rules.fivestep.tableset import TableSet, parse_table_set
 from affray.rules.fivestep.usertables import require
 
 AVERAGE_SIZE_M2 = Decimal("0.75")
-CONTROLLERS: dict[str, type[FivestepController]] = {"nearest": NearestFirst}
+OWN: dict[str, type[FivestepController]] = {"nearest": NearestFirst}
+"""affray's own fivestep controllers, by the name a scenario gives them."""
+
+
+def controller_for(name: str) -> Player:
+    """The controller a scenario names: one of affray's own, or one from outside affray."""
+    return Outside(name) if is_outside(name) else OWN[name]()
 
 
 class FivestepBattle(Finisher):
@@ -52,9 +61,13 @@ class FivestepBattle(Finisher):
         self.fighters: dict[str, Fighter] = {
             c.id: self._fighter(index, c) for index, c in enumerate(scenario.combatants)
         }
-        self.controllers: dict[str, FivestepController] = {
-            c.id: CONTROLLERS[c.controller]() for c in scenario.combatants
+        self.controllers: dict[str, Player] = {
+            c.id: controller_for(c.controller) for c in scenario.combatants
         }
+        self.decisions: dict[str, Decisions] = {}
+        self._replayed: Replayed | None = None
+        self.stepped: Stepped | None = None
+        """The source of the ``external`` characters' decisions, once :meth:`step_outside` is called."""
         self.sides = {side.id: side for side in scenario.sides}
         self.special = (
             SpecialDamageModule(scenario.special_damage, scenario.rulings)
@@ -73,7 +86,24 @@ class FivestepBattle(Finisher):
         return self.scenario.special_damage
 
     def replay_decisions(self, recorded: Callable[[], Event | None], *, strict: bool = False) -> None:
-        """Nothing to take: every fivestep character is played by one of the ruleset's own controllers."""
+        """Take the steps of the characters played from outside from a log being re-simulated
+        (``recorded()`` is its next event not yet compared), not from their controllers; ``strict``, a
+        step not recorded there is an error."""
+        played = {c.id: c.controller for c in self.scenario.combatants if is_outside(c.controller)}
+        self._replayed = Replayed(recorded, StepChosen, field="step", strict=strict, controllers=played)
+
+    def step_outside(self) -> Stepped:
+        """Have the ``external`` characters' steps given between steps of the run (affray.envs)."""
+        self.stepped = Stepped(STEPS)
+        return self.stepped
+
+    def _decisions(self) -> dict[str, Decisions]:
+        seats = [
+            (f"$.combatants[{i}].controller", seat_for(c.id, c.side, c.controller, self.scenario.seed))
+            for i, c in enumerate(self.scenario.combatants)
+            if is_outside(c.controller)
+        ]
+        return decisions_for(seats, STEPS, self._replayed, self.stepped)
 
     def notices(self) -> list[str]:
         """Tables of invented example data, which a user should replace with the real ones."""
@@ -82,12 +112,19 @@ class FivestepBattle(Finisher):
         tables = ", ".join(self.tables.examples)
         return [f"Tables {tables} are invented example data (example = true), not the rules"]
 
-    def _orders(self) -> StandingOrders[FivestepController]:
+    def _orders(self) -> StandingOrders[Player]:
         """The scenario's standing orders, fresh for a run (an order's controller keeps its own memory)."""
-        return StandingOrders(given(self.scenario.orders), lambda name, who: CONTROLLERS[name]())
+        return StandingOrders(given(self.scenario.orders), lambda name, who: controller_for(name))
 
     def run(self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True) -> Arena:
         """Simulate the encounter to its end and return it, its state and its log."""
+        encounter = self.start(sinks, trace=trace, keep_log=keep_log)
+        encounter.run(until=encounter.finished)
+        self.close(encounter)
+        return encounter
+
+    def start(self, sinks: Iterable[EventSink] = (), *, trace: bool = False, keep_log: bool = True) -> Arena:
+        """The encounter made ready to run, at 0 ms: step it with its ``step()``."""
         encounter: Arena = Encounter(
             Dice(self.scenario.dice.source_for(self.scenario.seed)),
             self.vocabulary,
@@ -98,11 +135,14 @@ class FivestepBattle(Finisher):
         self.referee = Referee(self.scenario.rulings, RULES_ON)
         on_the_clock(encounter, self.referee)
         self.orders = self._orders()
+        self.decisions = self._decisions()
         encounter.process(rounds(encounter, self))
         encounter.process(time_limit(encounter, self.scenario.max_seconds, rank=LAST_RANK))
-        encounter.run(until=encounter.finished)
-        after_the_run(encounter, self.referee)
         return encounter
+
+    def close(self, encounter: Arena) -> None:
+        """After the run: every ruling has taken effect (RulingError names one that did not)."""
+        after_the_run(encounter, self.referee)
 
     def join(self, encounter: Arena, side: str) -> None:
         """The characters of ``side`` enter the encounter (``combatant_joined``), in file order."""

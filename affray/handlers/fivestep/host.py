@@ -10,6 +10,7 @@ from affray.events.fivestep.state import FivestepState
 from affray.handlers.fivestep.fighters import Fighter
 from affray.handlers.fivestep.scenario import FivestepScenario, Options, Procedures, Side
 from affray.handlers.orders import StandingOrders
+from affray.handlers.outside import Decisions, Outside
 from affray.handlers.special_damage.host import SpecialHost
 from affray.handlers.special_damage.module import SpecialDamageModule
 from affray.kernel.encounter import Encounter
@@ -18,6 +19,8 @@ from affray.npc.fivestep.controllers import FivestepController
 from affray.rules.fivestep.tableset import TableSet
 
 Arena = Encounter[FivestepState]
+Player = FivestepController | Outside
+"""Who declares a character's steps: one of affray's controllers, or a controller from outside affray."""
 """A fivestep encounter."""
 
 
@@ -51,8 +54,13 @@ class FivestepHost(SpecialHost, Protocol):
         ...
 
     @property
-    def controllers(self) -> Mapping[str, FivestepController]:
+    def controllers(self) -> Mapping[str, Player]:
         """Every character's controller, by id."""
+        ...
+
+    @property
+    def decisions(self) -> Mapping[str, Decisions]:
+        """Where the decisions of the characters played from outside come from in this run, by id."""
         ...
 
     @property
@@ -61,7 +69,7 @@ class FivestepHost(SpecialHost, Protocol):
         ...
 
     @property
-    def orders(self) -> StandingOrders[FivestepController]:
+    def orders(self) -> StandingOrders[Player]:
         """The scenario's standing orders: whom each character goes for and who plays it, at a moment."""
         ...
 

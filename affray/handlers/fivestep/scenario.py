@@ -15,6 +15,7 @@ import msgspec
 
 from affray.errors import QUOTE_LIMIT, ScenarioError, TableError, excerpt, read_user_file
 from affray.handlers.orders import Orders, check_orders, given
+from affray.handlers.outside import check_controllers
 from affray.handlers.rulings import Ruling, check_rulings
 from affray.handlers.special_damage.scenario import (
     SpecialDamageOptions,
@@ -201,8 +202,15 @@ class Character(SpecialTraits, frozen=True, kw_only=True):
     """Organ systems spread over the whole body (Aracnian, Eebek: circulatory, respiratory; rule F12)."""
     borrows: bool = False
     """With ``options.borrowing``, it borrows points from its next turn to afford one more attack."""
-    controller: Literal["nearest"] = "nearest"
+    controller: str = "nearest"
+    """Who declares its steps: ``nearest`` (affray's own), ``external`` (played step by step from
+    outside, affray.envs) or a ``package.module:factory`` of a controller from outside affray
+    (docs/controllers.md)."""
     priority_targets: list[str] = msgspec.field(default_factory=list)
+
+
+CONTROLLERS = ("nearest",)
+"""The controllers of affray's own a fivestep character may have."""
 
 
 class FivestepScenario(Section, frozen=True, kw_only=True):
@@ -246,7 +254,8 @@ def _check(scenario: FivestepScenario, source: str) -> None:
     check_special(scenario.combatants, scenario.modules, scenario.rulings, source)
     ids = [c.id for c in scenario.combatants]
     check_rulings(scenario.rulings, ids, source)
-    check_orders(given(scenario.orders), ids, ("nearest",), source)
+    check_orders(given(scenario.orders), ids, CONTROLLERS, source)
+    check_controllers([c.controller for c in scenario.combatants], CONTROLLERS, source)
     _check_options(scenario, source)
     check_dice(scenario.dice, source)
 

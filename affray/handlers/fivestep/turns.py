@@ -15,9 +15,11 @@ from typing import Any, Literal
 from affray.events.fivestep.kinds import ActionTaken, ApBorrowed, TurnStarted
 from affray.events.fivestep.state import FivestepCombatant
 from affray.events.shared import ActionRefused, Moved
+from affray.handlers.fivestep.asked import asked_steps
 from affray.handlers.fivestep.fighters import Arm, Fighter
-from affray.handlers.fivestep.host import Arena, FivestepHost
+from affray.handlers.fivestep.host import Arena, FivestepHost, Player
 from affray.handlers.fivestep.strike import strike
+from affray.handlers.outside import Outside
 from affray.handlers.special_damage.module import malfunction
 from affray.kernel.space import approach, distance, step_toward
 from affray.npc.field import FieldWatch, contact_of
@@ -25,7 +27,6 @@ from affray.npc.fivestep.controllers import (
     Advance,
     ArmOption,
     Borrow,
-    FivestepController,
     Step,
     Strike,
     TurnView,
@@ -161,14 +162,15 @@ def _piece(
     state = encounter.state
     live = state.combatants[fighter.id]
     spent = 0
-    steps = _declare(encounter, battle, fighter, watch)
+    steps = yield from _declare(encounter, battle, fighter, watch)
     redeclared = False
     while steps:
         step = steps.pop(0)
         if not isinstance(step, Borrow) and state.combatants[step.target].incapacitated(int(encounter.now)):
             if redeclared:
                 break  # a controller that keeps naming the fallen has nothing more to do
-            steps, redeclared = _declare(encounter, battle, fighter, watch), True
+            steps = yield from _declare(encounter, battle, fighter, watch)
+            redeclared = True
             continue
         redeclared = False
         if isinstance(step, Borrow):
@@ -206,9 +208,12 @@ def _borrow(encounter: Arena, fighter: Fighter, live: FivestepCombatant, step: B
     )
 
 
-def _declare(encounter: Arena, battle: FivestepHost, fighter: Fighter, watch: FieldWatch) -> list[Step]:
-    """The controller's plan from what the character sees now, with the points it has left. A character
-    whose target falls before a declared action begins declares again (a ruling)."""
+def _declare(
+    encounter: Arena, battle: FivestepHost, fighter: Fighter, watch: FieldWatch
+) -> Generator[Any, Any, list[Step]]:
+    """The controller's plan from what the character sees now, with the points it has left (asked step
+    by step of a controller from outside affray). A character whose target falls before a declared
+    action begins declares again (a ruling)."""
     live = encounter.state.combatants[fighter.id]
     assert live.turn is not None
     lend = 0
@@ -227,7 +232,10 @@ def _declare(encounter: Arena, battle: FivestepHost, fighter: Fighter, watch: Fi
         can_move=not live.special.cannot_move(),
         priority=battle.orders.priority(fighter.id, int(encounter.now), tuple(fighter.spec.priority_targets)),
     )
-    return playing(encounter, battle, fighter.id).plan(view)
+    player = playing(encounter, battle, fighter.id)
+    if isinstance(player, Outside):
+        return (yield from asked_steps(encounter, battle, fighter, view, player))
+    return player.plan(view)
 
 
 def _act(
@@ -306,6 +314,6 @@ def _forbidden(encounter: Arena, fighter: Fighter, step: Advance | Strike) -> st
     return malfunction(encounter, live)
 
 
-def playing(encounter: Arena, battle: FivestepHost, character: str) -> FivestepController:
+def playing(encounter: Arena, battle: FivestepHost, character: str) -> Player:
     """Who plays ``character`` now: its own controller, or a standing order's."""
     return battle.orders.controller(character, int(encounter.now), battle.controllers[character])

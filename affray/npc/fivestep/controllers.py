@@ -33,8 +33,6 @@ CLOSE_IN_M = Decimal(2)
 """A hand-to-hand attacker closes to 2 m, inside the 3 m reach (F1), leaving room for the target's step."""
 
 
-
-
 class ArmOption(msgspec.Struct, frozen=True, kw_only=True):
     """What a character knows of one of its weapons: what it costs, how far it reaches, what is left."""
 

@@ -12,17 +12,20 @@ from typing import TYPE_CHECKING, Any
 
 from affray.events.fivestep.state import vocabulary
 from affray.handlers.fivestep.scenario import (
+    CONTROLLERS,
     RULES_ON,
     FivestepScenario,
     TableFile,
     convert_fivestep,
     embed_tables,
 )
+from affray.handlers.outside import check_controllers
 from affray.kernel.ruleset import Ruleset
 from affray.rulesets.fivestep.display import DISPLAY
 from affray.rulesets.fivestep.explanation import EXPLAINERS
 from affray.rulesets.fivestep.marks import MARKERS
 from affray.rulesets.fivestep.narration import TELLERS
+from affray.rulesets.fivestep.seating import FivestepSeating
 from affray.rulesets.fivestep.special_damage import SPECIAL_DAMAGE_HOST
 from affray.rulesets.fivestep.tables import tables
 from affray.rulesets.special_damage.hosting import carried_by
@@ -40,7 +43,10 @@ def load(raw: Mapping[str, Any], source: str, folder: Path | None) -> FivestepSc
     """A fivestep scenario: from a file, with the table files it names read from ``folder``; from a log
     header, with the tables' text it holds."""
     scenario = convert_fivestep(raw, source)
-    return scenario if folder is None else embed_tables(scenario, folder, source)
+    if folder is None:
+        return scenario
+    check_controllers([c.controller for c in scenario.combatants], CONTROLLERS, source, folder)
+    return embed_tables(scenario, folder, source)
 
 
 def battle(scenario: FivestepScenario) -> FivestepBattle:
@@ -68,6 +74,7 @@ RULESET = Ruleset(
     files=files,
     rules_on=RULES_ON,
     markers=MARKERS,
+    seating=FivestepSeating(),
 )
 """The five-step ruleset."""
 
