@@ -34,7 +34,9 @@ class Utility:
 
     def decide(self, view: TurnView, legal: tuple[Step | None, ...]) -> Decision:
         """The best-scoring legal step, or nothing more, with the scores of the best few."""
-        scored = sorted(((self.score(view, s), n, s) for n, s in enumerate(legal)), key=lambda x: (-x[0], x[1]))
+        scored = sorted(
+            ((self.score(view, s), n, s) for n, s in enumerate(legal)), key=lambda x: (-x[0], x[1])
+        )
         best_score, _, best = scored[0]
         scores = {_words(step): round(score, 3) for score, _, step in scored[:KEPT_SCORES]}
         return Decision(best, reason=f"best of {len(legal)} options ({best_score:.2f})", scores=scores)
