@@ -77,10 +77,10 @@ def test_run_refuses_to_write_over_its_scenario_even_with_force(affray: Affray, 
 
 def test_run_refuses_to_write_over_a_table_its_scenario_names(affray: Affray, tmp_path: Path) -> None:
     shutil.copytree(EXAMPLES / "tables", tmp_path / "tables")
-    shutil.copy(EXAMPLES / "firefight.toml", tmp_path)
+    shutil.copy(EXAMPLES / "bar-brawl.toml", tmp_path)
     table = tmp_path / "tables" / "fivestep" / "3-6.toml"
     kept = table.read_bytes()
-    result = affray("run", tmp_path / "firefight.toml", "-o", table, "--force")
+    result = affray("run", tmp_path / "bar-brawl.toml", "-o", table, "--force")
     assert_user_error(result, "that is tables/fivestep/3-6.toml, a file the scenario names")
     assert table.read_bytes() == kept
 
