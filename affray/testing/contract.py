@@ -2,7 +2,10 @@
 
 One scenario and seed give one log byte for byte; the live state is the fold of the log at every seq;
 its logs verify, and tampering is caught; every die rolled is in the log, once and in order; every kind is
-told and explained, and round-trips through the log's encoding; its tables have names one can type.
+told and explained, and round-trips through the log's encoding; its tables have names one can type; its
+combatants can be played from outside affray (and such a run verifies), or it says why not; and every
+command (run, battle with a sweep, odds, whatif --intent, adjudicate, timeline, view, regress, verify)
+runs on its first sample as a user types it.
 
 Subclass :class:`RulesetContract` in a test module, naming the ruleset and its sample scenario files, and
 pytest collects every check of the contract for it (run on every sample where a check takes one)::
@@ -21,7 +24,9 @@ affray's own tests run the built-in rulesets and modules through this suite (tes
 
 from __future__ import annotations
 
+import io
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -60,6 +65,8 @@ def _load(path: Path) -> tuple[Ruleset[Any, Any], Any]:
     return rulesets.load_scenario(path)
 
 
+COMMANDS = ("run", "battle", "odds", "whatif", "adjudicate", "timeline", "view", "regress", "verify")
+"""The commands the contract runs on a sample, as a user types them."""
 MOST_STEPS = 1_000_000
 """The most steps a run played from outside takes in the contract suite."""
 
@@ -141,6 +148,88 @@ def _intent_on(path: Path) -> tuple[Ruleset[Any, Any], dict[str, Any], list[Even
     ids = [c.id for c in scenario.combatants]
     change = IntentChange(log[0].seq, ids[0], "target", ids[-1], "the contract's order")
     return ruleset, msgspec.json.decode(ENCODER.encode(scenario)), log, change
+
+
+def _affray(*args: str) -> int:
+    """``affray ARGS`` in this process, with nothing to read on standard input: its exit status."""
+    from affray.cli import main
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.StringIO(""))
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            return int(exc.code or 0)
+    return 0
+
+
+def _command_line(
+    command: str, ruleset: Ruleset[Any, Any], scenario: Any, sample: Path, log: Path, folder: Path
+) -> tuple[list[str], int]:
+    """The arguments of ``command`` on ``sample`` (and ``log``, its log), and the exit status wanted."""
+    ids = [c.id for c in scenario.combatants]
+    lines: dict[str, list[str]] = {
+        "run": ["run", str(sample), "-o", str(folder / "again.jsonl")],
+        "battle": ["battle", str(sample), "--runs", "3", "--vary", "max_seconds=60,120"],
+        "odds": ["odds", str(_first_seconds(ruleset, scenario, folder)), "--samples", "10", "--within", "50"],
+        "whatif": ["whatif", str(log), "--seq", "1", "--intent", f"{ids[0]}:target={ids[-1]}"],
+        "adjudicate": [
+            "adjudicate",
+            str(_at_the_table(sample, ruleset, scenario, folder)),
+            "--rolls",
+            str(_rolled(log, ids[0], folder)),
+            "-o",
+            str(folder / "table.jsonl"),
+        ],
+        "timeline": ["timeline", str(log), "-o", str(folder / "timeline.png")],
+        "view": ["view", str(log), "-o", str(folder / "view.html")],
+        "regress": ["regress", str(log)],
+        "verify": ["verify", str(log)],
+    }
+    args = lines[command]
+    if command == "whatif":
+        args += ["-o", str(folder / "whatif.jsonl")]
+        return args, 0 if ruleset.standing_orders else 2
+    return args, 0
+
+
+def _first_seconds(ruleset: Ruleset[Any, Any], scenario: Any, folder: Path) -> Path:
+    """A log of the sample's first 5 seconds (``odds`` fights on from every roll: a short log keeps the
+    contract quick)."""
+    short = msgspec.structs.replace(scenario, max_seconds=5)
+    path = folder / "first-seconds.jsonl"
+    path.write_bytes(encode_log(ruleset.header(short), ruleset.battle(short).run().log))
+    return path
+
+
+def _at_the_table(sample: Path, ruleset: Ruleset[Any, Any], scenario: Any, folder: Path) -> Path:
+    """A copy of ``sample`` in ``folder`` (with the files it names) whose first combatant's rolls are
+    rolled at the table (``[dice] manual``)."""
+    for name in ruleset.files(scenario):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes((sample.parent / name).read_bytes())
+    manual = f'manual = ["{scenario.combatants[0].id}/*"]'
+    lines = sample.read_text().splitlines()
+    if "[dice]" in lines:
+        lines.insert(lines.index("[dice]") + 1, manual)
+    else:
+        lines += ["", "[dice]", manual]
+    copy = folder / sample.name
+    copy.write_text("\n".join(lines) + "\n")
+    return copy
+
+
+def _rolled(log: Path, combatant: str, folder: Path) -> Path:
+    """A ``--rolls`` file of every roll ``combatant`` made in ``log``, as rolled there."""
+    rolls = [roll for event in _read(log.read_bytes()).events for roll in rolls_in(event)]
+    entered = [
+        f'"{r.roller}/{r.purpose}#{r.draw}" = {list(r.faces) if len(r.faces) > 1 else r.faces[0]}'
+        for r in rolls
+        if r.roller == combatant
+    ]
+    path = folder / "rolled.toml"
+    path.write_text("\n".join(entered) + "\n")
+    return path
 
 
 def _resolved(named: str | Ruleset[Any, Any]) -> Ruleset[Any, Any]:
@@ -413,6 +502,19 @@ class RulesetContract(_TablesContract):
         battle.close(encounter)
         verdict = _verifies(_read(encode_log(ruleset.header(seated), encounter.log)), sample)
         assert verdict.ok, verdict.message
+
+    @pytest.mark.parametrize("command", COMMANDS)
+    def test_every_command_runs_on_the_first_sample(
+        self, command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Each of affray's commands, as a user types it, on the first sample (a log of it made with
+        ``run``): exit 0; ``whatif --intent`` on a ruleset without standing orders, one error line."""
+        sample = Path(self.samples[0])
+        ruleset, scenario = _load(sample)
+        log = tmp_path / "sample.jsonl"
+        assert _affray("run", str(sample), "-o", str(log)) == 0, capsys.readouterr().err
+        args, want = _command_line(command, ruleset, scenario, sample, log, tmp_path)
+        assert _affray(*args) == want, capsys.readouterr().err
 
     def test_every_kind_of_every_vocabulary_is_told(self) -> None:
         """Every kind, its modules' included, has a teller."""
