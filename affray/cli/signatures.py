@@ -139,23 +139,35 @@ def _said(held: LogSignature, holds: bool, trusted: Mapping[bytes, str] | None) 
 
 
 def check_signatures(
-    log: str, reader: LogReader, trusted: Mapping[bytes, str] | None, first_line: int
+    log: str,
+    reader: LogReader,
+    trusted: Mapping[bytes, str] | None,
+    first_line: int,
+    required: Mapping[bytes, str] | None = None,
 ) -> Checked:
     """Each signature ``reader`` read after the end line (the first on line ``first_line``), checked
     against its end hash; with ``trusted`` (keys by the file they came from), each key looked up too, and
-    a log with no signature fails. Nothing is said of a log not read to a whole end."""
+    a log with no signature fails; each ``required`` key must have signed, and its signature hold. Nothing
+    is said of a log not read to a whole end."""
     checked = Checked()
     end_hash = reader.end_hash
     if end_hash is None:
         return checked
+    held_by: set[bytes] = set()
     for number, held in enumerate(reader.signatures, first_line):
-        message = signed_message(end_hash, held.signer)
-        said, failed = _said(held, keys.holds(held.key_bytes, held.signature_bytes, message), trusted)
+        holds = keys.holds(held.key_bytes, held.signature_bytes, signed_message(end_hash, held.signer))
+        said, failed = _said(held, holds, trusted)
         checked.lines.append(f"FAILED: {log}: line {number}: {said}" if failed else said)
         checked.failed |= failed
+        if holds:
+            held_by.add(held.key_bytes)
     if trusted is not None and not reader.signatures:
         checked.lines.append(f"FAILED: {log}: the log is not signed; --trust asks for a trusted signer's")
         checked.failed = True
+    for key, name in (required or {}).items():
+        if key not in held_by:
+            checked.lines.append(f"FAILED: {log}: the key in {name} has not signed it (--require)")
+            checked.failed = True
     return checked
 
 

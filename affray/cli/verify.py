@@ -60,8 +60,18 @@ def _other_version(header: LogHeader) -> bool:
     help="A public key (NAME.pub, as affray keygen makes it) whose signatures are trusted; repeatable. "
     "Every signer's key must then be one of them, and the log must be signed.",
 )
+@click.option(
+    "--require",
+    type=click.Path(path_type=Path),
+    multiple=True,
+    metavar="FILE.pub",
+    help="A public key that must have signed the log (trusted too, with --trust); repeatable. A "
+    "signature line removed is then caught.",
+)
 @click.pass_context
-def verify_command(ctx: click.Context, log: LogStore, trust: tuple[Path, ...]) -> None:
+def verify_command(
+    ctx: click.Context, log: LogStore, trust: tuple[Path, ...], require: tuple[Path, ...]
+) -> None:
     """Check LOG's hash chain, fold it, re-simulate its scenario and compare event by event.
 
     Exit 0 when everything holds; 1 when the log is damaged or was edited (its chain, its lines or its
@@ -75,9 +85,11 @@ def verify_command(ctx: click.Context, log: LogStore, trust: tuple[Path, ...]) -
 
     Each signature after the end line (affray sign) is named with its signer and key, and whether it
     holds: one that does not (the log was changed or extended after it was signed) fails, exit 1. With
-    --trust, a signer whose key is none of the trusted keys fails too, and so does a log not signed.
+    --trust, a signer whose key is none of the trusted keys fails too, and so does a log not signed; with
+    --require, a key that has not signed it (its line removed, say) fails too.
     """
-    trusted = trusted_keys(trust) if trust else None
+    required = trusted_keys(require)
+    trusted = {**trusted_keys(trust), **required} if trust else None
     try:
         reader = open_log_arg(log, canonical=True)
     except LogError as exc:
@@ -95,7 +107,7 @@ def verify_command(ctx: click.Context, log: LogStore, trust: tuple[Path, ...]) -
     if reader.damaged_signature is not None:
         damaged = reader.damaged_signature
         raise LogError(f"{log}: {damaged.where()}: {damaged.message}")
-    signed = _signatures(log, reader, trusted)
+    signed = _signatures(log, reader, trusted, required)
     status = _tell(log, reader.header, verdict)
     for line in signed.lines:
         click.echo(one_line(line))
@@ -105,12 +117,14 @@ def verify_command(ctx: click.Context, log: LogStore, trust: tuple[Path, ...]) -
         sys.exit(status)
 
 
-def _signatures(log: LogStore, reader: LogReader, trusted: dict[bytes, str] | None) -> Checked:
+def _signatures(
+    log: LogStore, reader: LogReader, trusted: dict[bytes, str] | None, required: dict[bytes, str]
+) -> Checked:
     """What is said of the log's signatures; the cryptography library is loaded only for a signed log or
-    for --trust."""
-    if not reader.signatures and trusted is None:
+    for --trust and --require."""
+    if not reader.signatures and trusted is None and not required:
         return Checked()
-    return check_signatures(str(log), reader, trusted, first_line=reader.count + 3)
+    return check_signatures(str(log), reader, trusted, first_line=reader.count + 3, required=required)
 
 
 def _tell(log: LogStore, header: LogHeader, verdict: Verdict) -> int:

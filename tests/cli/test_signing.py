@@ -168,6 +168,22 @@ def test_trusting_keys_fails_a_log_no_one_signed(affray: Affray, duel_log: Path,
     assert "the log is not signed" in result.out
 
 
+def test_a_required_signer_who_signed_holds(affray: Affray, duel_log: Path) -> None:
+    _signed(affray, duel_log, "alice", "bob")
+    result = affray("verify", duel_log, "--require", duel_log.parent / "bob.pub")
+    assert result.code == 0, result
+
+
+def test_a_required_signers_line_removed_is_caught(affray: Affray, duel_log: Path) -> None:
+    # two signed; bob's line is cut off the end: alice's still holds, and only --require can tell
+    *lines, _bobs = _lines(_signed(affray, duel_log, "alice", "bob"))
+    duel_log.write_bytes(b"\n".join(lines) + b"\n")
+    assert affray("verify", duel_log).code == 0
+    result = affray("verify", duel_log, "--require", duel_log.parent / "bob.pub")
+    assert result.code == 1, result
+    assert "bob.pub has not signed it (--require)" in result.out
+
+
 def test_a_damaged_signature_line_is_a_user_error(affray: Affray, duel_log: Path) -> None:
     *lines, signature = _lines(_signed(affray, duel_log, "alice"))
     duel_log.write_bytes(b"\n".join([*lines, signature.replace(b'"key":"', b'"key":"!')]) + b"\n")
