@@ -31,6 +31,7 @@ from affray.events.fivestep.kinds import (
     PoisonResolved,
     PrimaryAttackRolled,
     RoundStarted,
+    StepChosen,
     SurpriseChecked,
     ToHitResolved,
     TurnStarted,
@@ -574,8 +575,27 @@ def _grenade(event: GrenadeThrown, state: FivestepState, history: History) -> Ex
     return Explanation(steps=_throw(event) + _off(event), depends_on=_found(history, wanted))
 
 
+def _step_chosen(event: StepChosen, state: FivestepState, history: History) -> Explanation:
+    """Rule F7 from outside affray: who declared the step, what it was and why, and what it scored."""
+    step = event.step
+    steps = [
+        Step(
+            what="controller", value=event.controller, how="played from outside affray (docs/controllers.md)"
+        ),
+        Step(
+            what="step",
+            value=step.words() if step is not None else "nothing more",
+            how=step.reason if step is not None else "",
+            rule="F7",
+        ),
+    ]
+    steps.extend(Step(what="score", value=f"{score.score:g}", how=score.option) for score in event.scores)
+    return Explanation(steps=steps)
+
+
 EXPLAINERS: Mapping[type[Event], Explainer] = {
     CombatantJoined: by_rule("F2"),
+    StepChosen: _step_chosen,
     SurpriseChecked: by_rule("F5"),
     PrimaryAttackRolled: by_rule("F6"),
     RoundStarted: by_rule("F3, F4"),
