@@ -67,6 +67,8 @@ def _load(path: Path) -> tuple[Ruleset[Any, Any], Any]:
 
 COMMANDS = ("run", "battle", "odds", "whatif", "adjudicate", "timeline", "view", "regress", "verify")
 """The commands the contract runs on a sample, as a user types them."""
+ODDS_SECONDS = 10
+"""The seconds of the first sample whose odds the contract works out at every roll."""
 MOST_STEPS = 1_000_000
 """The most steps a run played from outside takes in the contract suite."""
 
@@ -171,7 +173,14 @@ def _command_line(
     lines: dict[str, list[str]] = {
         "run": ["run", str(sample), "-o", str(folder / "again.jsonl")],
         "battle": ["battle", str(sample), "--runs", "3", "--vary", "max_seconds=60,120"],
-        "odds": ["odds", str(_first_seconds(ruleset, scenario, folder)), "--samples", "10", "--within", "50"],
+        "odds": [
+            "odds",
+            str(_written(folder / "first-seconds.jsonl", _first_seconds(ruleset, scenario, 5))),
+            "--samples",
+            "10",
+            "--within",
+            "50",
+        ],
         "whatif": ["whatif", str(log), "--seq", "1", "--intent", f"{ids[0]}:target={ids[-1]}"],
         "adjudicate": [
             "adjudicate",
@@ -193,12 +202,15 @@ def _command_line(
     return args, 0
 
 
-def _first_seconds(ruleset: Ruleset[Any, Any], scenario: Any, folder: Path) -> Path:
-    """A log of the sample's first 5 seconds (``odds`` fights on from every roll: a short log keeps the
-    contract quick)."""
-    short = msgspec.structs.replace(scenario, max_seconds=5)
-    path = folder / "first-seconds.jsonl"
-    path.write_bytes(encode_log(ruleset.header(short), ruleset.battle(short).run().log))
+def _first_seconds(ruleset: Ruleset[Any, Any], scenario: Any, seconds: int) -> bytes:
+    """The log of the sample's first ``seconds`` (``odds`` fights on from every roll: a short log keeps
+    the contract quick)."""
+    short = msgspec.structs.replace(scenario, max_seconds=min(seconds, scenario.max_seconds))
+    return encode_log(ruleset.header(short), ruleset.battle(short).run().log)
+
+
+def _written(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
     return path
 
 
@@ -591,11 +603,11 @@ class RulesetContract(_TablesContract):
     def test_the_first_samples_odds_run_from_its_opening_to_its_result_and_luck_accounts_for_the_change(
         self,
     ) -> None:
-        """``affray odds``: every roll a point, the last one the recorded result, luck and the rest adding
-        up to each side's change of odds."""
-        sample = Path(self.samples[0])
-        log = _read(_log_of(sample))
-        report = fight_odds(log, "", sample.name, Sampling(within=0.5, most=4, seed=1))
+        """``affray odds`` of the first sample's first ``ODDS_SECONDS``: every roll a point, the last one
+        the recorded result, luck and the rest adding up to each side's change of odds."""
+        ruleset, scenario = _load(Path(self.samples[0]))
+        log = _read(_first_seconds(ruleset, scenario, ODDS_SECONDS))
+        report = fight_odds(log, "", "sample", Sampling(within=0.5, most=4, seed=1))
         assert len(report.rolls) == sum(len(rolls_in(e)) for e in log.events)
         assert report.rolls[-1].after == recorded_odds(report.winner, report.sides)
         for side in report.split:
