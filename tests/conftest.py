@@ -20,7 +20,7 @@ settings.register_profile(
 )
 settings.load_profile("quick")
 
-SWEEP_SAMPLE = 3
+SWEEP_SAMPLE = 6
 """Without --thorough a sweep tries one mutant in this many (each field still gets some)."""
 
 

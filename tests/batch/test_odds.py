@@ -137,6 +137,7 @@ def test_the_curve_is_the_exact_chance_at_every_roll_within_four_standard_errors
             assert abs(chance.chance - p) <= 4 * error + 1e-9, (side, chance, p, point.samples)
 
 
+@pytest.mark.thorough  # a long test: .ci/run runs it after the quick suite
 def test_the_intervals_hold_the_exact_chance_about_95_times_in_100() -> None:
     # every fight's every point and outcome, under 12 seeds of samples: a 95 % interval misses about 1 in 20
     held = [

@@ -36,6 +36,7 @@ def test_a_recorded_fight_fought_on_on_the_cluster_reports_what_a_local_one_does
     assert json.loads(remote.out) == json.loads(local.out)
 
 
+@pytest.mark.thorough  # a long test: .ci/run runs it after the quick suite
 def test_a_scheduler_that_does_not_answer_is_one_error_line(affray: Affray) -> None:
     started = time.monotonic()
     result = affray("battle", DUEL, "--runs", "2", "--scheduler", f"tcp://127.0.0.1:{free_port()}")

@@ -1281,6 +1281,7 @@ def _refused_in_bounded_memory(campaign: Path, hostile: str, error: str) -> None
         assert measured.peak_mb < 100, f"{command} took {measured.peak_mb:.0f} MB"
 
 
+@pytest.mark.thorough  # a long test: .ci/run runs it after the quick suite
 def test_a_header_of_200_mb_is_refused_unread_in_bounded_memory(affray: Affray, campaign: Path) -> None:
     _refused_in_bounded_memory(
         campaign,
@@ -1290,6 +1291,7 @@ def test_a_header_of_200_mb_is_refused_unread_in_bounded_memory(affray: Affray, 
     )
 
 
+@pytest.mark.thorough  # a long test: .ci/run runs it after the quick suite
 def test_a_line_of_200_mb_is_refused_in_bounded_memory(affray: Affray, campaign: Path) -> None:
     # issue 22 item 14: SQLite loads a row of a table without rowid whole to compare keys as it seeks, so
     # a huge line took replay, verify and export to 900 MB; its memory is bounded (hard_heap_limit)

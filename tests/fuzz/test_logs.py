@@ -346,14 +346,18 @@ def header_alone_changed(original: bytes, mutated: bytes) -> bool:
     return all(_without_prev(a) == _without_prev(b) for a, b in zip(ours[1:], theirs[1:], strict=True))
 
 
+DECISIONS = (b'{"kind":"intent_chosen"', b'{"kind":"step_chosen"')
+"""How the lines of a decision from outside affray begin: Energion's intents and fivestep's steps."""
+
+
 def decided_otherwise(original: bytes, mutated: bytes) -> bool:
     """Whether the first event line ``mutated`` changes is a decision from outside affray
-    (``intent_chosen``): an input of the fight, as a scenario is, which verify takes as recorded; such a
-    log passes when it is exactly what affray makes of its header and its decisions."""
+    (``intent_chosen``, ``step_chosen``): an input of the fight, as a scenario is, which verify takes as
+    recorded; such a log passes when it is exactly what affray makes of its header and its decisions."""
     ours, theirs = log_lines(original), mutated.split(b"\n")
     for a, b in zip(ours[1:], theirs[1:], strict=False):
         if _without_prev(a) != _without_prev(b):
-            return b.startswith(b'{"kind":"intent_chosen"')
+            return b.startswith(DECISIONS)
     return False
 
 
