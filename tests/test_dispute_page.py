@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.transcripts import ROOT, check, sessions
 
 PAGE = (ROOT / "docs" / "settling-a-dispute.md").read_text()
@@ -27,6 +29,7 @@ def test_the_page_walks_through_every_command_of_a_dispute() -> None:
     } <= commands
 
 
+@pytest.mark.thorough  # a long test: .ci/run runs it after the quick suite
 def test_the_pages_transcripts_print_what_it_shows(tmp_path: Path) -> None:
     for block in BLOCKS:
         check(block, tmp_path)

@@ -97,6 +97,7 @@ def test_the_scratch_package_is_the_one_imported(scratch: Path, tmp_path: Path) 
     assert table.read_text() != original.read_text()
 
 
+@pytest.mark.thorough  # a long test: .ci/run runs it after the quick suite
 def test_a_changed_table_is_caught_then_accepted(scratch: Path, golden: Path, tmp_path: Path) -> None:
     first = _regress(scratch, tmp_path, golden)
     assert first.returncode == 1, first

@@ -1151,6 +1151,7 @@ def _temporary_events(campaign: Path, pid: int) -> int:
         return next((s.events for s in opened.stored() if s.name.endswith(f".{pid}.tmp")), 0)
 
 
+@pytest.mark.thorough  # a long test: .ci/run runs it after the quick suite
 def test_two_runs_into_a_campaign_and_its_hard_link_at_once_the_second_is_refused(
     affray: Affray, tmp_path: Path
 ) -> None:

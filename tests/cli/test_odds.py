@@ -183,6 +183,7 @@ def test_a_fight_played_by_code_from_outside_is_one_error_line_without_its_folde
     assert "bots" not in sys.modules
 
 
+@pytest.mark.thorough  # a long test: .ci/run runs it after the quick suite
 def test_with_the_controllers_folder_a_fight_played_by_its_code_gets_its_odds(affray: Affray) -> None:
     result = affray("odds", AMBUSH, *QUICK, "--controllers", ROOT / "examples", "--json")
     assert result.code == 0, result

@@ -63,6 +63,10 @@ def _run(command: list[str], folder: Path, env: dict[str, str]) -> subprocess.Co
     return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=SECONDS)
 
 
+pytestmark = pytest.mark.thorough
+"""A long test (a project's own pytest run from its folder): .ci/run runs it after the quick suite."""
+
+
 @pytest.fixture(scope="module")
 def projects_pytest(tmp_path_factory: pytest.TempPathFactory) -> subprocess.CompletedProcess[str]:
     """The toy project's ``python -m pytest -v``, the project installed beside its sources: setuptools
