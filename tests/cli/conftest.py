@@ -65,6 +65,20 @@ def call_main(args: Sequence[str | os.PathLike[str]]) -> int:
     return 0
 
 
+def run_with_user_code(scenario: Path, out: Path) -> bytes:
+    """The log ``affray run`` writes of ``scenario``, whose controllers are code beside it; the code is
+    forgotten after (tests/user_code.py), whatever ``sys.path`` it needed."""
+    from tests import user_code
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "path", list(sys.path))
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            code = call_main(["run", scenario, "-o", out])
+    user_code.forget()
+    assert code == 0
+    return out.read_bytes()
+
+
 @pytest.fixture
 def affray(capsys: pytest.CaptureFixture[str]) -> Affray:
     """``affray(*args)`` runs the command in-process and returns its Result."""

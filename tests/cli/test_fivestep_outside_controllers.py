@@ -4,16 +4,13 @@ the log verifies without the controller's code."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import sys
 from pathlib import Path
 
 import pytest
 
 from affray.events.fivestep.kinds import ActionTaken, StepChosen
-from tests import user_code
-from tests.cli.conftest import EXAMPLES, Affray, call_main
+from tests.cli.conftest import EXAMPLES, Affray, run_with_user_code
 from tests.cli.test_outside_controllers import forget_bots
 from tests.strategies import read_path
 
@@ -24,14 +21,7 @@ UTILITY = "bots.fivestep_utility:utility"
 @pytest.fixture(scope="module")
 def firefight_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """The firefight's log as ``affray run`` writes it (run once for the module)."""
-    out = tmp_path_factory.mktemp("firefight") / "firefight.jsonl"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sys, "path", list(sys.path))
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            code = call_main(["run", FIREFIGHT, "-o", out])
-    user_code.forget()
-    assert code == 0
-    return out.read_bytes()
+    return run_with_user_code(FIREFIGHT, tmp_path_factory.mktemp("firefight") / "firefight.jsonl")
 
 
 @pytest.fixture

@@ -8,9 +8,7 @@ imported stays in ``sys.modules``), each naming it as ``module:factory``.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import io
 import json
 import sys
 from pathlib import Path
@@ -19,7 +17,7 @@ import pytest
 
 from affray.events.energion.kinds import IntentChosen
 from tests import user_code
-from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error, call_main
+from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error, run_with_user_code
 from tests.strategies import read_path
 
 AMBUSH = EXAMPLES / "ambush.toml"
@@ -29,14 +27,7 @@ UTILITY = "bots.utility:utility"
 @pytest.fixture(scope="module")
 def ambush_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """The ambush's log as ``affray run`` writes it (run once for the module)."""
-    out = tmp_path_factory.mktemp("ambush") / "ambush.jsonl"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sys, "path", list(sys.path))
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            code = call_main(["run", AMBUSH, "-o", out])
-    user_code.forget()
-    assert code == 0
-    return out.read_bytes()
+    return run_with_user_code(AMBUSH, tmp_path_factory.mktemp("ambush") / "ambush.jsonl")
 
 
 @pytest.fixture
