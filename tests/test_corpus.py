@@ -82,3 +82,13 @@ def test_verify_re_simulates_an_old_log_or_names_its_older_ruleset_version(log: 
     header = read_path(log).header
     assert code == 3, out
     assert f"made under {header.ruleset} version {header.ruleset_version}; this affray simulates" in out
+
+
+def test_an_old_players_copy_is_still_its_referees_log_redacted() -> None:
+    """The sealed values of a players' copy are checked against its referee's log however old both are;
+    the referee's log re-simulates while its ruleset version is current."""
+    folder = CORPUS / "format-1-sealed"
+    referee = folder / "wolves.jsonl"
+    code, out, _ = _affray("reveal", folder / "wolves-players.jsonl", referee)
+    assert out.startswith(f"ok: {folder / 'wolves-players.jsonl'}: each of its 244 sealed values"), out
+    assert code == (0 if _current(referee) else 3), out

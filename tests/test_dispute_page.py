@@ -26,6 +26,9 @@ def test_the_page_walks_through_every_command_of_a_dispute() -> None:
         "verify",
         "adjudicate",
         "seed",
+        "sign",
+        "redact",
+        "reveal",
     } <= commands
 
 

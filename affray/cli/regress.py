@@ -17,8 +17,11 @@ from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
 from affray.cli.terminal import one_line
 from affray.errors import AffrayError, printable
+from affray.events.reader import LogFile
+from affray.events.sealed import Sealing
 from affray.replays.diff import shown
 from affray.replays.regress import Regression, regress
+from affray.replays.verify import fold_only
 from affray.stores import JsonLinesLog, LogStore
 from affray.stores.kinds import is_campaign_path
 
@@ -27,11 +30,14 @@ SAID = {
     "damaged": "DAMAGED",
     "unreadable": "UNREADABLE",
     "other_version": "OTHER VERSION",
+    "sealed": "SEALED",
 }
 """How each sort but ``unchanged`` is named in the report."""
 JSON = msgspec.json.Encoder(decimal_format="number")
 FAILING = frozenset({"changed", "damaged", "unreadable"})
 """The sorts that make regress exit 1 (a changed log rewritten by ``--update`` does not)."""
+SKIPPED = frozenset({"other_version", "sealed"})
+"""The sorts of the logs that are read but not re-simulated: skipped, as a test is."""
 
 
 def failing(regression: Regression) -> bool:
@@ -93,6 +99,8 @@ def sort_log(path: LogStore) -> tuple[Regression, bytes | None]:
         return Regression(path=name, sort="unreadable", message=said), None
     if log.header.ruleset_version != current:
         return _other_version(path, log.header.ruleset, log.header.ruleset_version, current), None
+    if isinstance(log.header.sealed, Sealing):
+        return _players_copy(name, log), None
     return regress(name, log, lambda: rulesets.recorded(log.header, name))
 
 
@@ -123,6 +131,20 @@ def _rewrite(path: LogStore, today: bytes) -> None:
         stores.write_whole(path, today.splitlines(keepends=True), replace=True)
     else:
         files.write_new(file, today, force=True, flag="--update")
+
+
+def _players_copy(name: str, log: LogFile) -> Regression:
+    """A players' copy: read and folded, not re-simulated, for its seed and sealed rolls are withheld."""
+    verdict = fold_only(log)
+    if not verdict.ok:
+        return Regression(
+            path=name, sort="damaged", where=verdict.where, message=verdict.message, seq=verdict.seq
+        )
+    message = (
+        "a players' copy: it chains and folds, but its seed and sealed rolls are withheld, so it is not "
+        "re-simulated (affray reveal checks it against the referee's log)"
+    )
+    return Regression(path=name, sort="sealed", where="line 1 (header)", message=message)
 
 
 def _other_version(path: LogStore, ruleset: str, made: str, current: str) -> Regression:
@@ -176,6 +198,8 @@ def summary(results: Sequence[Regression]) -> str:
         f"({winners} with another winner), {count['damaged']} damaged, {count['unreadable']} unreadable, "
         f"{count['other_version']} of another version"
     )
+    if count["sealed"]:
+        line += f", {count['sealed']} players' cop{'y' if count['sealed'] == 1 else 'ies'} not re-simulated"
     return line + (f"; {updated} rewritten under today's rules" if updated else "")
 
 
@@ -195,7 +219,7 @@ def junit(results: Sequence[Regression]) -> bytes:
     """The results as JUnit XML: a test case per log, failing when changed, damaged or unreadable, skipped
     when of another ruleset version."""
     failures = sum(1 for r in results if failing(r))
-    skipped = sum(1 for r in results if r.sort == "other_version")
+    skipped = sum(1 for r in results if r.sort in SKIPPED)
     suite = ElementTree.Element(
         "testsuite",
         name="affray regress",
@@ -213,7 +237,7 @@ def junit(results: Sequence[Regression]) -> bytes:
             said = printable(told(regression))
             failure = ElementTree.SubElement(case, "failure", type=regression.sort, message=said[:500])
             failure.text = said
-        elif regression.sort == "other_version":
+        elif regression.sort in SKIPPED:
             ElementTree.SubElement(case, "skipped", message=printable(regression.message))
     written: bytes = ElementTree.tostring(suite, encoding="utf-8", xml_declaration=True)
     return written

@@ -13,6 +13,7 @@ from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
 from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.kernel.fold import FoldError
+from affray.replays.export import scenario_name
 from affray.replays.picture import FORMATS
 from affray.replays.timeline import Timeline, build, choose_lanes
 from affray.stores import LogStore
@@ -27,7 +28,7 @@ def whole_timeline(log: LogStore) -> tuple[Timeline, str | None]:
     cut short or damaged is refused where it breaks."""
     with open_log_arg(log) as reader:
         reading = rulesets.reading(reader.header, str(log))
-        name = str(rulesets.recorded(reader.header, str(log)).scenario.name) or log.stem
+        name = scenario_name(reader.header) or log.stem
         try:
             timeline = build(reader, reading, scenario=reader.header.scenario, title=name)
         except FoldError as exc:

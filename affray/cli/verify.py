@@ -17,9 +17,10 @@ from affray.cli.terminal import one_line
 from affray.errors import AffrayError, LogError
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
 from affray.events.reader import LogReader
+from affray.events.sealed import Sealing
 from affray.kernel.fairseed import FairSeed, told
 from affray.replays.lineage import parent_link
-from affray.replays.verify import Verdict, verify
+from affray.replays.verify import Verdict, fold_only, verify
 from affray.stores import LogStore
 
 
@@ -102,13 +103,19 @@ def verify_command(
         # a log of another ruleset version need not be in today's canonical form: its chain is checked
         reader.close()
         reader = open_log_arg(log)
+    copy = isinstance(reader.header.sealed, Sealing)
     with reader:
-        verdict = verify(reader, lambda: rulesets.recorded(reader.header, str(log)), trace=ctx.obj["verbose"])
+        if copy:
+            verdict = fold_only(reader)
+        else:
+            verdict = verify(
+                reader, lambda: rulesets.recorded(reader.header, str(log)), trace=ctx.obj["verbose"]
+            )
     if reader.damaged_signature is not None:
         damaged = reader.damaged_signature
         raise LogError(f"{log}: {damaged.where()}: {damaged.message}")
     signed = _signatures(log, reader, trusted, required)
-    status = _tell(log, reader.header, verdict)
+    status = _tell_copy(log, reader.header, verdict) if copy else tell_verdict(log, reader.header, verdict)
     for line in signed.lines:
         click.echo(one_line(line))
     if signed.failed:
@@ -127,7 +134,7 @@ def _signatures(
     return check_signatures(str(log), reader, trusted, first_line=reader.count + 3, required=required)
 
 
-def _tell(log: LogStore, header: LogHeader, verdict: Verdict) -> int:
+def tell_verdict(log: LogStore, header: LogHeader, verdict: Verdict) -> int:
     """The verdict's line; the exit status it makes."""
     if verdict.ok:
         return _tell_ok(log, header, verdict)
@@ -156,6 +163,55 @@ def _tell_ok(log: LogStore, header: LogHeader, verdict: Verdict) -> int:
     for line in fair[1:]:
         click.echo(f"  {line}")
     return 0
+
+
+def _tell_copy(log: LogStore, header: LogHeader, verdict: Verdict) -> int:
+    """A players' copy's line: what was checked, and why its fight is not re-simulated; the exit status."""
+    if not verdict.ok:
+        click.echo(one_line(f"FAILED: {log}: {verdict.where}: {verdict.message}"))
+        return EXIT_VERIFY_FAILED
+    streams = header.sealed.streams if isinstance(header.sealed, Sealing) else []
+    tags = _recorded_tags(header)
+    seed = "the fair seed's secrets" if tags is not None else "the seed"
+    click.echo(
+        one_line(
+            f"ok: {log}: a players' copy: {verdict.events} events chain and fold (final state "
+            f"{verdict.final_digest}); {verdict.sealed} values of the streams {', '.join(streams)} are "
+            f"sealed, and {seed}, so the fight is not re-simulated: once the referee's log is out, affray "
+            f"reveal {log} REFEREE-LOG checks every sealed value and re-simulates it"
+        )
+    )
+    for party, tag in (tags or {}).items():
+        click.echo(one_line(f"  {party}'s tag: {tag} (as recorded: the reveal checks it)"))
+    return 0
+
+
+def _recorded_tags(header: LogHeader) -> dict[str, str] | None:
+    """Each fair-seed party's tag as a players' copy records it, in order of the names (its secrets are
+    sealed, so the tags cannot be checked here); None when the scenario has no fair seed."""
+    try:
+        fair = msgspec.json.decode(header.scenario, type=_FairOfACopy).fair_seed
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    if fair is None:
+        return None
+    return {
+        party: reveal.tag
+        for party, reveal in sorted(fair.reveals.items())
+        if isinstance(reveal, _Reveal) and reveal.tag
+    }
+
+
+class _Reveal(msgspec.Struct):
+    tag: str = ""
+
+
+class _Fair(msgspec.Struct):
+    reveals: dict[str, _Reveal | str] = {}
+
+
+class _FairOfACopy(msgspec.Struct):
+    fair_seed: _Fair | None = None
 
 
 def _parent(log: LogStore, header: LogHeader) -> list[str] | None:

@@ -17,6 +17,7 @@ from affray.events.base import Event
 from affray.events.reader import read_all
 from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.kernel.fold import FoldError
+from affray.replays.export import scenario_name
 from affray.replays.page import Odds, RollChances, fight, page
 from affray.stores import LogStore
 
@@ -48,10 +49,10 @@ def view(
         whole = read_all(reader)
         log_end = reader.end_hash
     refuse_broken(log, whole.problem, "shown")
-    recorded = rulesets.recorded(whole.header, str(log))
+    reading = rulesets.reading(whole.header, str(log))
     try:
-        title = str(recorded.scenario.name) or log.stem
-        data = fight(whole.header, whole.events, recorded, title, _ms(start), _ms(end))
+        title = scenario_name(whole.header) or log.stem
+        data = fight(whole.header, whole.events, reading, title, _ms(start), _ms(end))
     except FoldError as exc:
         raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
     if odds_given is not None:

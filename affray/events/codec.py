@@ -27,6 +27,7 @@ import msgspec
 from affray.errors import LogError
 from affray.events.base import Event
 from affray.events.output import Output, OutputFile, take_notices
+from affray.events.sealed import Sealed, Sealing
 
 FORMAT_VERSION = 1
 
@@ -57,13 +58,16 @@ class LogHeader(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str
     ruleset_version: str
     dice: str
-    seed: int
+    seed: int | Sealed
+    """The encounter seed; in a players' copy, sealed (affray.events.sealed)."""
     event_versions: dict[str, int]
     scenario: msgspec.Raw
     parent: Parent | msgspec.UnsetType = msgspec.UNSET
     changes: list[str] | msgspec.UnsetType = msgspec.UNSET
     pins: Pins | msgspec.UnsetType = msgspec.UNSET
     """Written by affray since module versions and data digests were pinned; older logs have none."""
+    sealed: Sealing | msgspec.UnsetType = msgspec.UNSET
+    """Only in a players' copy (``affray redact``): what it withholds."""
 
 
 class LogEnd(msgspec.Struct, frozen=True, kw_only=True):
@@ -185,6 +189,10 @@ class LogWriter:
             self._output.discard()
             return None
         return self._output.keep_partial()
+
+    def discard(self) -> None:
+        """Stop and keep nothing: for a log made from another, which can be made again."""
+        self._output.discard()
 
     def close(self) -> None:
         """Append the end line and put the log in place."""

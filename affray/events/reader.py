@@ -32,6 +32,8 @@ from affray.events.codec import (
     encode_header,
     line_hash,
 )
+from affray.events.players_copy import header_problem, unsealing
+from affray.events.sealed import Sealing
 from affray.events.signature import (
     MAX_SIGNATURE_BYTES,
     SIGNATURE_PREFIX,
@@ -102,6 +104,9 @@ def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Voc
             f"{source}: log format version {header.format_version} is newer than this affray reads "
             f"({FORMAT_VERSION})"
         )
+    sealing = header_problem(header)
+    if sealing:
+        raise LogError(f"{source}: line 1: {sealing}")
     vocabulary = resolve(header, source)
     for recorded_as, version in header.event_versions.items():
         kind = vocabulary.aliases.get(recorded_as, recorded_as)
@@ -131,7 +136,14 @@ def recorded_otherwise(header: LogHeader, vocabulary: Vocabulary[Any]) -> dict[s
 
 def _decoder_for(header: LogHeader, vocabulary: Vocabulary[Any]) -> Callable[[bytes], Event]:
     """A function bytes -> Event that reads kinds under their former names and upcasts those recorded
-    under older versions."""
+    under older versions; in a players' copy, puts its sealed values in place (players_copy.py)."""
+    decode = _upcasting_decoder(header, vocabulary)
+    if isinstance(header.sealed, Sealing):
+        return unsealing(decode, vocabulary, header.sealed)
+    return decode
+
+
+def _upcasting_decoder(header: LogHeader, vocabulary: Vocabulary[Any]) -> Callable[[bytes], Event]:
     otherwise = recorded_otherwise(header, vocabulary)
     if not otherwise:
         return vocabulary.decoder.decode

@@ -17,6 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar, Union
 import msgspec
 
 from affray.events.base import Event
+from affray.events.sealed import Revealer
 from affray.events.shared import kind_of
 
 
@@ -54,6 +55,10 @@ class Part:
     aliases: Mapping[str, str] = field(default_factory=dict)
     """``former name -> kind`` for this part's kinds that were renamed: a log that names the former reads
     as the kind. A rename keeps the kind's version; its upcasters go by the kind's name of today."""
+    revealers: Mapping[type[Event], Revealer] = field(default_factory=dict)
+    """For kinds (this part's or another's) with a field beyond a roll's own that would reveal the roll
+    (a hit's quality), the function naming those fields: a players' copy withholds them with the rolls
+    of sealed streams (affray.events.sealed)."""
 
 
 def _chain(first: Applier, then: Applier) -> Applier:
@@ -86,6 +91,7 @@ class Vocabulary(Generic[S]):
         owners: dict[str, str] = {}
         upcasters: dict[tuple[str, int], Upcaster] = {}
         aliases: dict[str, str] = {}
+        revealers: dict[type[Event], list[Revealer]] = {}
         for part in parts:
             for kind, applier in part.appliers.items():
                 name = kind_of(kind)
@@ -95,6 +101,8 @@ class Vocabulary(Generic[S]):
                 appliers[kind] = _chain(applier, _field_moved) if kind.MOVES_THE_FIELD else applier
             upcasters.update(part.upcasters)
             aliases.update(part.aliases)
+            for kind, revealer in part.revealers.items():
+                revealers.setdefault(kind, []).append(revealer)
         for part in parts:
             for kind, extra in part.extends.items():
                 if kind not in appliers:
@@ -105,6 +113,8 @@ class Vocabulary(Generic[S]):
         self.appliers = appliers
         self.upcasters = upcasters
         self.aliases = aliases
+        self.revealers: dict[type[Event], tuple[Revealer, ...]] = {k: tuple(r) for k, r in revealers.items()}
+        """Each kind's revealers, from every part that names some."""
         self.versions: dict[str, int] = {kind_of(k): k.VERSION for k in self.kinds}
         self.union: Any = Union[self.kinds]  # noqa: UP007 - a union built at run time
         self.decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.union)

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import msgspec
 
 from affray.events.base import Event, Roll, rolls_in
+from affray.events.sealed import Sealed, is_sealed
 
 
 class Step(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -62,10 +63,13 @@ Explainer = Callable[[Any, Any, History], Explanation]
 
 
 def roll_step(what: str, roll: Roll, rule: str = "") -> Step:
-    """A roll as a step: its total, its expression and faces, its stream and draw, and its source."""
+    """A roll as a step: its total, its expression and faces, its stream and draw, and its source (its
+    total ``sealed`` and its expression alone in a players' copy)."""
+    where = f"@{roll.stream}#{roll.draw}" if roll.draw else f"@{roll.stream}"
+    if is_sealed(roll.total):
+        return Step(what=what, value="sealed", how=roll.expr, rule=rule, source=f"{where}, {roll.source}")
     faces = "+".join(map(str, roll.faces))
     how = f"{roll.expr}: {faces}" if len(roll.faces) > 1 or roll.expr.count("+") else roll.expr
-    where = f"@{roll.stream}#{roll.draw}" if roll.draw else f"@{roll.stream}"
     return Step(what=what, value=str(roll.total), how=how, rule=rule, source=f"{where}, {roll.source}")
 
 
@@ -74,7 +78,7 @@ def _value(value: Any) -> str:
         return "-"
     if isinstance(value, bool):
         return str(value).lower()
-    if isinstance(value, str | int | Decimal):
+    if isinstance(value, str | int | Decimal | Sealed):
         return str(value)
     text = _ENCODER.encode(value).decode()
     return text if len(text) <= 60 else f"{text[:57]}..."
@@ -82,7 +86,7 @@ def _value(value: Any) -> str:
 
 def _leaves(value: Any, path: str) -> list[tuple[str, Any]]:
     """A struct's fields, nested ones by their dotted path, rolls kept whole."""
-    if isinstance(value, msgspec.Struct) and not isinstance(value, Roll):
+    if isinstance(value, msgspec.Struct) and not isinstance(value, Roll | Sealed):
         return [
             leaf
             for name in value.__struct_fields__

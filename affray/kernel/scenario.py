@@ -58,11 +58,19 @@ class Dice(Section, frozen=True, kw_only=True):
     rolls: list[Face] = []
     manual: list[Annotated[str, msgspec.Meta(pattern=STREAM_PATTERN)]] = []
     rolled: dict[Annotated[str, msgspec.Meta(pattern=STREAM_DRAW)], Entered] = {}
+    sealed: list[Annotated[str, msgspec.Meta(pattern=STREAM_PATTERN)]] | msgspec.UnsetType = msgspec.UNSET
+    """The streams whose rolls only the referee sees: a players' copy of the log (``affray redact``)
+    withholds them (docs/log-format.md, "Sealed rolls"). Written in a header's scenario only when given."""
 
     def __post_init__(self) -> None:
         if self.rolls and (self.rolled or self.manual):
             raise ValueError(
                 "give the rolls in one list in order (rolls) or by stream and draw (rolled, manual), not both"
+            )
+        if self.rolls and self.sealed:
+            raise ValueError(
+                "sealed streams need the rolls by stream and draw (rolled, manual): the one list (rolls) "
+                "does not say which roll is whose"
             )
         if self.rolls and self.source != "manual":
             raise ValueError('rolls in one list are for source = "manual"')
@@ -79,6 +87,11 @@ class Dice(Section, frozen=True, kw_only=True):
             key: (value,) if isinstance(value, int) else tuple(value) for key, value in self.rolled.items()
         }
         return EnteredDice(seed, manual, entered, self.drawn_with)
+
+    @property
+    def sealed_streams(self) -> tuple[str, ...]:
+        """The sealed streams' patterns (none unless given)."""
+        return () if isinstance(self.sealed, msgspec.UnsetType) else tuple(self.sealed)
 
     @property
     def drawn_with(self) -> Algorithm:

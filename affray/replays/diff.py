@@ -56,8 +56,8 @@ nests more than a few levels; a forged header nested hundreds deep would exhaust
 
 def differences(a: Any, b: Any, path: str = "") -> list[FieldDifference]:
     """The leaves where two values built of dicts, lists and scalars differ, by path; a leaf one side
-    lacks is None on that side."""
-    if isinstance(a, dict) and isinstance(b, dict):
+    lacks is None on that side; a sealed value is a leaf."""
+    if isinstance(a, dict) and isinstance(b, dict) and not (_sealed(a) or _sealed(b)):
         return _mapping_differences(a, b, path)
     if isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b):
         return [
@@ -66,6 +66,11 @@ def differences(a: Any, b: Any, path: str = "") -> list[FieldDifference]:
     if a == b and type(a) is type(b) and not written_otherwise(a, b):
         return []
     return [FieldDifference(path, None if a is _MISSING else a, None if b is _MISSING else b)]
+
+
+def _sealed(value: Any) -> bool:
+    """Whether a plain value is a players' copy's sealed value (``{"sealed": COMMITMENT}``)."""
+    return isinstance(value, dict) and value.keys() == {"sealed"}
 
 
 def _mapping_differences(a: dict[str, Any], b: dict[str, Any], path: str) -> list[FieldDifference]:
@@ -260,9 +265,11 @@ _CELL = 60
 
 
 def shown(value: Any, limit: int = _CELL) -> str:
-    """A value in a table cell: numbers as told, strings bare, None as ``-``, the rest as JSON; at most
-    ``limit`` characters (60 in a table)."""
-    if value is None:
+    """A value in a table cell: numbers as told, strings bare, None as ``-``, a sealed value as ``sealed``
+    and its commitment's first digits, the rest as JSON; at most ``limit`` characters (60 in a table)."""
+    if _sealed(value):
+        text = f"sealed ({str(value['sealed'])[:8]})"
+    elif value is None:
         text = "-"
     elif isinstance(value, bool):
         text = str(value).lower()

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from affray.events.base import Event, named_fields
+from affray.events.sealed import sealed_values
 from affray.events.shared import RulingApplied, kind_of
 from affray.kernel.clock import game_time
 from affray.kernel.explanation import Because, Explainer, Explanation, Step, rolls_and_fields
@@ -120,6 +121,18 @@ def ruling(event: RulingApplied, state: Any, history: Any) -> Explanation:
     return Explanation(steps=[step], depends_on=[Because(event.rules_on, "the event it rules on")])
 
 
+def _sealed(event: Event, withheld: int) -> Explanation:
+    """An event of a players' copy that withholds some of its values: its fields as they are, for its
+    derivation cannot be checked without them."""
+    shown = rolls_and_fields(event)
+    note = Step(
+        what="sealed",
+        value=str(withheld),
+        how="values a players' copy withholds: the derivation is explained from the referee's log",
+    )
+    return Explanation(steps=[note, *(step for step in shown.steps if step.value not in ("-", "[]"))])
+
+
 class _Explaining:
     """The explaining of a log's events as they are read: its fold, history, tellers and explainers."""
 
@@ -139,8 +152,12 @@ class _Explaining:
 
     def explained(self, event: Event, told: str) -> Explained:
         """``event``, just read, explained (its rulings left for the caller)."""
-        explainer: Explainer = self.explainers.get(type(event), generic)
-        explanation = explainer(event, self.state, self.index)
+        withheld = sealed_values(event)
+        if withheld:
+            explanation = _sealed(event, withheld)
+        else:
+            explainer: Explainer = self.explainers.get(type(event), generic)
+            explanation = explainer(event, self.state, self.index)
         told_of = self.index.told
         return Explained(
             seq=event.seq,

@@ -3,8 +3,10 @@
 A log is ``unchanged`` (it verifies), ``changed`` (it is whole, but today's rules make another fight of
 it: where the events first part, the fields that differ, and how the outcome differs), ``damaged`` (its
 chain, its lines or its fold break: edited by hand, cut short, not affray's), ``unreadable`` (not an
-affray log at all) or ``other_version`` (made under a version of its ruleset this affray does not
-simulate: read and chain-checked, not re-simulated). ``affray regress`` is the command over it.
+affray log at all), ``other_version`` (made under a version of its ruleset this affray does not
+simulate: read and chain-checked, not re-simulated) or ``sealed`` (a players' copy, whose seed and sealed
+rolls are withheld: read, chain-checked and folded, not re-simulated). ``affray regress`` is the command
+over it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from affray.kernel.ruleset import Recorded
 from affray.replays.diff import FieldDifference, diff_logs, outcome_differences
 from affray.replays.verify import Finding, resimulate, verify
 
-Sort = Literal["unchanged", "changed", "damaged", "unreadable", "other_version"]
+Sort = Literal["unchanged", "changed", "damaged", "unreadable", "other_version", "sealed"]
 SORTS: dict[Finding, Sort] = {
     "ok": "unchanged",
     "changed": "changed",

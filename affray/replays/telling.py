@@ -6,6 +6,7 @@ import functools
 from decimal import Decimal
 
 from affray.events.base import Position, Roll
+from affray.events.sealed import is_sealed
 
 _HUGE = Decimal(10) ** 15
 """Beyond this no fight's figure goes; a log that holds one is told in scientific notation."""
@@ -14,7 +15,10 @@ _HUGE = Decimal(10) ** 15
 @functools.lru_cache(maxsize=1 << 14)
 def number(value: Decimal | int) -> str:
     """A decimal for people: at most three places, no trailing zeros (``1.000000e+400`` if absurdly big).
-    Kept by value: equal numbers, however written (``1.50``, ``1.5``), read the same."""
+    Kept by value: equal numbers, however written (``1.50``, ``1.5``), read the same. A value a players'
+    copy withholds reads ``sealed``."""
+    if is_sealed(value):
+        return "sealed"
     exact = Decimal(value)
     if not exact.is_finite() or abs(exact) >= _HUGE:
         return f"{exact:.6e}"
@@ -47,6 +51,8 @@ def face(roll: Roll) -> str:
 
 def rolled(roll: Roll, unit: str = "") -> str:
     """A roll with its faces when there are several, and where it came from:
-    ``3d10=17 [9+2+6] @gorm/damage#1``."""
+    ``3d10=17 [9+2+6] @gorm/damage#1``; ``1d4=sealed @wolf/perception#1`` in a players' copy."""
+    if is_sealed(roll.total):
+        return f"{roll.expr}=sealed{drawn(roll)}"
     faces = " [" + "+".join(str(f) for f in roll.faces) + "]" if len(roll.faces) > 1 else ""
     return f"{roll.expr}={roll.total}{unit}{faces}{drawn(roll)}"

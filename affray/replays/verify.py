@@ -16,6 +16,7 @@ from affray.errors import QUOTE_LIMIT, AffrayError, LogError
 from affray.events.base import Event
 from affray.events.codec import LogHeader, Pins, encode_event, line_hash
 from affray.events.reader import LogProblem
+from affray.events.sealed import sealed_values
 from affray.events.shared import kind_of
 from affray.events.vocabulary import Vocabulary
 from affray.kernel.encounter import Encounter
@@ -41,6 +42,8 @@ class Verdict(msgspec.Struct, kw_only=True):
     message: str = ""
     final_digest: str | None = None
     finding: Finding = "ok"
+    sealed: int = 0
+    """How many values the events withhold (a players' copy's, which is folded, not re-simulated)."""
 
 
 class RecordedLog(Protocol):
@@ -178,6 +181,21 @@ def verify(log: RecordedLog, recorded: Callable[[], Recorded], *, trace: bool = 
             message=message,
             finding=finding,
         )
+
+
+def fold_only(log: RecordedLog) -> Verdict:
+    """Check the chain (as read) and fold every event, without re-simulating: a players' copy's check,
+    whose seed and sealed rolls are withheld. Its ``sealed`` counts the values its events withhold."""
+    folding = _Folding(log)
+    sealed = 0
+    try:
+        for event in folding:
+            sealed += sealed_values(event)
+    except Mismatch as mismatch:
+        return Verdict(
+            ok=False, events=folding.count, seq=mismatch.seq, where=mismatch.where, message=mismatch.message
+        )
+    return Verdict(ok=True, events=folding.count, final_digest=digest(folding.state), sealed=sealed)
 
 
 def _damage_in_the_rest(folding: _Folding) -> Mismatch | None:

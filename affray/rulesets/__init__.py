@@ -26,6 +26,7 @@ from affray.errors import (
     read_user_file,
 )
 from affray.events.codec import LogHeader
+from affray.events.sealed import Sealing
 from affray.events.vocabulary import Vocabulary
 from affray.kernel.fairseed import FairSeed, seed_of
 from affray.kernel.ruleset import Module, Reading, Recorded, Ruleset
@@ -182,6 +183,11 @@ def load_mapping(raw: Any, source: str, folder: Path | None) -> tuple[Ruleset[An
 def recorded(header: LogHeader, source: str) -> Recorded:
     """The ruleset, scenario and modules a log's header records, the scenario checked as a file would be."""
     where = f"{source}: line 1 (header)"
+    if isinstance(header.sealed, Sealing):
+        raise LogError(
+            f"{where}: a players' copy withholds its seed and sealed rolls, so its fight cannot be run "
+            "again; the referee's log can (affray reveal)"
+        )
     try:
         raw = recorded_mapping(header)
     except (msgspec.DecodeError, RecursionError) as exc:

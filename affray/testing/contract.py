@@ -2,7 +2,9 @@
 
 One scenario and seed give one log byte for byte; the live state is the fold of the log at every seq;
 its logs verify, and tampering is caught; every die rolled is in the log, once and in order; every kind is
-told and explained, and round-trips through the log's encoding; its tables have names one can type; its
+told and explained, and round-trips through the log's encoding; a players' copy of a log with every stream
+sealed withholds every roll, folds to the log's state, is told, explained, drawn and shown, and catches a
+sealed value changed since; its tables have names one can type; its
 combatants can be played from outside affray (and such a run verifies), or it says why not; and every
 command (run, battle with a sweep, odds, whatif --intent, adjudicate, timeline, view, regress, verify)
 runs on its first sample as a user types it.
@@ -43,6 +45,7 @@ from affray.errors import AffrayError
 from affray.events.base import Event, rolls_in
 from affray.events.codec import ENCODER, PREV_KEY, encode_end, encode_log, line_hash
 from affray.events.reader import LogFile, read_bytes
+from affray.events.sealed import is_sealed, sealed_values
 from affray.events.shared import RulingApplied, kind_of
 from affray.events.vocabulary import Vocabulary
 from affray.kernel.dice import Need, Stream
@@ -53,7 +56,8 @@ from affray.replays import page, timeline
 from affray.replays.continuation import check_prefix, continued_scenario
 from affray.replays.explain import explain, explain_all
 from affray.replays.narrate import SHARED_TELLERS, narrate, tell
-from affray.replays.verify import verify
+from affray.replays.redact import Seal, copy_difference, players_copy
+from affray.replays.verify import fold_only, verify
 from affray.replays.whatif import IntentChange, scenario_with
 from affray.testing.strategies import instances
 
@@ -140,6 +144,17 @@ def _with_ruling(path: Path, ruling: dict[str, Any]) -> tuple[Ruleset[Any, Any],
     raw = msgspec.json.decode(ENCODER.encode(scenario))
     raw["rulings"] = [*raw.get("rulings", []), ruling]
     return ruleset, ruleset.load(raw, str(path), path.parent)
+
+
+def _sealed_copy(path: Path) -> tuple[LogFile, LogFile]:
+    """A sample fought with every stream sealed (``[dice] sealed = ["*"]``): its log and the players'
+    copy of it, read back as ``affray verify`` reads them."""
+    ruleset, scenario = _load(path)
+    raw = msgspec.json.decode(ENCODER.encode(scenario))
+    raw["dice"] = {**raw.get("dice", {}), "sealed": ["*"]}
+    sealed = ruleset.load(raw, str(path), path.parent)
+    referee = _read(encode_log(ruleset.header(sealed), ruleset.battle(sealed).run().log))
+    return referee, read_bytes(players_copy(referee, str(path)), rulesets.vocabulary_for, canonical=True)
 
 
 def _intent_on(path: Path) -> tuple[Ruleset[Any, Any], dict[str, Any], list[Event], IntentChange]:
@@ -481,6 +496,54 @@ class RulesetContract(_TablesContract):
         spans = [span for lane in drawn.lanes.values() for span in lane.spans] + drawn.rounds
         assert all(span.end is not None and 0 <= span.start <= span.end for span in spans)
         assert all(0 <= mark.at <= drawn.end for lane in drawn.lanes.values() for mark in lane.instants)
+
+    def test_a_players_copy_withholds_every_roll_and_folds_to_the_state_the_log_does(
+        self, sample: Path
+    ) -> None:
+        """``affray redact``: with every stream sealed, the copy holds no face nor total of any roll, reads
+        canonically, and folds to the very state the referee's log folds to."""
+        referee, copy = _sealed_copy(sample)
+        verdict = fold_only(copy)
+        assert verdict.ok, verdict.message
+        assert verdict.final_digest == digest(fold(referee.events, referee.vocabulary))
+        rolls = [roll for event in copy.events for roll in rolls_in(event)]
+        assert all(is_sealed(roll.faces) and is_sealed(roll.total) for roll in rolls)
+        assert verdict.sealed >= 2 * len(rolls)
+
+    def test_a_players_copy_is_told_explained_drawn_and_shown(self, sample: Path) -> None:
+        """``replay``, ``explain``, ``timeline`` and ``view`` read a players' copy, saying ``sealed`` where
+        a value is withheld."""
+        _, copy = _sealed_copy(sample)
+        reading = rulesets.reading(copy.header, str(sample))
+        lines = list(narrate(copy.events, reading.vocabulary(), reading.tellers()))
+        rolled = [line for event, line in zip(copy.events, lines, strict=True) if rolls_in(event)]
+        assert any("sealed" in line for line in rolled)
+        assert not any('{"sealed"' in line for line in lines)
+        for explained in explain_all(copy.events, reading):
+            assert explained.steps[0].what == "sealed" or not sealed_values(copy.events[explained.seq - 1])
+        drawn = timeline.build(copy.events, reading, scenario=copy.header.scenario)
+        assert drawn.lanes
+        assert page.fight(copy.header, copy.events, reading, "sample").frames
+
+    def test_a_players_copy_is_its_log_redacted_and_a_sealed_value_changed_since_is_caught(
+        self, sample: Path
+    ) -> None:
+        """``affray reveal``: the referee's log redacts to the copy; with one sealed roll changed (and the
+        chain made to hold again), the difference is named at that roll's seq."""
+        referee, copy = _sealed_copy(sample)
+        seal = Seal(referee.header, referee.vocabulary, str(sample))
+        difference, sealed = copy_difference(copy, referee, seal)
+        assert difference == ""
+        assert sealed > sum(map(sealed_values, copy.events))  # the header's seed too
+        lines = _lines(encode_log(referee.header, referee.events))
+        seq = next(e.seq for e in referee.events if rolls_in(e))
+        lines[seq] = re.sub(
+            rb'"total":(-?\d+)', lambda m: b'"total":%d' % (int(m[1]) + 1), lines[seq], count=1
+        )
+        changed = _read(_rechained(lines[:-1]))
+        difference, _ = copy_difference(copy, changed, seal)
+        assert difference.startswith(f"line {seq + 1} (seq {seq}): ")
+        assert "the value the referee's log holds is not the one the players' copy committed to" in difference
 
     def test_its_combatants_can_be_played_from_outside_or_it_says_why_not(self) -> None:
         """A ruleset offers seating (affray.envs, controllers from outside affray) or one line why not."""

@@ -92,13 +92,14 @@ class GoldenLog(pytest.Item):
         """The log (an ``affray.stores.LogStore``): its file, or a campaign's encounter."""
 
     def runtest(self) -> None:
-        """Pass, skip (another ruleset version), or raise Differs with the first divergence."""
-        from affray.cli.regress import failing, told
+        """Pass, skip (another ruleset version, a players' copy), or raise Differs with the first
+        divergence."""
+        from affray.cli.regress import SKIPPED, failing, told
         from affray.errors import printable
 
         self.config.stash.setdefault(USED, set()).add(self.path.resolve())  # checked: not unused
         regression = _check(self.place, bool(self.config.getoption(UPDATE)))
-        if regression.sort == "other_version":
+        if regression.sort in SKIPPED:
             pytest.skip(printable(regression.message))
         if failing(regression):
             raise Differs(printable(told(regression)))

@@ -406,7 +406,8 @@ def test_verify_names_the_seq_that_cannot_be_folded(
             [
                 "no command given",
                 "adjudicate, battle, diff, encounters, explain, export, heal, import, keygen, lineage, odds, "
-                "regress, replay, rules, run, seed, sign, state, timeline, verify, view, whatif",
+                "redact, regress, replay, reveal, rules, run, seed, sign, state, timeline, verify, view, "
+                "whatif",
             ],
             id="no-command",
         ),

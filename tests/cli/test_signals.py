@@ -205,3 +205,22 @@ def test_a_stop_as_the_log_is_begun_keeps_what_was_written(
     assert result.err_lines[-1] == f"interrupted by SIGTERM; the log so far is kept in {log}.partial"
     assert (tmp_path / "duel.jsonl.partial").read_bytes().startswith(b'{"format":"affray-log"')
     assert temporary_files(tmp_path) == []
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_stopped_redact_leaves_no_copy_and_the_old_one_as_it_was(
+    affray: Affray, tmp_path: Path, stop: signal.Signals
+) -> None:
+    scenario = tmp_path / "siege.toml"
+    scenario.write_text(
+        siege(4).replace("max_seconds = 86400", 'max_seconds = 3600\n\n[dice]\nsealed = ["north*/*"]')
+    )
+    referee, copy = tmp_path / "referee.jsonl", tmp_path / "players.jsonl"
+    assert affray("run", scenario, "-o", referee).code == 0
+    copy.write_bytes(OLD)
+    result = stopped_once(
+        ["redact", referee, "-o", copy, "--force"], holds_lines(tmp_path, copy.name), stop, tmp_path
+    )
+    assert_stopped(result, stop)
+    assert copy.read_bytes() == OLD
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["players.jsonl", "referee.jsonl", "siege.toml"]

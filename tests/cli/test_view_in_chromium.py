@@ -182,3 +182,29 @@ def test_odds_are_drawn_under_the_scrubber_and_a_rolls_luck_shown_with_its_event
     assert page.locator("#derivation ul.luck li").all_inner_texts() == [explained[-1].strip()]
     assert errors == []
     page.close()
+
+
+def test_a_players_copys_page_says_sealed_where_a_roll_is_withheld(
+    browser: Any, affray: Affray, tmp_path: Path
+) -> None:
+    referee, copy, html = tmp_path / "referee.jsonl", tmp_path / "players.jsonl", tmp_path / "players.html"
+    assert affray("run", ROOT / "examples" / "wolves.toml", "-o", referee).code == 0
+    assert affray("redact", referee, "-o", copy).code == 0
+    assert affray("view", copy, "-o", html).code == 0
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        chromium.show(page, html)
+        assert page.locator(".about").inner_text().endswith("seed sealed")
+        page.locator("#events li[data-seq='20']").click()  # wolf-2's first bite: its roll is sealed
+        rows = page.locator("#derivation table tr")
+        cells = [rows.nth(i).locator("td") for i in range(rows.count())]
+        shown = {row.nth(1).inner_text(): row.nth(2).inner_text() for row in cells}
+        assert (shown["sealed"], shown["hit.roll"], shown["hit.quality"], shown["damage.damage"]) == (
+            "3",
+            "sealed",
+            "sealed",
+            "2.25",
+        )
+        page.screenshot(path=str(html.with_suffix(".png")), full_page=True)
+    finally:
+        page.close()

@@ -66,3 +66,23 @@ def test_an_entered_face_is_one_of_a_die(face: int) -> None:
 
 def test_a_purpose_of_several_words_names_a_stream() -> None:
     assert dice(manual=["ford/to hit"], rolled={"ford/primary attack#2": 40}).manual == ["ford/to hit"]
+
+
+def test_sealed_streams_are_named_by_pattern() -> None:
+    assert dice(sealed=["wolf-*/*", "*/perception"]).sealed_streams == ("wolf-*/*", "*/perception")
+
+
+def test_no_stream_is_sealed_unless_named_and_none_is_written() -> None:
+    assert dice().sealed_streams == ()
+    assert b"sealed" not in msgspec.json.encode(dice().recorded())
+
+
+@pytest.mark.parametrize("pattern", ["wolf", "wolf/", "wolf/hit/x", ""])
+def test_a_sealed_stream_is_a_stream_pattern(pattern: str) -> None:
+    with pytest.raises(msgspec.ValidationError, match=r"\$\.sealed"):
+        dice(sealed=[pattern])
+
+
+def test_sealed_streams_are_refused_with_rolls_in_one_list() -> None:
+    with pytest.raises(msgspec.ValidationError, match="does not say which roll is whose"):
+        dice(source="manual", rolls=[3], sealed=["wolf/*"])

@@ -30,8 +30,10 @@ from affray.events.energion.kinds import (
     WeaponChanged,
     WeaponReadied,
 )
+from affray.events.energion.revealers import REVEALERS
 from affray.events.shared import CombatantOut, Moved
 from affray.events.special_damage.kinds import EquipmentLost
+from affray.events.special_damage.revealers import revealers as special_revealers
 from affray.events.special_damage.state import SPECIAL_DAMAGE, SpecialState
 from affray.events.state import SHARED, CombatantState, EncounterState, joined_fields, unchanged
 from affray.events.upcast import renamed
@@ -291,12 +293,16 @@ ENERGION = Part(
         ("grapple_resolved", 1): upcasters.grapple_v1,
     },
     aliases={"hold_damage": "hold_damage_dealt"},
+    revealers=REVEALERS,
 )
 """The Energion kinds (rules E1-E24), and what Energion adds to the shared moves and falls; how
 ``perceived``, ``reacted``, ``attack_resolved`` and ``grapple_resolved`` of version 1 read today, and
 the kinds' former names."""
 ENERGION_SPECIAL_DAMAGE = Part(
-    name="energion+special_damage", appliers={}, extends={EquipmentLost: _weapon_lost}
+    name="energion+special_damage",
+    appliers={},
+    extends={EquipmentLost: _weapon_lost},
+    revealers=special_revealers("hit"),
 )
 """What the special_damage module's kinds do to Energion's own fields."""
 vocabulary = Vocabularies(

@@ -26,7 +26,9 @@ from affray.events.fivestep.kinds import (
     ToHitResolved,
     TurnStarted,
 )
+from affray.events.fivestep.revealers import REVEALERS, TO_HIT
 from affray.events.special_damage.kinds import AftermathStarted
+from affray.events.special_damage.revealers import revealers as special_revealers
 from affray.events.special_damage.state import SPECIAL_DAMAGE, SpecialState
 from affray.events.state import SHARED, CombatantState, EncounterState, joined_fields, unchanged
 from affray.events.vocabulary import Part, Vocabularies
@@ -196,6 +198,7 @@ FIVESTEP = Part(
         PoisonResolved: unchanged,
         StepChosen: unchanged,
     },
+    revealers=REVEALERS,
 )
 """The fivestep kinds (rules F3-F12). Poison effects are told, not kept: the text gives them no rule that
 later rolls read."""
@@ -208,7 +211,10 @@ def _destroyed_stay(state: FivestepState, e: AftermathStarted) -> None:
 
 
 FIVESTEP_SPECIAL_DAMAGE = Part(
-    name="fivestep+special_damage", appliers={}, extends={AftermathStarted: _destroyed_stay}
+    name="fivestep+special_damage",
+    appliers={},
+    extends={AftermathStarted: _destroyed_stay},
+    revealers=special_revealers(TO_HIT),
 )
 """Ruling 21 under fivestep: the aftermath heals damage points, but a part destroyed (F11) stays so."""
 vocabulary = Vocabularies(

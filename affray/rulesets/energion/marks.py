@@ -25,6 +25,7 @@ from affray.events.energion.kinds import (
     WeaponReadied,
 )
 from affray.events.energion.state import EnergionState
+from affray.events.sealed import is_sealed
 from affray.kernel.clock import MS_PER_SECOND
 from affray.kernel.timeline import Close, Instant, InstantKind, Mark, Marker, Span
 
@@ -82,12 +83,19 @@ def _attack(event: AttackResolved, state: EnergionState) -> Sequence[Mark]:
 
 
 def _spell_started(event: SpellStarted, state: EnergionState) -> Sequence[Mark]:
-    end = event.t + event.preparation_ms + event.initiation_ms + event.casting_ms
+    """The casting, to its end; in a players' copy, whose preparation is sealed, to the spell's going
+    off or being lost (a Close)."""
+    end = (
+        None
+        if is_sealed(event.preparation_ms)
+        else event.t + event.preparation_ms + event.initiation_ms + event.casting_ms
+    )
     return [Span(combatant=event.combatant, kind="cast", start=event.t, end=end, label=event.spell)]
 
 
 def _spell_cast(event: SpellCast, state: EnergionState) -> Sequence[Mark]:
     return [
+        Close(combatant=event.combatant, kind="cast", at=event.t),
         Instant(
             combatant=event.combatant,
             kind="hit",
@@ -95,7 +103,7 @@ def _spell_cast(event: SpellCast, state: EnergionState) -> Sequence[Mark]:
             target=event.target,
             damage=event.damage,
             label=event.spell,
-        )
+        ),
     ]
 
 

@@ -30,6 +30,7 @@ from affray.events.energion.kinds import (
     WeaponReadied,
 )
 from affray.events.energion.state import EnergionState
+from affray.events.sealed import is_sealed
 from affray.kernel.clock import game_time, seconds, to_ms
 from affray.kernel.ruleset import Teller
 from affray.replays.telling import at, face, number, rolled, signed
@@ -271,14 +272,16 @@ def _aim(event: AimStarted, state: EnergionState) -> str:
 
 
 def _spell_started(event: SpellStarted, state: EnergionState) -> str:
-    preparation = f"{seconds(event.preparation_ms)} s preparation" + (
-        f" ({rolled(event.roll, ' s')})" if event.roll else ""
-    )
-    total = event.preparation_ms + event.initiation_ms + event.casting_ms
+    if is_sealed(event.preparation_ms):
+        preparation, total = "sealed preparation", "sealed"
+    else:
+        preparation = f"{seconds(event.preparation_ms)} s preparation"
+        total = f"{seconds(event.preparation_ms + event.initiation_ms + event.casting_ms)} s"
+    if event.roll:
+        preparation += f" ({rolled(event.roll, ' s')})"
     return (
         f"{event.combatant} begins {event.spell} at {event.target}: {preparation}"
-        f" + {seconds(event.initiation_ms)} s initiation + {seconds(event.casting_ms)} s casting = "
-        f"{seconds(total)} s"
+        f" + {seconds(event.initiation_ms)} s initiation + {seconds(event.casting_ms)} s casting = {total}"
     )
 
 

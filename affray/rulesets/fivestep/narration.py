@@ -20,6 +20,7 @@ from affray.events.fivestep.kinds import (
     TurnStarted,
 )
 from affray.events.fivestep.state import FivestepState
+from affray.events.sealed import is_sealed
 from affray.kernel.clock import seconds
 from affray.kernel.ruleset import Teller
 from affray.replays.telling import at, number, rolled, signed
@@ -156,7 +157,7 @@ def _tables(event: ToHitResolved) -> str:
 
 def _under(event: ToHitResolved) -> str:
     """How far under (or over) the chance the roll came."""
-    if event.under is None:
+    if event.under is None or is_sealed(event.under):
         return ""
     return f", {number(event.under)} under" if event.under >= 0 else f", {number(-event.under)} over"
 
@@ -203,7 +204,7 @@ def _damage(event: DamageResolved, state: FivestepState) -> str:
         how = "?"
     if event.grazing is not None:
         g = event.grazing
-        if g.percent_under > 0:
+        if is_sealed(g.percent_under) or g.percent_under > 0:
             how += f"; grazing {g.points_before} x {number(g.percent_under)}/{number(g.target)}"
         else:
             how += f"; grazing: {g.points_before} x 0, the roll was not under {number(g.target)}"
