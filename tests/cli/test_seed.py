@@ -142,8 +142,9 @@ def test_commit_prints_valid_toml_or_one_error_line(
     parsed = tomllib.loads(result.out.splitlines()[-1])
     secret = (folder / "s.secret").read_text().strip()
     assert parsed == {name: commitment(name, secret)}
-    # and the scenario's tables take the same names
-    msgspec.convert({"commitments": {name: parsed[name], "b": parsed[name]}}, FairSeed)
+    # and the scenario's tables take the same names (beside another party's: a fair seed has two or more)
+    other = "b" if name != "b" else "c"
+    msgspec.convert({"commitments": {name: parsed[name], other: parsed[name]}}, FairSeed)
 
 
 # -- seed reveal: a reveal tagged over every commitment ------------------------------------------------
