@@ -20,16 +20,16 @@ from affray.stores.kinds import SUFFIXES, is_campaign_path
 from affray.stores.sqlite import Campaign, Stored
 
 
-def _whole(log: LogStore) -> tuple[int, int]:
-    """How many events the log holds and how many signatures follow its end line, once read through and
-    found whole; AffrayError when it is not."""
+def _whole(log: LogStore) -> int:
+    """How many events the log holds, once read through and found whole (its signature lines too);
+    AffrayError when it is not."""
     with log.open(rulesets.vocabulary_for) as reader:
         for _ in reader:
             pass
         refuse_broken(log, reader.problem, "imported or exported")
         if not reader.ended:
             raise AffrayError(f"{log}: the log is cut short; only a whole log is imported or exported")
-        return reader.count, len(reader.signatures)
+        return reader.count
 
 
 def _same_bytes(a: LogStore, b: LogStore) -> bool:
@@ -50,13 +50,8 @@ def _checked_copy(source: LogStore, target: LogStore, force: bool) -> _Copy:
     """A copy of the whole log at ``source`` to ``target``, checked before anything is written: the source
     is whole, the target is a log file or an encounter and is not the source's file, and holds nothing
     else unless ``force``."""
-    events, signatures = _whole(source)
+    events = _whole(source)
     file = target.own_file
-    if signatures and file is None:
-        raise AffrayError(
-            f"{source}: the log is signed (affray sign), and a campaign does not keep signature lines; "
-            "keep the signed file as it is"
-        )
     if file is not None and file.suffix.lower() != ".jsonl":
         raise AffrayError(f"-o {target}: a log file ends in .jsonl")
     refuse_overwriting(target.file, {source.file: "the log to copy"})

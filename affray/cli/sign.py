@@ -8,10 +8,12 @@ from pathlib import Path
 import click
 
 from affray.cli import keys
+from affray.cli.command import LOG
 from affray.cli.group import cli, short_help_of
 from affray.cli.signatures import sign_log
 from affray.errors import SigningError, printable
 from affray.events.signature import is_name
+from affray.stores import LogStore
 
 
 @cli.command(name="keygen", short_help=short_help_of("keygen"))
@@ -51,7 +53,7 @@ def _signer(key_file: Path, name: str | None) -> str:
 
 
 @cli.command(name="sign", short_help=short_help_of("sign"))
-@click.argument("log", type=click.Path(path_type=Path))
+@click.argument("log", type=LOG)
 @click.option(
     "--key",
     "key_file",
@@ -64,13 +66,14 @@ def _signer(key_file: Path, name: str | None) -> str:
     default=None,
     help="The name to sign under (default: the key file's name without .key).",
 )
-def sign_command(log: Path, key_file: Path, name: str | None) -> None:
+def sign_command(log: LogStore, key_file: Path, name: str | None) -> None:
     """Sign LOG: append a line after its end line that says who signed it, with which public key, and
     the signature over the log's end hash (which the hash chain makes a hash of the whole log).
 
-    LOG must be whole (its chain holds to its end line); several signers may each sign it. The signed
-    log is written beside LOG and moved onto it, so a failure leaves LOG as it was. ``affray verify``
-    checks each signature; a log changed or extended after it was signed no longer matches it.
+    LOG (a log file, or a campaign's encounter, campaign.sqlite#NAME) must be whole (its chain holds to
+    its end line); several signers may each sign it. A signed file is written beside LOG and moved onto
+    it, and a campaign stores the line in one transaction, so a failure leaves LOG as it was. ``affray
+    verify`` checks each signature; a log changed or extended after it was signed no longer matches it.
     """
     signer = _signer(key_file, name)
     key = sign_log(log, key_file, signer)

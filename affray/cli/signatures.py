@@ -15,26 +15,25 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from affray import rulesets, stores
+from affray import rulesets
 from affray.cli import keys
 from affray.errors import LogError, SigningError, open_user_file, printable
 from affray.events.reader import LogReader
 from affray.events.signature import LogSignature, encode_signature, signed_message
-from affray.stores.kinds import is_campaign_path
+from affray.stores import LogStore, StoredLog
+from affray.stores.encounter import open_campaign
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 _CHUNK = 1 << 20
 
 
 def _open_file(log: Path) -> BinaryIO:
-    """The log file itself open for reading: no campaign, and no link (the signed log replaces the file
-    at this name)."""
+    """The log file itself open for reading: no link (the signed log replaces the file at this name)."""
     shown = printable(str(log))
-    if is_campaign_path(log) or stores.place(str(log)).own_file is None:
-        raise SigningError(
-            f"{shown}: a campaign's encounters are not signed; affray export one to a file, then sign it"
-        )
     with contextlib.suppress(OSError):
         if stat.S_ISLNK(os.lstat(log).st_mode):
             raise SigningError(f"{shown}: is a link; name the log file itself")
@@ -46,7 +45,7 @@ def _open_file(log: Path) -> BinaryIO:
     return stream
 
 
-def _whole(reader: LogReader, log: Path) -> str:
+def _whole(reader: LogReader, log: object) -> str:
     """The end hash of the log ``reader`` has read to its end; SigningError unless it is whole."""
     for _ in reader:
         pass
@@ -94,22 +93,43 @@ def _replace(log: Path, stream: BinaryIO, size: int, line: bytes) -> None:
         raise
 
 
-def sign_log(log: Path, key_file: Path, signer: str) -> bytes:
-    """Sign the whole log at ``log`` as ``signer`` with the private key in ``key_file``: a signature
-    line appended after its end line (and any signature lines already there). Returns the raw public
-    key. SigningError or LogError, the log unchanged, when it cannot be signed."""
+def _signature(reader: LogReader, log: object, key: Ed25519PrivateKey, signer: str) -> tuple[bytes, bytes]:
+    """The raw public key and the signature line of ``signer`` for the whole log ``reader`` reads through;
+    SigningError when it is not whole or ``signer`` has signed it already."""
+    end_hash = _whole(reader, log)
+    for held in reader.signatures:
+        if held.signer == signer:
+            raise SigningError(
+                f"{printable(str(log))}: already signed by {signer}; sign under another name (--name)"
+            )
+    public, signature = keys.sign(key, signed_message(end_hash, signer))
+    return public, encode_signature(signer, public, signature)
+
+
+def sign_log(log: LogStore, key_file: Path, signer: str) -> bytes:
+    """Sign the whole log at ``log`` (a file or a campaign's encounter) as ``signer`` with the private key
+    in ``key_file``: a signature line appended after its end line (and any signature lines already
+    there). Returns the raw public key. SigningError or LogError, the log unchanged, when it cannot be
+    signed."""
     keys.check_name(signer, "--name")
     key = keys.load_private(key_file)
-    stream = _open_file(log)
+    if isinstance(log, StoredLog):
+        return _sign_encounter(log, key, signer)
+    stream = _open_file(log.file)
     with LogReader(stream, rulesets.vocabulary_for, str(log)) as reader:
-        end_hash = _whole(reader, log)
-        for held in reader.signatures:
-            if held.signer == signer:
-                raise SigningError(
-                    f"{printable(str(log))}: already signed by {signer}; sign under another name (--name)"
-                )
-        public, signature = keys.sign(key, signed_message(end_hash, signer))
-        _replace(log, stream, reader.offset, encode_signature(signer, public, signature))
+        public, line = _signature(reader, log, key, signer)
+        _replace(log.file, stream, reader.offset, line)
+    return public
+
+
+def _sign_encounter(log: StoredLog, key: Ed25519PrivateKey, signer: str) -> bytes:
+    """Sign a campaign's encounter: its signature line stored after its end line, read and written under
+    the campaign's writer lock, so that nothing changes the encounter between."""
+    with open_campaign(log.campaign) as campaign:
+        with LogReader(campaign.read(log.name), rulesets.vocabulary_for, str(log)) as reader:
+            public, line = _signature(reader, log, key, signer)
+            seq = reader.count + 2 + len(reader.signatures)
+        campaign.append(log.name, seq, line)
     return public
 
 

@@ -9,7 +9,8 @@ import sqlite3
 
 from affray.errors import LogError
 from affray.events.codec import END_PREFIX, MAX_LINE_BYTES, PREV_KEY, encode_end, line_hash
-from affray.stores.rows import LINE, Bad, Held, select, values
+from affray.events.signature import SIGNATURE_PREFIX, DamagedSignature, decode_signature
+from affray.stores.rows import LINE, SIGNATURE_LINE, Bad, Column, Held, select, values
 from affray.stores.rows import held as held_row
 
 
@@ -73,26 +74,68 @@ def _check_chain(where: str, held: Held, seq: int, line: bytes) -> None:
         raise LogError(f"{where}: the end line (seq {seq}) must count the {held.events} events held")
 
 
+Found = tuple[str, tuple[int, int], Column, str]
+"""Where a held line is: the query, its key, the column and how an error names the line."""
+
+
+def _held_again(connection: sqlite3.Connection, where: str, found: Found, seq: int, line: bytes) -> bool:
+    """False when ``line`` is the line held where ``found`` says (appending it again changes nothing);
+    LogError when another is held there, or none, or one not as affray stores it."""
+    query, key, column, said = found
+    row = connection.execute(query, key).fetchone()
+    if row is None:
+        raise LogError(f"{where}: the file is damaged: {said} is missing")
+    try:
+        (stored,) = values([column], row)
+    except Bad as bad:
+        raise LogError(f"{where}: {said}: {bad}; affray did not write it so") from None
+    assert isinstance(stored, bytes)
+    return _same(where, seq, stored, line)
+
+
+_HELD_SIGNATURE = select(
+    [SIGNATURE_LINE], "FROM signatures WHERE encounter = ? AND position = ?", first="position"
+)
+
+
+def _put_signature(connection: sqlite3.Connection, where: str, held: Held, seq: int, line: bytes) -> bool:
+    """Append a signature line at ``seq``, after the end line (seq ``held.events + 1``) and the signature
+    lines before it; it must be one as affray writes it (affray.events.signature)."""
+    position = seq - held.events - 1
+    try:
+        decode_signature(line)
+    except DamagedSignature as damaged:
+        raise LogError(f"{where}: the signature line at seq {seq} is damaged: {damaged}") from None
+    (count,) = connection.execute(
+        "SELECT count(*) FROM signatures WHERE encounter = ?", (held.id,)
+    ).fetchone()
+    if position <= count:
+        found = (_HELD_SIGNATURE, (held.id, position), SIGNATURE_LINE, f"signature {position}")
+        return _held_again(connection, where, found, seq, line)
+    if position > count + 1:
+        raise LogError(f"{where}: seq {seq} would leave a gap after its {count} signature lines")
+    connection.execute(
+        "INSERT INTO signatures (encounter, position, line) VALUES (?, ?, ?)", (held.id, position, line)
+    )
+    return True
+
+
 _HELD_LINE = select([LINE], "FROM events WHERE encounter = ? AND seq = ?", first="seq")
 
 
 def _put_line(connection: sqlite3.Connection, where: str, held: Held, seq: int, line: bytes) -> bool:
     """Append an event or end line at ``seq`` (1 or more) to the encounter ``held``."""
     if seq <= held.events:
-        row = connection.execute(_HELD_LINE, (held.id, seq)).fetchone()
-        if row is None:
-            raise LogError(f"{where}: the file is damaged: seq {seq} is missing")
-        try:
-            (stored,) = values([LINE], row)
-        except Bad as bad:
-            raise LogError(f"{where}: seq {seq}: {bad}; affray did not write it so") from None
-        assert isinstance(stored, bytes)
-        return _same(where, seq, stored, line)
+        return _held_again(connection, where, (_HELD_LINE, (held.id, seq), LINE, f"seq {seq}"), seq, line)
     after = held.events + 1
     if held.end_line is not None:
         if seq == after:
             return _same(where, seq, held.end_line, line)
-        raise LogError(f"{where}: seq {seq} would follow the end line (seq {after}); nothing follows it")
+        if line.startswith(SIGNATURE_PREFIX):
+            return _put_signature(connection, where, held, seq, line)
+        raise LogError(
+            f"{where}: seq {seq} would follow the end line (seq {after}); only signature lines follow it"
+        )
     if seq > after:
         raise LogError(
             f"{where}: seq {seq} would leave a gap: it holds lines up to seq {held.events}, so seq {after} "

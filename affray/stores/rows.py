@@ -18,6 +18,7 @@ import msgspec
 
 from affray.errors import LogError, excerpt, printable
 from affray.events.codec import MAX_LINE_BYTES
+from affray.events.signature import MAX_SIGNATURE_BYTES
 from affray.stores.connection import error_code
 
 NAME_LIMIT = 200
@@ -101,6 +102,9 @@ END_LINE = Column(
 EVENTS = Column("events", "its count of events", "integer")
 LAST_HASH = Column("last_hash", "its last chain hash", "text", HASH_LIMIT, "characters a chain hash may have")
 LINE = Column("line", "its line", "blob", MAX_LINE_BYTES, "bytes a log line may hold")
+SIGNATURE_LINE = Column(
+    "line", "its signature line", "blob", MAX_SIGNATURE_BYTES, "bytes a signature line may hold"
+)
 
 
 def select(columns: Sequence[Column], rest: str, *, first: str = "id") -> str:
@@ -231,6 +235,10 @@ def check_lines(connection: sqlite3.Connection, where: str, encounter: int) -> N
 
 LINES = select([LINE], "FROM events WHERE encounter = ? ORDER BY seq", first="seq")
 """Each event line of an encounter by seq, checked as ``values`` checks it."""
+SIGNATURE_LINES = select(
+    [SIGNATURE_LINE], "FROM signatures WHERE encounter = ? ORDER BY position", first="position"
+)
+"""Each signature line of an encounter (schema version 2) in order, checked as ``values`` checks it."""
 
 
 def fetching(

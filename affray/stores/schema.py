@@ -2,10 +2,11 @@
 that schema and nothing else.
 
 A file is a campaign when its first 100 bytes are a SQLite header marked with affray's ``application_id``
-and schema version, and its ``sqlite_schema`` holds exactly the rows affray's schema makes (its two tables
-and the index SQLite makes for each), compared column by column: a trigger, a view, an index, another
-table, a column defined otherwise (a generated or default-expression column, a changed CHECK, a table that
-is not STRICT) makes it a file affray did not write, refused before any statement reads or writes a table.
+and a schema version it reads, and its ``sqlite_schema`` holds exactly the rows that version's schema makes
+(its tables, two in version 1 and three in version 2, and the index SQLite makes for the encounters'
+names), compared column by column: a trigger, a view, an index, another table, a column defined otherwise
+(a generated or default-expression column, a changed CHECK, a table that is not STRICT) makes it a file
+affray did not write, refused before any statement reads or writes a table.
 """
 
 from __future__ import annotations
@@ -19,8 +20,12 @@ from affray.errors import LogError, excerpt, printable
 
 APPLICATION_ID = int.from_bytes(b"afry", "big")
 """SQLite's ``application_id`` of a campaign: the ASCII of ``afry``."""
-SCHEMA_VERSION = 1
-"""The campaign schema this affray writes and reads, kept as SQLite's ``user_version``."""
+SCHEMA_VERSION = 2
+"""The campaign schema this affray writes, kept as SQLite's ``user_version``: version 2 keeps the signature
+lines after each encounter's end line; version 1, which has no table for them, is read as it is, and
+upgraded to 2 when a signature is first stored in it."""
+OLDEST_VERSION = 1
+"""The oldest campaign schema this affray reads."""
 HEADER_BYTES = 100
 """The length of a SQLite file's header, read before SQLite opens the file."""
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -29,10 +34,7 @@ _UTF8 = 1
 
 # The text of each CREATE statement is what SQLite keeps in sqlite_schema, and what a campaign's schema is
 # compared with: never change a character of it without a new SCHEMA_VERSION.
-SCHEMA = f"""
-BEGIN;
-PRAGMA application_id = {APPLICATION_ID};
-PRAGMA user_version = {SCHEMA_VERSION};
+_TABLES = """
 CREATE TABLE encounters (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -47,8 +49,29 @@ CREATE TABLE events (
     line BLOB NOT NULL,
     PRIMARY KEY (encounter, seq)
 ) WITHOUT ROWID, STRICT;
-COMMIT;
 """
+"""The tables of schema version 1."""
+_SIGNATURES = """
+CREATE TABLE signatures (
+    encounter INTEGER NOT NULL REFERENCES encounters(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL CHECK (position >= 1),
+    line BLOB NOT NULL,
+    PRIMARY KEY (encounter, position)
+) WITHOUT ROWID, STRICT;
+"""
+"""The table version 2 adds: each encounter's signature lines, in the order they follow its end line."""
+UPGRADE = (_SIGNATURES.strip().removesuffix(";"), f"PRAGMA user_version = {SCHEMA_VERSION}")
+"""The statements that make a campaign of schema version 1 one of version 2, run within a transaction."""
+
+
+def script(version: int = SCHEMA_VERSION) -> str:
+    """The script that makes an empty campaign of schema ``version``."""
+    tables = _TABLES + (_SIGNATURES if version >= 2 else "")
+    marks = f"PRAGMA application_id = {APPLICATION_ID};\nPRAGMA user_version = {version};\n"
+    return f"BEGIN;\n{marks}{tables}COMMIT;\n"
+
+
+SCHEMA = script()
 """The script that makes an empty campaign's schema."""
 
 _SHOWN = 2000
@@ -93,10 +116,11 @@ def _rows(connection: sqlite3.Connection, limit: int) -> list[SchemaRow]:
 
 
 @functools.cache
-def expected_rows() -> frozenset[SchemaRow]:
-    """The rows of ``sqlite_schema`` that ``SCHEMA`` makes, as SQLite records them (its autoindexes too)."""
+def expected_rows(version: int = SCHEMA_VERSION) -> frozenset[SchemaRow]:
+    """The rows of ``sqlite_schema`` that the schema of ``version`` makes, as SQLite records them (its
+    autoindexes too)."""
     with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as connection:
-        connection.executescript(SCHEMA)
+        connection.executescript(script(version))
         return frozenset(_rows(connection, 100))
 
 
@@ -123,18 +147,18 @@ def check_marks(where: str, application_id: int, version: int) -> None:
             f"{where}: its campaign schema is version {version}, newer than this affray reads "
             f"({SCHEMA_VERSION}); use a newer affray"
         )
-    if version < SCHEMA_VERSION:
+    if version < OLDEST_VERSION:
         raise not_campaign(where, f"its schema version is {version}")
 
 
-def check_schema(connection: sqlite3.Connection, where: str) -> None:
-    """LogError unless the database holds exactly affray's schema: its marks, and every row of
-    ``sqlite_schema`` (type, name, table and statement) as affray's schema makes it, nothing more or less.
-    Run before any statement reads or writes a table."""
+def check_schema(connection: sqlite3.Connection, where: str) -> int:
+    """The database's schema version; LogError unless it holds exactly affray's schema of that version:
+    its marks, and every row of ``sqlite_schema`` (type, name, table and statement) as that schema makes
+    it, nothing more or less. Run before any statement reads or writes a table."""
     (application_id,) = connection.execute("PRAGMA application_id").fetchone()
     (version,) = connection.execute("PRAGMA user_version").fetchone()
     check_marks(where, application_id, version)
-    expected = expected_rows()
+    expected = expected_rows(version)
     rows = _rows(connection, len(expected) + 1)
     for row in rows:
         if row not in expected:
@@ -142,6 +166,7 @@ def check_schema(connection: sqlite3.Connection, where: str) -> None:
     missing = sorted(expected - set(rows), key=lambda row: row.name or b"")
     if missing:
         raise not_campaign(where, f"it has no {_text(missing[0].name)} {_text(missing[0].type)}")
+    return int(version)
 
 
 def _text(value: bytes | None) -> str:

@@ -31,6 +31,7 @@ from types import TracebackType
 from typing import BinaryIO
 
 from affray.errors import LogError, excerpt, printable
+from affray.events.signature import SIGNATURE_PREFIX
 from affray.files import partial_names
 from affray.stores.chain import append as append_line
 from affray.stores.connection import (
@@ -51,6 +52,8 @@ from affray.stores.schema import (
     APPLICATION_ID,
     HEADER_BYTES,
     SCHEMA,
+    SCHEMA_VERSION,
+    UPGRADE,
     check_header,
     check_schema,
 )
@@ -130,31 +133,32 @@ def _no_wal(where: str, mode: str) -> LogError:
     )
 
 
-def _checked(path: Path, mode: Mode, where: str) -> sqlite3.Connection:
-    """A connection in ``mode`` to a file whose schema was found to be a campaign's, and nothing else."""
+def _checked(path: Path, mode: Mode, where: str) -> tuple[sqlite3.Connection, int]:
+    """A connection in ``mode`` to a file whose schema was found to be a campaign's, and nothing else; and
+    its schema version."""
     with guarded(where):
         connection = connect(path, mode)
         try:
-            check_schema(connection, where)
+            version = check_schema(connection, where)
         except BaseException:
             connection.close()
             raise
-    return connection
+    return connection, version
 
 
-def _to_read(file: CampaignFile, path: Path, where: str) -> sqlite3.Connection:
+def _to_read(file: CampaignFile, path: Path, where: str) -> tuple[sqlite3.Connection, int]:
     check_header(where, file.head(HEADER_BYTES))
     return _checked(path, read_mode(file, path), where)
 
 
-def _to_write(file: CampaignFile, path: Path, where: str) -> sqlite3.Connection:
+def _to_write(file: CampaignFile, path: Path, where: str) -> tuple[sqlite3.Connection, int]:
     """The writer's connection, once the file has been found to be a campaign without writing a byte
     (SQLite folds a write-ahead log into the file when a writer closes it, a refused one too)."""
     check_header(where, file.head(HEADER_BYTES))
     sidecars: Beside = beside(path, where)
     if not sidecars.lines_left or sidecars.shm:
-        _checked(path, alone_mode(sidecars, where), where).close()
-    connection = _checked(path, Mode.WRITE, where)
+        _checked(path, alone_mode(sidecars, where), where)[0].close()
+    connection, version = _checked(path, Mode.WRITE, where)
     try:
         with guarded(where):
             (mode,) = connection.execute("PRAGMA journal_mode=WAL").fetchone()
@@ -165,7 +169,7 @@ def _to_write(file: CampaignFile, path: Path, where: str) -> sqlite3.Connection:
     except BaseException:
         connection.close()
         raise
-    return connection
+    return connection, version
 
 
 class Campaign:
@@ -177,9 +181,11 @@ class Campaign:
     """
 
     def __init__(
-        self, path: Path, file: CampaignFile, connection: sqlite3.Connection, *, writes: bool
+        self, path: Path, file: CampaignFile, connection: sqlite3.Connection, version: int, *, writes: bool
     ) -> None:
         self.path = path
+        self.version = version
+        """Its schema version (schema.py): 1 keeps no signature lines until one is stored."""
         self._shown = printable(str(path))
         self._file = file
         self._connection = connection
@@ -199,14 +205,14 @@ class Campaign:
         file = CampaignFile.open(path, where)
         try:
             if read_only:
-                connection = _to_read(file, path, where)
+                connection, version = _to_read(file, path, where)
             else:
                 file.exclude()
-                connection = _to_write(file, path, where)
+                connection, version = _to_write(file, path, where)
         except BaseException:
             file.close()
             raise
-        return cls(path, file, connection, writes=not read_only)
+        return cls(path, file, connection, version, writes=not read_only)
 
     def __enter__(self) -> Campaign:
         return self
@@ -296,7 +302,7 @@ class Campaign:
         where = self._where()
         file = self._file.again()
         try:
-            connection = _checked(self.path, read_mode(file, self.path), where)
+            connection, version = _checked(self.path, read_mode(file, self.path), where)
         except BaseException:
             file.close()
             raise
@@ -307,7 +313,7 @@ class Campaign:
                 if row is None:
                     raise self._missing(name)
                 check_lines(connection, self.named(name), row.id)
-                raw = LogStream(file, connection, self.named(name), row.id, row.header, row.end_line)
+                raw = LogStream(file, connection, self.named(name), row, signed=version >= 2)
         except BaseException:
             connection.close()
             file.close()
@@ -319,10 +325,17 @@ class Campaign:
         seq 0 is the header, which makes the encounter; 1, 2, ... the event lines; the end line comes at
         the seq after the last event. True when added; False when that very line is already there. Any
         other line at a held seq, a gap, a line that does not chain to the one before, anything after the
-        end line, or a line longer than a log line may be: LogError."""
+        end line but signature lines, or a line longer than a log line may be: LogError. The first signature
+        line stored in a campaign of schema version 1 makes it one of version 2 (schema.py)."""
         self._check_name(name)
+        upgrading = self.version < SCHEMA_VERSION and line.startswith(SIGNATURE_PREFIX)
         with self._transaction() as connection:
-            return append_line(connection, self.named(name), name, seq, line)
+            for statement in UPGRADE if upgrading else ():
+                connection.execute(statement)
+            added = append_line(connection, self.named(name), name, seq, line)
+        if upgrading:
+            self.version = SCHEMA_VERSION
+        return added
 
     def delete(self, name: str) -> None:
         """Remove an encounter and all its lines; LogError when there is none of that name."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from affray.errors import LogError
 from affray.stores.connection import guarded
 from affray.stores.lock import CampaignFile
-from affray.stores.rows import LINE, LINES, Bad, values
+from affray.stores.rows import LINE, LINES, SIGNATURE_LINE, SIGNATURE_LINES, Bad, Column, Held, values
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -22,33 +22,35 @@ class LogStream(io.RawIOBase):
     use of the campaign's file (which may hold the lock that keeps writers out while it reads)."""
 
     def __init__(
-        self,
-        file: CampaignFile,
-        connection: sqlite3.Connection,
-        where: str,
-        encounter: int,
-        header: bytes,
-        end: bytes | None,
+        self, file: CampaignFile, connection: sqlite3.Connection, where: str, held: Held, *, signed: bool
     ) -> None:
         super().__init__()
         self._file = file
         self._connection = connection
         self._where = where
-        self._cursor = connection.execute(LINES, (encounter,))
-        self._lines = self._each(header, end)
+        self._cursor = connection.execute(LINES, (held.id,))
+        self._lines = self._each(held, signed)
         self._pending = memoryview(b"")
 
-    def _each(self, header: bytes, end: bytes | None) -> Generator[bytes, None, None]:
-        yield header
+    def _each(self, held: Held, signed: bool) -> Generator[bytes, None, None]:
+        """The header, the event lines, the end line and (schema version 2) the signature lines."""
+        yield held.header
+        yield from self._rows(LINE, "seq")
+        if held.end_line is None:
+            return
+        yield held.end_line
+        if signed:
+            self._cursor = self._connection.execute(SIGNATURE_LINES, (held.id,))
+            yield from self._rows(SIGNATURE_LINE, "signature")
+
+    def _rows(self, column: Column, what: str) -> Generator[bytes, None, None]:
         for row in self._cursor:
             try:
-                (line,) = values([LINE], row)
+                (line,) = values([column], row)
             except Bad as bad:
-                raise LogError(f"{self._where}: seq {row[0]}: {bad}; affray did not write it so") from None
+                raise LogError(f"{self._where}: {what} {row[0]}: {bad}; affray did not write it so") from None
             assert isinstance(line, bytes)
             yield line
-        if end is not None:
-            yield end
 
     def readable(self) -> bool:
         """It is."""

@@ -245,17 +245,50 @@ def test_signing_refuses_a_link(affray: Affray, duel_log: Path) -> None:
     assert link.is_symlink()
 
 
-def test_a_campaigns_encounter_is_not_signed(affray: Affray, duel_log: Path) -> None:
+def test_a_campaigns_encounter_is_signed_where_it_is(affray: Affray, duel_log: Path) -> None:
     campaign = duel_log.parent / "campaign.sqlite"
     assert affray("import", duel_log, "-o", campaign).code == 0
     result = affray("sign", f"{campaign}#duel", "--key", _keygen(affray, duel_log.parent, "alice"))
-    assert_user_error(result, "campaign.sqlite#duel", "a campaign's encounters are not signed")
+    assert result.code == 0, result
+    assert SIGNED_BY.fullmatch(affray("verify", f"{campaign}#duel").out.splitlines()[1])
 
 
-def test_a_signed_log_is_not_imported_into_a_campaign(affray: Affray, duel_log: Path) -> None:
+def test_a_signed_log_imported_and_exported_is_the_same_file_byte_for_byte(
+    affray: Affray, duel_log: Path
+) -> None:
+    _signed(affray, duel_log, "alice", "bob")
+    campaign, back = duel_log.parent / "campaign.sqlite", duel_log.parent / "back.jsonl"
+    assert affray("import", duel_log, "-o", campaign).code == 0
+    assert affray("export", f"{campaign}#duel", "-o", back).code == 0
+    assert back.read_bytes() == duel_log.read_bytes()
+
+
+def test_an_encounter_signed_twice_by_one_name_is_refused_and_unchanged(
+    affray: Affray, duel_log: Path
+) -> None:
+    campaign = duel_log.parent / "campaign.sqlite"
+    assert affray("import", duel_log, "-o", campaign).code == 0
+    key = _keygen(affray, duel_log.parent, "alice")
+    assert affray("sign", f"{campaign}#duel", "--key", key).code == 0
+    before = affray("export", f"{campaign}#duel", "-o", duel_log.parent / "once.jsonl")
+    assert before.code == 0
+    assert_user_error(affray("sign", f"{campaign}#duel", "--key", key), "already signed by alice")
+    assert affray("export", f"{campaign}#duel", "-o", duel_log.parent / "twice.jsonl").code == 0
+    assert (duel_log.parent / "twice.jsonl").read_bytes() == (duel_log.parent / "once.jsonl").read_bytes()
+
+
+def test_a_changed_encounter_fails_at_the_signature_it_keeps(affray: Affray, duel_log: Path) -> None:
     _signed(affray, duel_log, "alice")
-    result = affray("import", duel_log, "-o", duel_log.parent / "campaign.sqlite")
-    assert_user_error(result, "duel.jsonl: the log is signed", "does not keep signature lines")
+    lines = _lines(duel_log)
+    changed = duel_log.with_name("changed.jsonl")
+    changed.write_bytes(
+        rechain([line.replace(b'"total":81', b'"total":21') for line in lines[:-2]]) + lines[-1] + b"\n"
+    )
+    campaign = duel_log.parent / "campaign.sqlite"
+    assert affray("import", changed, "-o", campaign).code == 0
+    result = affray("verify", f"{campaign}#changed")
+    assert result.code == 1, result
+    assert _failed_signature(result.out, "alice")
 
 
 def test_a_missing_key_file_is_a_user_error(affray: Affray, duel_log: Path) -> None:

@@ -512,3 +512,50 @@ def test_a_rechained_log_with_a_member_changed_fails_verify_unless_it_resimulate
     name: str, tmp_path: Path, example_logs: ExampleLogs, data: st.DataObject
 ) -> None:
     _attack_drawn(tmp_path, example_logs, name, data, lambda log: member_mutants(log, rechain_it=True))
+
+
+# -- a players' copy ---------------------------------------------------------------------------------------
+
+COPY = "wolves-players"
+"""The players' copy of the log of examples/wolves.toml (affray redact)."""
+
+
+@pytest.fixture(scope="session")
+def copy_logs(example_logs: ExampleLogs, tmp_path_factory: pytest.TempPathFactory) -> ExampleLogs:
+    """The players' copy of the wolves' log, by the name ``COPY``."""
+    folder = tmp_path_factory.mktemp("fuzz-copy")
+    referee, copy = folder / "wolves.jsonl", folder / f"{COPY}.jsonl"
+    referee.write_bytes(example_logs["wolves"])
+    made = affray("redact", referee, "-o", copy)
+    assert_contract(Mutant("the wolves' log", "$", "redacted"), made, (0,))
+    return ExampleLogs({COPY: copy.read_bytes()})
+
+
+@FUZZ_SETTINGS
+@given(data=st.data(), mutants=st.sampled_from([byte_mutants, line_mutants, member_mutants]))
+def test_a_players_copy_damaged_is_caught(
+    tmp_path: Path, copy_logs: ExampleLogs, data: st.DataObject, mutants: MutantsOf
+) -> None:
+    """A copy with a byte, a line or a member changed (a stand-in put anywhere, one taken out) is read up
+    to the damage and fails verify, as any log does."""
+    _attack_drawn(tmp_path, copy_logs, COPY, data, mutants)
+
+
+@FUZZ_SETTINGS
+@given(data=st.data(), rechained=st.booleans())
+def test_a_players_copy_forged_is_read_or_refused_in_one_line(
+    tmp_path: Path, copy_logs: ExampleLogs, data: st.DataObject, rechained: bool
+) -> None:
+    """A re-chained copy with a member changed or a line moved: every command tells it, shows it or
+    refuses it in one line (verify of a copy cannot catch a re-chained change in the clear: it does not
+    re-simulate; the reveal does, tests/cli/test_redact.py)."""
+    original = copy_logs[COPY]
+    drawn = rechained_line_mutants(original) if rechained else member_mutants(original, rechain_it=True)
+    mutant = data.draw(drawn, label="mutant")
+    path = tmp_path / f"{COPY}.jsonl"
+    path.write_bytes(mutant.data)
+    described = Mutant("the players' copy of the wolves' log", mutant.where, mutant.change, path)
+    for command in ("replay", "state", "verify"):
+        outcome = affray(command, path)
+        problem = breach(outcome)
+        assert not problem, report(described, outcome, problem)

@@ -22,6 +22,10 @@ LOOSE = {
         "CREATE TABLE events (encounter INTEGER NOT NULL REFERENCES encounters(id) ON DELETE CASCADE, "
         "seq NOT NULL, line NOT NULL, PRIMARY KEY (encounter, seq)) WITHOUT ROWID"
     ),
+    "signatures": (
+        "CREATE TABLE signatures (encounter INTEGER NOT NULL REFERENCES encounters(id) ON DELETE CASCADE, "
+        "position NOT NULL, line NOT NULL, PRIMARY KEY (encounter, position)) WITHOUT ROWID"
+    ),
 }
 """affray's tables with no type on their columns (none STRICT), so any value goes in."""
 

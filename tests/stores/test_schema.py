@@ -23,14 +23,19 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
-def test_a_campaign_holds_affray_s_two_tables_and_the_index_of_its_names(path: Path) -> None:
+def test_a_campaign_holds_affray_s_three_tables_and_the_index_of_its_names(path: Path) -> None:
     with contextlib.closing(sqlite3.connect(path)) as db:
         rows = db.execute("SELECT type, name, tbl_name FROM sqlite_schema ORDER BY name").fetchall()
-    assert rows == [
-        ("table", "encounters", "encounters"),
-        ("table", "events", "events"),
-        ("index", "sqlite_autoindex_encounters_1", "encounters"),
-    ]
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+    assert (version, rows) == (
+        2,
+        [
+            ("table", "encounters", "encounters"),
+            ("table", "events", "events"),
+            ("table", "signatures", "signatures"),
+            ("index", "sqlite_autoindex_encounters_1", "encounters"),
+        ],
+    )
     assert {(row.type, row.name) for row in schema.expected_rows()} == {
         (t.encode(), n.encode()) for t, n, _ in rows
     }

@@ -419,7 +419,7 @@ def test_a_new_campaign_is_marked_as_one(path: Path) -> None:
     raw = sqlite3.connect(path)
     try:
         assert raw.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
-        assert raw.execute("PRAGMA user_version").fetchone() == (1,)
+        assert raw.execute("PRAGMA user_version").fetchone() == (2,)
     finally:
         raw.close()
     assert sorted(p.name for p in path.parent.iterdir()) == ["campaign.sqlite"]
@@ -464,9 +464,9 @@ def test_another_programs_database_is_refused_and_left_as_it_is(path: Path) -> N
 def test_a_newer_schema_is_refused(path: Path) -> None:
     Campaign.open(path, create=True).close()
     raw = sqlite3.connect(path)
-    raw.execute("PRAGMA user_version = 2")
+    raw.execute("PRAGMA user_version = 3")
     raw.close()
-    with pytest.raises(LogError, match="schema is version 2, newer than this affray reads"):
+    with pytest.raises(LogError, match="schema is version 3, newer than this affray reads"):
         Campaign.open(path)
 
 
