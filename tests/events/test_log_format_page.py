@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from contextvars import ContextVar, copy_context
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -107,8 +108,26 @@ class Pairs(list[tuple[str, Any]]):
     """An object's members in order, a repeated key kept twice."""
 
 
+COPY: ContextVar[bool] = ContextVar("copy", default=False)
+"""Whether the log being read is a players' copy ("Sealed rolls"), whose members may be sealed."""
+
+
+def stand_in(value: Any) -> bool:
+    """Whether a value is a players' copy's stand-in, ``{"sealed":"<64 hex digits>"}``, in a copy."""
+    return (
+        COPY.get()
+        and isinstance(value, Pairs)
+        and len(value) == 1
+        and value[0][0] == "sealed"
+        and type(value[0][1]) is str
+        and re.fullmatch(r"[0-9a-f]{64}", value[0][1]) is not None
+    )
+
+
 def value_text(value: Any, kind: str) -> str:
     """A value as the page writes a member of type ``kind`` (words, as the page says them)."""
+    if stand_in(value):
+        return as_raw(value)
     if isinstance(value, Number):
         if "decimal" in kind:
             # a plain integer reads as that integer (-0 as 0), of any length
@@ -166,8 +185,8 @@ def parsed(raw: str) -> Any:
 
 def fits(value: Any, kind: str) -> bool:
     """Whether a value is of a member's type, as the page says it (``integer or null``, ``array of
-    decimal``, a structure, a literal)."""
-    return any(_fits_one(value, alternative) for alternative in kind.split(" or "))
+    decimal``, a structure, a literal); in a players' copy, a stand-in is of any type."""
+    return stand_in(value) or any(_fits_one(value, alternative) for alternative in kind.split(" or "))
 
 
 def _fits_one(value: Any, kind: str) -> bool:
@@ -343,6 +362,10 @@ def readable(kind: str, shape: Shape | None, version: int) -> bool:
 
 def first_problem(data: bytes) -> tuple[int, int] | None:
     """The line and seq of a log's first problem by the page's rules; None when there is none."""
+    return copy_context().run(_first_problem, data)
+
+
+def _first_problem(data: bytes) -> tuple[int, int] | None:
     lines = data.split(b"\n")
     header, shape = members(lines[0]), page()[1]["The header (line 1)"]
     names = {name for name, _ in header}
@@ -352,7 +375,11 @@ def first_problem(data: bytes) -> tuple[int, int] | None:
     held = {name: parsed(raw) for name, raw in header}
     if held["ruleset"] not in page()[0] or held["format_version"] != "1":
         return (1, 0)  # step 1: a ruleset or a format version the reader does not have
-    if held["seed"] != dict(held["scenario"]).get("seed"):
+    if "sealed" in held:  # a players' copy: its seeds are sealed, each by its own commitment
+        COPY.set(True)
+        if not (stand_in(held["seed"]) and stand_in(dict(held["scenario"]).get("seed"))):
+            return (1, 0)
+    elif held["seed"] != dict(held["scenario"]).get("seed"):
         return (1, 0)  # step 1: the header's seed is always its scenario's
     kinds, prev, t = vocabulary(header), chain_hash(lines[0]), 0
     if not all(readable(kind, kinds.get(kind), int(version)) for kind, version in held["event_versions"]):
@@ -470,3 +497,21 @@ def test_the_page_names_a_line_after_the_signatures_where_verify_does(
     assert affray("keygen", "alice", "-o", tmp_path).status == 0
     assert affray("sign", log, "--key", tmp_path / "alice.key").status == 0
     agree(tmp_path, log.read_bytes() + b"{}\n")
+
+
+PLAYERS_COPY = ROOT / "tests" / "corpus" / "format-1-sealed" / "wolves-players.jsonl"
+"""A players' copy ("Sealed rolls"), as affray redact wrote it."""
+
+
+def test_the_page_reads_a_players_copy() -> None:
+    assert first_problem(PLAYERS_COPY.read_bytes()) is None
+
+
+@pytest.mark.parametrize("mutants", [byte_mutants, line_mutants], ids=["bytes", "lines"])
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_the_page_names_the_line_and_seq_verify_names_in_a_players_copy(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, mutants: Any
+) -> None:
+    mutant = data.draw(mutants(PLAYERS_COPY.read_bytes()))
+    agree(tmp_path_factory.mktemp("page"), mutant.data)
