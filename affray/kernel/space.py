@@ -55,8 +55,7 @@ def _along(start: Position, goal: Position, length: Decimal, rounding: str) -> P
     exact = squared_distance(start, goal).sqrt()
     if exact <= length:
         return goal
-    fraction = length / exact
     return (
-        start[0] + ((goal[0] - start[0]) * fraction).quantize(MILLIMETRE, rounding=rounding),
-        start[1] + ((goal[1] - start[1]) * fraction).quantize(MILLIMETRE, rounding=rounding),
+        start[0] + ((goal[0] - start[0]) * length / exact).quantize(MILLIMETRE, rounding=rounding),
+        start[1] + ((goal[1] - start[1]) * length / exact).quantize(MILLIMETRE, rounding=rounding),
     )

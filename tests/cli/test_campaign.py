@@ -307,7 +307,7 @@ def test_verify_an_encounter_names_it(affray: Affray, campaign: Path) -> None:
 def test_replay_an_encounter_names_it_first(affray: Affray, campaign: Path) -> None:
     result = affray("replay", f"{campaign}#duel")
     assert result.code == 0, result
-    assert out_lines(result)[0] == f"{campaign}#duel: ruleset energion v6, seed 1130"
+    assert out_lines(result)[0] == f"{campaign}#duel: ruleset energion v7, seed 1130"
 
 
 def test_diff_of_an_encounter_and_the_file_of_the_same_fight_says_they_are_the_same(
@@ -316,8 +316,8 @@ def test_diff_of_an_encounter_and_the_file_of_the_same_fight_says_they_are_the_s
     result = affray("diff", f"{campaign}#duel", GOLDEN_DUEL)
     assert result.code == 0, result
     assert out_lines(result) == [
-        f"A: {campaign}#duel (ruleset energion v6, seed 1130)",
-        f"B: {GOLDEN_DUEL} (ruleset energion v6, seed 1130)",
+        f"A: {campaign}#duel (ruleset energion v7, seed 1130)",
+        f"B: {GOLDEN_DUEL} (ruleset energion v7, seed 1130)",
         "A and B hold the same header and the same 27 events",
     ]
 
@@ -325,7 +325,7 @@ def test_diff_of_an_encounter_and_the_file_of_the_same_fight_says_they_are_the_s
 def test_diff_of_two_encounters_that_differ_exits_1(affray: Affray, campaign: Path) -> None:
     result = affray("diff", f"{campaign}#duel", f"{campaign}#skirmish")
     assert result.code == 1, result
-    assert out_lines(result)[1] == f"B: {campaign}#skirmish (ruleset energion v6, seed 7)"
+    assert out_lines(result)[1] == f"B: {campaign}#skirmish (ruleset energion v7, seed 7)"
     assert "the logs part at seq 1" in result.out
 
 

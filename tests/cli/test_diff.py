@@ -36,8 +36,8 @@ def test_two_seeds_differ_in_the_header_then_part_at_the_first_roll(
     assert result.code == 1, result
     lines = result.out.splitlines()
     assert lines[:2] == [
-        f"A: {duel_log} (ruleset energion v6, seed 1130)",
-        f"B: {reseeded} (ruleset energion v6, seed 1131)",
+        f"A: {duel_log} (ruleset energion v7, seed 1130)",
+        f"B: {reseeded} (ruleset energion v7, seed 1131)",
     ]
     assert "the headers differ:" in lines
     assert "the logs part at seq 1 (0.000 s, combatant_joined in both):" in lines

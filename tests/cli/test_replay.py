@@ -44,7 +44,7 @@ def test_replay_prints_a_heading_then_one_line_per_event(
     assert result.code == 0, result
     heading, *rest = result.out.splitlines()
     assert heading.startswith(f"{duel_log}: ruleset energion")
-    assert heading == f"{duel_log}: ruleset energion v6, seed {duel_read.header.seed}"
+    assert heading == f"{duel_log}: ruleset energion v7, seed {duel_read.header.seed}"
     assert rest == _event_lines(result.out)
     seqs = [_time_and_seq(line)[1] for line in rest]
     assert seqs == [e.seq for e in duel_read.events]

@@ -42,7 +42,7 @@ def test_names_that_are_markup_render_no_markup(exported: str) -> None:
 
 def test_names_that_are_markup_render_as_their_text(exported: str) -> None:
     _, shown = _rendered(exported)
-    assert shown[0] == f"{TITLE}: ruleset energion v6, seed 1130"
+    assert shown[0] == f"{TITLE}: ruleset energion v7, seed 1130"
     joined = [text for text in shown if " joins side " in text]
     assert joined[0].startswith(f"brenna ({BRENNA}) joins side ford")
     assert joined[1].startswith(f"gorm ({printable(GORM)}) joins side raiders")

@@ -104,7 +104,7 @@ def test_a_re_chained_log_cut_short_is_changed(affray: Affray, tmp_path: Path) -
 @pytest.mark.parametrize(
     ("old", "new", "said"),
     [
-        (b'"ruleset_version":"6"', b'"ruleset_version":"2"', "made under energion version 2"),
+        (b'"ruleset_version":"7"', b'"ruleset_version":"2"', "made under energion version 2"),
         (b'"dice":"blake2b-ctr-v1"', b'"dice":"blake2b-ctr-v0"', "its dice are 'blake2b-ctr-v0'"),
     ],
     ids=["ruleset-version", "dice"],
@@ -141,7 +141,7 @@ def test_a_hand_edit_of_the_header_fails(affray: Affray, tmp_path: Path) -> None
 
 
 def test_a_hand_edit_of_another_versions_log_fails(affray: Affray, tmp_path: Path) -> None:
-    lines = log_lines(rechain(header_edited(b'"ruleset_version":"6"', b'"ruleset_version":"2"')))
+    lines = log_lines(rechain(header_edited(b'"ruleset_version":"7"', b'"ruleset_version":"2"')))
     lines[20] = bump_time(lines[20])
     log, result = verified(affray, tmp_path, join_lines(lines))
     assert result.code == EXIT_VERIFY_FAILED, result

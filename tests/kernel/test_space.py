@@ -88,3 +88,13 @@ def test_approach_ends_within_reach_on_a_diagonal() -> None:
 
 def test_approach_from_within_reach_stays_put() -> None:
     assert approach(at("0", "0"), at("0.5", "0"), D(1)) == at("0", "0")
+
+
+def test_a_step_that_is_a_whole_share_of_the_way_ends_exactly_there() -> None:
+    # dx x length / distance = 3 x 1 / 3 = 1.000 m; the share first, 1/3 to 28 digits x 3, was 0.999
+    start, goal = (Decimal("0.000"), Decimal("0.000")), (Decimal("3.000"), Decimal("0.000"))
+    assert step_toward(start, goal, Decimal(1)) == (Decimal("1.000"), Decimal("0.000"))
+    assert step_toward((Decimal("1.000"), Decimal("0.000")), goal, Decimal(1)) == (
+        Decimal("2.000"),
+        Decimal("0.000"),
+    )

@@ -283,12 +283,12 @@ def test_verify_refuses_a_header_naming_another_dice_algorithm() -> None:
 
 
 def test_verify_refuses_a_header_naming_another_ruleset() -> None:
-    energion = b'"ruleset":"energion","ruleset_version":"6"'
+    energion = b'"ruleset":"energion","ruleset_version":"7"'
     assert not verdict(rechained_header(energion, b'"ruleset":"fivestep","ruleset_version":"9"')).ok
 
 
 def test_a_header_disagreement_quotes_at_most_a_few_dozen_characters() -> None:
-    energion = b'"ruleset":"energion","ruleset_version":"6"'
+    energion = b'"ruleset":"energion","ruleset_version":"7"'
     long = b'"ruleset":"energion","ruleset_version":"%s"' % (b"9" * 10_000)
     result = verdict(rechained_header(energion, long))
     assert (result.ok, result.where) == (False, "line 1 (header)")

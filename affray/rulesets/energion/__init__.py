@@ -45,7 +45,7 @@ def battle(scenario: EnergionScenario) -> EnergionBattle:
 
 RULESET = Ruleset(
     name="energion",
-    version="6",
+    version="7",
     standing_orders=True,
     description="second by second: perception, initiative, weapon speed, parries, shots, spells, grappling",
     vocabularies=vocabulary,

@@ -59,7 +59,7 @@ def battle(scenario: FivestepScenario) -> FivestepBattle:
 
 RULESET = Ruleset(
     name="fivestep",
-    version="3",
+    version="4",
     in_rounds=True,
     standing_orders=True,
     description="five steps: surprise, primary attack, Agility Points as time, to hit, damage to body parts",
