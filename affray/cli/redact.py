@@ -22,11 +22,12 @@ from affray.replays.verify import verify
 from affray.stores import LogStore
 
 
-def _whole(reader: LogReader, log: LogStore, needs: str) -> None:
-    """Raise LogError when ``reader`` stopped at a problem: ``needs`` says what needs the log whole."""
+def _whole(reader: LogReader, log: LogStore) -> None:
+    """Raise LogError when ``reader`` stopped at a problem: only a whole log is redacted."""
     problem = reader.problem
     if problem is not None:
-        raise LogError(f"{log}: {problem.where()}: {problem.message}; {needs}")
+        why = f"{problem.where()}: {problem.message}"
+        raise LogError(f"{log}: {why}; only a whole log is redacted (affray verify tells more)")
 
 
 def _seal(reader: LogReader, log: LogStore) -> Seal:
@@ -73,7 +74,7 @@ def redact_command(log: LogStore, output: LogStore, force: bool) -> None:
         try:
             tell_notes(writer.notices())
             count = _written(writer, reader, seal)
-            _whole(reader, log, "only a whole log is redacted (affray verify tells more)")
+            _whole(reader, log)
         except BaseException:  # a damaged log, an interruption: no copy, not even a partial one
             writer.discard()
             raise
@@ -95,7 +96,10 @@ def _tell_copied(log: LogStore, output: LogStore, seal: Seal, events: int, count
     )
     if signed:
         click.echo(
-            f"note: {log}'s {signed} signature(s) hold for it alone and were not copied: sign the copy anew"
+            one_line(
+                f"note: {log}'s {signed} signature(s) hold for it alone and were not copied: sign the "
+                "copy anew"
+            )
         )
     if not seal.fair:
         click.echo(

@@ -214,3 +214,18 @@ def test_diff_shows_a_sealed_value_as_sealed(affray: Affray, players: Path, refe
         "3",
         "sealed",
     ]
+
+
+def test_a_signed_referees_log_gives_an_unsigned_copy_and_says_so(
+    affray: Affray, referee: Path, tmp_path: Path
+) -> None:
+    assert affray("keygen", "referee", "-o", tmp_path).code == 0
+    assert affray("sign", referee, "--key", tmp_path / "referee.key").code == 0
+    copy = tmp_path / "players.jsonl"
+    result = affray("redact", referee, "-o", copy)
+    assert result.out.splitlines()[1] == (
+        f"note: {referee}'s 1 signature(s) hold for it alone and were not copied: sign the copy anew"
+    )
+    assert b'{"signer":' not in copy.read_bytes()
+    assert affray("sign", copy, "--key", tmp_path / "referee.key").code == 0
+    assert affray("verify", copy).code == 0
