@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import pytest
 
 from affray.events.reader import read_bytes
@@ -93,3 +96,13 @@ def test_a_line_after_a_signature_line_follows_the_end_line(duel: bytes) -> None
     log = read_bytes(duel + _line() + b"\n" + b"{}\n", vocabulary_for)
     assert log.problem is not None
     assert log.problem.message == "lines follow the end line"
+
+
+def test_the_pages_example_is_what_the_golden_duel_signs() -> None:
+    root = Path(__file__).resolve().parents[2]
+    end = (root / "tests" / "golden" / "duel.jsonl").read_bytes().splitlines()[-1]
+    page = (root / "docs" / "log-format.md").read_text()
+    message = signed_message(hashlib.blake2b(end, digest_size=16).hexdigest(), "alice")
+    assert "`" + message.decode().replace("\n", "\\n") + "` (63 bytes)" in page
+    assert len(message) == 63
+    assert f"the end line being\n`{end.decode()}`" in page
