@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Annotated, ClassVar, Literal, get_args
 
@@ -65,17 +66,25 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         return f"{self.roller}/{self.purpose}"
 
 
+def rolls_at(value: object, at: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Roll]]:
+    """Every Roll a value holds (an event, a struct in it, a list or a mapping of them), in field order,
+    each with where it is: the names and indexes that lead to it."""
+    if isinstance(value, Roll):
+        yield at, value
+    elif isinstance(value, msgspec.Struct):
+        for name in value.__struct_fields__:
+            yield from rolls_at(getattr(value, name), (*at, name))
+    elif isinstance(value, tuple | list):
+        for index, item in enumerate(value):
+            yield from rolls_at(item, (*at, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from rolls_at(item, (*at, key))
+
+
 def rolls_in(value: object) -> list[Roll]:
     """Every Roll a value holds (an event, a struct in it, a list of them), in field order."""
-    if isinstance(value, Roll):
-        return [value]
-    if isinstance(value, msgspec.Struct):
-        return [r for name in value.__struct_fields__ for r in rolls_in(getattr(value, name))]
-    if isinstance(value, tuple | list):
-        return [r for item in value for r in rolls_in(item)]
-    if isinstance(value, dict):
-        return [r for item in value.values() for r in rolls_in(item)]
-    return []
+    return [roll for _, roll in rolls_at(value)]
 
 
 def _names(annotation: object) -> str | None:

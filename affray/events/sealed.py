@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from affray.events.base import Roll
+from affray.events.base import rolls_at
 
 SCHEME = "affray-seal-v1"
 """The sealing scheme a players' copy names in its header."""
@@ -122,18 +122,6 @@ def pointer_of(segments: Iterable[str | int]) -> str:
 def segments_of(pointer: str) -> list[str]:
     """A JSON pointer's names, unescaped."""
     return [s.replace("~1", "/").replace("~0", "~") for s in pointer.split("/")[1:]]
-
-
-def rolls_at(value: object, at: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Roll]]:
-    """Every Roll in ``value`` (an event, a struct in it, a tuple of them) with where it is."""
-    if isinstance(value, Roll):
-        yield at, value
-    elif isinstance(value, msgspec.Struct):
-        for name in value.__struct_fields__:
-            yield from rolls_at(getattr(value, name), (*at, name))
-    elif isinstance(value, tuple | list):
-        for index, item in enumerate(value):
-            yield from rolls_at(item, (*at, index))
 
 
 def withheld(event: object, sealed: Callable[[str], bool], revealers: Sequence[Revealer]) -> list[str]:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from affray.events.base import Roll
+from affray.events.base import Roll, rolls_at
 from affray.events.energion.kinds import AttackResolved, HitDerivation
 from affray.events.energion.revealers import REVEALERS
 from affray.events.sealed import (
@@ -23,7 +23,6 @@ from affray.events.sealed import (
     commitment,
     pointer_of,
     replaced,
-    rolls_at,
     salt,
     sealed_values,
     sealing_key,
