@@ -388,6 +388,8 @@ class Reading:
 
     ruleset: Ruleset[Any, Any]
     modules: tuple[Module, ...]
+    sealed: bool = field(default=False, kw_only=True)
+    """Whether the log is a players' copy, whose events may withhold values (affray.events.sealed)."""
 
     def vocabulary(self) -> Vocabulary[Any]:
         """The kinds the log may hold."""

@@ -142,6 +142,8 @@ class _Explaining:
         self.explainers: dict[type[Event], Explainer] = {RulingApplied: ruling, **reading.explainers()}
         self.state = self.vocabulary.new_state() if state is None else state
         self.index = Index()
+        self.sealed = reading.sealed
+        """A players' copy's events are explained by their fields where they withhold a value."""
 
     def read(self, event: Event) -> str:
         """Fold ``event`` and note it; the line it is told in."""
@@ -152,7 +154,7 @@ class _Explaining:
 
     def explained(self, event: Event, told: str) -> Explained:
         """``event``, just read, explained (its rulings left for the caller)."""
-        withheld = sealed_values(event)
+        withheld = sealed_values(event) if self.sealed else 0
         if withheld:
             explanation = _sealed(event, withheld)
         else:

@@ -218,7 +218,8 @@ def reading(header: LogHeader, source: str) -> Reading:
     unknown = sorted(set(modules) - set(chosen.modules))
     if unknown:
         raise LogError(f"{where}: ruleset {chosen.name} has no module {excerpt(unknown[0])!r}")
-    return Reading(ruleset=chosen, modules=tuple(module(name) for name in modules))
+    modules_on = tuple(module(name) for name in modules)
+    return Reading(ruleset=chosen, modules=modules_on, sealed=isinstance(header.sealed, Sealing))
 
 
 def vocabulary_for(header: LogHeader, source: str) -> Vocabulary[Any]:
