@@ -264,6 +264,11 @@ def diff_logs(a: ReadLog, b: ReadLog, names: tuple[str, str] = ("A", "B")) -> Lo
 _CELL = 60
 
 
+_PLAIN = 10**30
+"""Integers below this are shown with every digit (a seed has 19 at most); larger ones, which only a
+hostile log holds, as number() shows them."""
+
+
 def shown(value: Any, limit: int = _CELL) -> str:
     """A value in a table cell: numbers as told, strings bare, None as ``-``, a sealed value as ``sealed``
     and its commitment's first digits, the rest as JSON; at most ``limit`` characters (60 in a table)."""
@@ -273,6 +278,8 @@ def shown(value: Any, limit: int = _CELL) -> str:
         text = "-"
     elif isinstance(value, bool):
         text = str(value).lower()
+    elif isinstance(value, int) and abs(value) < _PLAIN:
+        text = str(value)  # a seed, a count: every digit (number() shows a huge figure in e-notation)
     elif isinstance(value, Decimal | int):
         text = number(value)
     elif isinstance(value, str):

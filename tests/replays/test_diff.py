@@ -17,6 +17,7 @@ from affray.replays.diff import (
     event_differences,
     header_differences,
     outcome_differences,
+    shown,
     tell_diff,
 )
 from tests.strategies import example, example_log, header_for, read, with_seed
@@ -125,3 +126,11 @@ def test_a_same_diff_says_so_in_one_line() -> None:
     assert tell_diff(diff_logs(DUEL, DUEL), "A", "B") == [
         f"A and B hold the same header and the same {N} events"
     ]
+
+
+def test_a_seed_is_shown_with_every_digit() -> None:
+    assert shown(4751919573177038156) == "4751919573177038156"
+
+
+def test_an_absurd_integer_is_shown_in_e_notation() -> None:
+    assert shown(10**40) == "1.000000e+40"
