@@ -15,7 +15,7 @@ import importlib.util
 import math
 import sys
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from importlib.machinery import ModuleSpec, PathFinder
@@ -30,6 +30,16 @@ from affray.events.shared import Score
 
 EXTERNAL = "external"
 """The controller of a combatant played step by step from outside the run (the PettingZoo environment)."""
+
+
+def seated_outside(scenario: Any, players: Iterable[str]) -> Any:
+    """``scenario`` (a scenario Struct whose ``combatants`` have an ``id`` and a ``controller``) with the
+    combatants ``players`` names played step by step from outside (``controller = "external"``)."""
+    chosen = set(players)
+    combatants = [
+        msgspec.structs.replace(c, controller=EXTERNAL) if c.id in chosen else c for c in scenario.combatants
+    ]
+    return msgspec.structs.replace(scenario, combatants=combatants)
 
 
 def is_outside(controller: str) -> bool:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from decimal import Decimal
+from typing import Protocol
 
 from affray.events.base import Position, Roll
 from affray.events.sealed import is_sealed
+from affray.events.shared import Score
 
 _HUGE = Decimal(10) ** 15
 """Beyond this no fight's figure goes; a log that holds one is told in scientific notation."""
@@ -56,3 +59,28 @@ def rolled(roll: Roll, unit: str = "") -> str:
         return f"{roll.expr}=sealed{drawn(roll)}"
     faces = " [" + "+".join(str(f) for f in roll.faces) + "]" if len(roll.faces) > 1 else ""
     return f"{roll.expr}={roll.total}{unit}{faces}{drawn(roll)}"
+
+
+class Choice(Protocol):
+    """An intent or a step chosen from outside affray: its reason, and itself in words."""
+
+    @property
+    def reason(self) -> str:
+        """Why, as the controller said."""
+        ...
+
+    def words(self) -> str:
+        """The choice in words: ``attack gorm``."""
+        ...
+
+
+def decided(chooser: str, choice: Choice | None, scores: Sequence[Score], chooses: str, nothing: str) -> str:
+    """A decision made from outside affray, as a teller says it: ``brenna (bots.utility:utility) chooses
+    to attack gorm: closest [attack gorm 0.9; wait 0.1]``; ``chooser`` is the combatant and its
+    controller, ``nothing`` what it did when it chose none."""
+    scored = "; ".join(f"{score.option} {score.score:g}" for score in scores)
+    listed = f" [{scored}]" if scored else ""
+    if choice is None:
+        return f"{chooser} {nothing}{listed}"
+    why = f": {choice.reason}" if choice.reason else ""
+    return f"{chooser} {chooses} {choice.words()}{why}{listed}"

@@ -33,7 +33,7 @@ from affray.events.energion.state import EnergionState
 from affray.events.sealed import is_sealed
 from affray.kernel.clock import game_time, seconds, to_ms
 from affray.kernel.ruleset import Teller
-from affray.replays.telling import at, face, number, rolled, signed
+from affray.replays.telling import at, decided, face, number, rolled, signed
 
 
 def _joined(event: CombatantJoined, state: EnergionState) -> str:
@@ -87,12 +87,8 @@ def _target(event: TargetChosen, state: EnergionState) -> str:
 
 
 def _intent(event: IntentChosen, state: EnergionState) -> str:
-    scores = "; ".join(f"{score.option} {score.score:g}" for score in event.scores)
-    listed = f" [{scores}]" if scores else ""
-    if event.intent is None:
-        return f"{event.combatant} ({event.controller}) chooses to do nothing more{listed}"
-    why = f": {event.intent.reason}" if event.intent.reason else ""
-    return f"{event.combatant} ({event.controller}) chooses to {event.intent.words()}{why}{listed}"
+    chooser = f"{event.combatant} ({event.controller})"
+    return decided(chooser, event.intent, event.scores, "chooses to", "chooses to do nothing more")
 
 
 def _chance(h: HitDerivation) -> str:

@@ -12,13 +12,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from affray.events.energion.state import EnergionCombatant, EnergionState
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.clock import MS_PER_SECOND
 from affray.npc.energion.intents import Intent
-from affray.npc.outside import EXTERNAL
+from affray.npc.outside import seated_outside
 
 if TYPE_CHECKING:
     from affray.handlers.energion.battle import EnergionBattle
@@ -35,12 +33,8 @@ class EnergionSeating:
 
     def seated(self, scenario: EnergionScenario, players: Any) -> EnergionScenario:
         """The scenario with ``players`` played from outside."""
-        chosen = set(players)
-        combatants = [
-            msgspec.structs.replace(c, controller=EXTERNAL) if c.id in chosen else c
-            for c in scenario.combatants
-        ]
-        return msgspec.structs.replace(scenario, combatants=combatants)
+        seated: EnergionScenario = seated_outside(scenario, players)
+        return seated
 
     def menu(self, battle: EnergionBattle, combatant: str) -> tuple[Intent, ...]:
         """Its menu against the other sides (handlers/energion/repertoire.py)."""

@@ -23,7 +23,7 @@ from affray.events.fivestep.state import FivestepState
 from affray.events.sealed import is_sealed
 from affray.kernel.clock import seconds
 from affray.kernel.ruleset import Teller
-from affray.replays.telling import at, number, rolled, signed
+from affray.replays.telling import at, decided, number, rolled, signed
 
 
 def _joined(event: CombatantJoined, state: FivestepState) -> str:
@@ -97,12 +97,8 @@ def _turn(event: TurnStarted, state: FivestepState) -> str:
 
 
 def _step_chosen(event: StepChosen, state: FivestepState) -> str:
-    scores = "; ".join(f"{score.option} {score.score:g}" for score in event.scores)
-    listed = f" [{scores}]" if scores else ""
-    if event.step is None:
-        return f"{event.combatant} ({event.controller}) declares nothing more{listed}"
-    why = f": {event.step.reason}" if event.step.reason else ""
-    return f"{event.combatant} ({event.controller}) declares: {event.step.words()}{why}{listed}"
+    chooser = f"{event.combatant} ({event.controller})"
+    return decided(chooser, event.step, event.scores, "declares:", "declares nothing more")
 
 
 def _borrowed(event: ApBorrowed, state: FivestepState) -> str:

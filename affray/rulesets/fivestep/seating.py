@@ -13,13 +13,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from affray.events.fivestep.state import FivestepCombatant, FivestepState
 from affray.events.fivestep.steps import Step
 from affray.handlers.fivestep.scenario import FivestepScenario
 from affray.kernel.clock import MS_PER_SECOND
-from affray.npc.outside import EXTERNAL
+from affray.npc.outside import seated_outside
 
 if TYPE_CHECKING:
     from affray.handlers.fivestep.battle import FivestepBattle
@@ -36,12 +34,8 @@ class FivestepSeating:
 
     def seated(self, scenario: FivestepScenario, players: Any) -> FivestepScenario:
         """The scenario with ``players`` played from outside."""
-        chosen = set(players)
-        combatants = [
-            msgspec.structs.replace(c, controller=EXTERNAL) if c.id in chosen else c
-            for c in scenario.combatants
-        ]
-        return msgspec.structs.replace(scenario, combatants=combatants)
+        seated: FivestepScenario = seated_outside(scenario, players)
+        return seated
 
     def menu(self, battle: FivestepBattle, combatant: str) -> tuple[Step | None, ...]:
         """Its menu against the other sides (handlers/fivestep/legal.py), ending with None."""
