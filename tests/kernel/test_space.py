@@ -91,7 +91,8 @@ def test_approach_from_within_reach_stays_put() -> None:
 
 
 def test_a_step_that_is_a_whole_share_of_the_way_ends_exactly_there() -> None:
-    # dx x length / distance = 3 x 1 / 3 = 1.000 m; the share first, 1/3 to 28 digits x 3, was 0.999
+    # energion ruling 60, fivestep ruling 59 (F8 reach): dx x length / distance = 3 x 1 / 3 = 1.000 m;
+    # the share first, 1/3 to 28 digits x 3, was 0.999
     start, goal = (Decimal("0.000"), Decimal("0.000")), (Decimal("3.000"), Decimal("0.000"))
     assert step_toward(start, goal, Decimal(1)) == (Decimal("1.000"), Decimal("0.000"))
     assert step_toward((Decimal("1.000"), Decimal("0.000")), goal, Decimal(1)) == (
