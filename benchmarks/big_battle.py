@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -39,10 +39,11 @@ class Figure:
     output_mb: float | None
 
 
-def _once(args: Sequence[str], cwd: Path) -> tuple[float, float]:
-    """One whole process: wall seconds and peak resident MB."""
+def once(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> tuple[float, float]:
+    """One whole `affray` process (in `cwd`, with `env`): wall seconds and peak resident MB."""
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "affray", *args], cwd=cwd, stdout=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "affray", *args]
+    child = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -53,7 +54,7 @@ def _once(args: Sequence[str], cwd: Path) -> tuple[float, float]:
 
 def measure(command: str, args: Sequence[str], output: str | None, runs: int, cwd: Path) -> Figure:
     """``runs`` runs of ``args``; ``output`` (a file the command writes, with ``--force``) weighed."""
-    timings = [_once(args, cwd) for _ in range(runs)]
+    timings = [once(args, cwd) for _ in range(runs)]
     size = (cwd / output).stat().st_size / 1e6 if output else None
     return Figure(command, statistics.median(t for t, _ in timings), max(m for _, m in timings), size)
 

@@ -29,6 +29,7 @@ from affray.cli.tell import _rebuilt
 from affray.events.codec import encode_log
 from affray.events.reader import open_log
 from affray.replays import snapshots
+from affray.stores import JsonLinesLog
 
 GOAL_S = 0.020
 
@@ -46,7 +47,7 @@ def rebuild_s(log: Path, t_ms: int) -> float:
     """Seconds to rebuild the state at ``t_ms`` as ``affray state`` does, the log opened and closed."""
     started = time.perf_counter()
     with open_log(log, rulesets.vocabulary_for) as reader:
-        _rebuilt(log, reader, None, t_ms)
+        _rebuilt(JsonLinesLog(log), reader, None, t_ms)
     return time.perf_counter() - started
 
 
@@ -76,7 +77,7 @@ def main() -> int:
         os.environ["XDG_CACHE_HOME"] = "no-cache"  # not absolute: no snapshots are kept or used
         cold = {name: rebuild_s(log, t) for name, t in moments.items()}
         os.environ["XDG_CACHE_HOME"] = str(Path(folder) / "cache")
-        snapshots.keep(log, rulesets.vocabulary_for)
+        snapshots.keep(log, rulesets.reading)
         warm = {name: median(args.repeat, rebuild_s, log, t) for name, t in moments.items()}
         whole = {name: median(args.repeat, process_s, log, t) for name, t in moments.items()}
     figures = {"events": events, "from_start_s": cold, "from_snapshot_s": warm, "process_s": whole}

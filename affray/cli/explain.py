@@ -17,7 +17,9 @@ from affray.events.base import Event
 from affray.events.codec import ENCODER
 from affray.events.reader import LogReader
 from affray.kernel.fold import FoldError
-from affray.replays.explain import RollLuck, tell_explained
+from affray.kernel.ruleset import Reading
+from affray.replays import snapshots
+from affray.replays.explain import Explaining, RollLuck, tell_explained
 from affray.replays.explain import explain as explain_event
 from affray.stores import LogStore
 
@@ -35,12 +37,15 @@ from affray.stores import LogStore
 def explain(log: LogStore, seq: int, as_json: bool, odds_file: Path | None) -> None:
     """Explain event SEQ of LOG: each input, modifier, chart row and roll behind it, with its rule id and
     the arithmetic, and the earlier events it depends on. The log is read no further than SEQ (to its end
-    with --odds, whose report must be of the whole log)."""
+    with --odds, whose report must be of the whole log), from the last snapshot before it when there is
+    one: the first time a long log is read far, its snapshots are kept in the user's cache, as `affray
+    state` keeps them."""
     with open_log_arg(log) as reader:
         reading = rulesets.reading(reader.header, str(log))
+        explaining = _from_a_snapshot(log, reader, reading, seq)
         events = iter(reader)
         try:
-            explained = explain_event(events, seq, reading)
+            explained = explain_event(events, seq, reading, explaining)
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         if explained is None:
@@ -53,6 +58,19 @@ def explain(log: LogStore, seq: int, as_json: bool, odds_file: Path | None) -> N
         return
     for line in tell_explained(explained):
         click.echo(one_line(line))
+
+
+def _from_a_snapshot(log: LogStore, reader: LogReader, reading: Reading, seq: int) -> Explaining | None:
+    """The explaining reading from the last snapshot before ``seq`` of a log's own file; a long log read
+    that far has its snapshots made first (one reading of the whole log, telling every event)."""
+    file = log.own_file
+    if file is None:
+        return None
+    explaining = snapshots.explaining(file, reader, reading, seq=seq - 1, t_ms=None)
+    if explaining is None and seq > snapshots.WORTH_IT:
+        snapshots.keep(file, rulesets.reading, histories=True)
+        explaining = snapshots.explaining(file, reader, reading, seq=seq - 1, t_ms=None)
+    return explaining
 
 
 def _luck(path: Path, reader: LogReader, events: Iterator[Event], log: LogStore, seq: int) -> list[RollLuck]:

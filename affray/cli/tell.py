@@ -104,16 +104,14 @@ def _rebuilt(log: LogStore, reader: LogReader, seq: int | None, moment: int | No
     file = log.own_file
     if file is None:  # snapshots are kept beside a log's own file
         return fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
-    kept = snapshots.nearest(file, reader.header_line, seq=seq, t_ms=moment)
-    if kept is not None:
-        snapshot, path = kept
-        state = snapshots.state_of(snapshot, path, reader.vocabulary)
-        if state is not None and reader.resume_after(snapshot.at):
-            start = Rebuilt(state=state, reached=False, count=snapshot.at.seq, last_t=snapshot.at.t)
-            return fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment, start=start)
+    resumed = snapshots.resume(file, reader, rulesets.reading(reader.header, str(log)), seq=seq, t_ms=moment)
+    if resumed is not None:
+        at = resumed.at
+        start = Rebuilt(state=resumed.state, reached=False, count=at.seq, last_t=at.t)
+        return fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment, start=start)
     rebuilt = fold_until(reader, reader.vocabulary, seq=seq, t_ms=moment)
     if rebuilt.count >= snapshots.WORTH_IT:
-        snapshots.keep(file, rulesets.vocabulary_for)
+        snapshots.keep(file, rulesets.reading)
     return rebuilt
 
 

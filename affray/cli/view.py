@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,15 +15,24 @@ from affray.cli.command import LOG, new_output, odds_option, open_log_arg, refus
 from affray.cli.group import cli, short_help_of
 from affray.errors import AffrayError
 from affray.events.base import Event
-from affray.events.reader import read_all
+from affray.events.reader import LogReader
 from affray.kernel.clock import MS_PER_SECOND, game_time
 from affray.kernel.fold import FoldError
+from affray.kernel.ruleset import Reading
+from affray.replays import snapshots
+from affray.replays.explain import Explaining
 from affray.replays.export import scenario_name
 from affray.replays.page import Odds, RollChances, fight, page
+from affray.replays.snapshots import Keeper
 from affray.stores import LogStore
 
 if TYPE_CHECKING:
     from affray.batch.odds import OddsReport
+
+
+READ_AHEAD = 4096
+"""Events read at a time: decoding a run of them, then showing them, is faster than turn about (0.96 s
+against 1.19 s for the page of a 13,866-event fight)."""
 
 
 @cli.command(short_help=short_help_of("view"))
@@ -46,22 +56,30 @@ def view(
     if start is not None and end is not None and end <= start:
         raise AffrayError(f"--to {end:g} is not after --from {start:g}")
     with open_log_arg(log) as reader:
-        whole = read_all(reader)
-        log_end = reader.end_hash
-    refuse_broken(log, whole.problem, "shown")
-    reading = rulesets.reading(whole.header, str(log))
-    try:
-        title = scenario_name(whole.header) or log.stem
-        data = fight(whole.header, whole.events, reading, title, _ms(start), _ms(end))
-    except FoldError as exc:
-        raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+        header = reader.header
+        reading = rulesets.reading(header, str(log))
+        explaining, keeper = _reading(log, reader, reading, _ms(start))
+        title = scenario_name(header) or log.stem
+        events = _read_ahead(reader, keeper)
+        try:
+            data = fight(header, events, reading, title, _ms(start), _ms(end), explaining)
+        except FoldError as exc:
+            for _ in events:  # a damaged line further on is what to say first
+                pass
+            refuse_broken(log, reader.problem, "shown")
+            raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
+        refuse_broken(log, reader.problem, "shown")
+        log_end, last = reader.end_hash, reader.position
+    if keeper is not None and log.own_file is not None:
+        keeper.write(log.own_file, reader, reading)
     if odds_given is not None:
         from affray.cli.odds import odds_beside
 
         sides = {c.side for c in data.combatants}
         data = msgspec.structs.replace(data, odds=_odds(odds_beside(log, odds_given, log_end, sides)))
     if not data.frames:
-        raise AffrayError(f"{log}: no event between --from and --to (the log runs to {_last(whole.events)})")
+        runs_to = game_time(last.t if last is not None else 0)
+        raise AffrayError(f"{log}: no event between --from and --to (the log runs to {runs_to})")
     text = page(data)
     files.write_new(output, text.encode(), force=force, flag="-o", last=True)
     click.echo(f"{output}: {len(data.frames)} events, {len(text.encode()) / 1024:.0f} KiB")
@@ -89,5 +107,30 @@ def _ms(seconds: float | None) -> int | None:
     return None if seconds is None else round(seconds * MS_PER_SECOND)
 
 
-def _last(events: Sequence[Event]) -> str:
-    return game_time(events[-1].t) if events else "0.000 s"
+def _reading(
+    log: LogStore, reader: LogReader, reading: Reading, start: int | None
+) -> tuple[Explaining | None, Keeper | None]:
+    """Where the page's reading starts: from the last snapshot before ``start`` of a log's own file when
+    one is kept; else from the start, with a keeper to make its snapshots as it goes (a long log)."""
+    file = log.own_file
+    if file is None or not snapshots.can_keep(file):
+        return None, None
+    if start is not None and start > 0:
+        explaining = snapshots.explaining(file, reader, reading, seq=None, t_ms=start - 1)
+        if explaining is not None:
+            return explaining, None
+    if snapshots.nearest(file, reader.header_line, reading, seq=None, t_ms=None, histories=True):
+        return None, None
+    explaining = Explaining(reading)
+    return explaining, Keeper(explaining)
+
+
+def _read_ahead(reader: LogReader, keeper: Keeper | None) -> Iterator[Event]:
+    """The reader's events, ``READ_AHEAD`` at a time, each noted by ``keeper`` once it is shown (when the
+    next one is asked for)."""
+    events = iter(reader)
+    while chunk := [(event, reader.position) for event in itertools.islice(events, READ_AHEAD)]:
+        for event, at in chunk:
+            yield event
+            if keeper is not None:
+                keeper.note(event.seq, at)

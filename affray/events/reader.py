@@ -269,6 +269,13 @@ class _Chain:
         self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
         self.count = at.seq
 
+    def decoded(self, line: bytes) -> Event | None:
+        """``line`` decoded as the chain decodes its lines, unchecked; None when it does not decode."""
+        try:
+            return self._decode(line)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return None
+
     def _written_as_affray_writes(self, line: bytes, event: Event) -> bool:
         if type(event).__struct_config__.tag in self._otherwise:
             return True
@@ -359,6 +366,24 @@ class LogReader:
         self.count = at.seq
         self._at = (at.offset, at.hash, at.t)
         return True
+
+    def recall(self, at: Position) -> Event | None:
+        """The earlier event ``at`` names, read again from its line (a seekable file, before the events are
+        read on): None unless the line is at ``at.offset``, holds that seq and hashes to ``at.hash``. The
+        reading goes on where it was."""
+        if self._started:
+            return None
+        here = self._stream.tell()
+        try:
+            self._stream.seek(at.offset)
+            line = self._stream.readline(MAX_LINE_BYTES + 1)
+        except OSError:
+            return None
+        finally:
+            self._stream.seek(here)
+        if not (line.endswith(b"\n") and _seq_of(line) == at.seq and line_hash(line[:-1]) == at.hash):
+            return None
+        return self._chain.decoded(line[:-1])
 
     @property
     def offset(self) -> int:

@@ -7,7 +7,7 @@ rolls and fields, so every event of every ruleset can be explained.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 import msgspec
@@ -74,6 +74,13 @@ class Index:
         kept = self._told.get(seq)
         return "" if kept is None else kept[0]
 
+    def kept(self) -> list[int]:
+        """The seqs of the events it holds, in order. Adding those events again in that order, each with its
+        line (``told``), to a new index makes this index again (affray.replays.snapshots)."""
+        held = {event.seq for event, _ in self._latest.values()}
+        held.update(event.seq for event in self._as.values())
+        return sorted(held)
+
 
 class Earlier(msgspec.Struct, frozen=True):
     """An earlier event an explained one depends on: its seq, why, and the replay's line for it."""
@@ -133,15 +140,16 @@ def _sealed(event: Event, withheld: int) -> Explanation:
     return Explanation(steps=[note, *(step for step in shown.steps if step.value not in ("-", "[]"))])
 
 
-class _Explaining:
-    """The explaining of a log's events as they are read: its fold, history, tellers and explainers."""
+class Explaining:
+    """The explaining of a log's events as they are read: its fold, history, tellers and explainers; from
+    the start, or from a ``state`` and ``index`` kept part-way (affray.replays.snapshots)."""
 
-    def __init__(self, reading: Reading, state: Any = None) -> None:
+    def __init__(self, reading: Reading, state: Any = None, index: Index | None = None) -> None:
         self.vocabulary = reading.vocabulary()
         self.tellers: Mapping[type[Event], Teller] = {**SHARED_TELLERS, **reading.tellers()}
         self.explainers: dict[type[Event], Explainer] = {RulingApplied: ruling, **reading.explainers()}
         self.state = self.vocabulary.new_state() if state is None else state
-        self.index = Index()
+        self.index = Index() if index is None else index
         self.sealed = reading.sealed
         """A players' copy's events are explained by their fields where they withhold a value."""
 
@@ -171,10 +179,13 @@ class _Explaining:
         )
 
 
-def explain(events: Iterable[Event], seq: int, reading: Reading) -> Explained | None:
+def explain(
+    events: Iterable[Event], seq: int, reading: Reading, explaining: Explaining | None = None
+) -> Explained | None:
     """The event numbered ``seq`` explained, reading ``events`` no further than it and the rulings on it
-    right after; None when the events end before it. An event that does not fold raises FoldError."""
-    explaining = _Explaining(reading)
+    right after; None when the events end before it. An event that does not fold raises FoldError. The
+    events are read from the start, or from where ``explaining`` was left."""
+    explaining = Explaining(reading) if explaining is None else explaining
     reading_on = iter(events)
     for event in reading_on:
         told = explaining.read(event)
@@ -194,14 +205,21 @@ class Read(NamedTuple):
     explained: Explained
 
 
-def explain_each(events: Iterable[Event], reading: Reading, state: Any = None) -> Iterator[Read]:
-    """Every event in turn, folded (into ``state``, a new state of the reading's vocabulary, or a new one),
-    told and explained in one reading; the state is shared, so it is the state right after the event only
-    until the next is read."""
-    explaining = _Explaining(reading, state)
+def explain_each(
+    events: Iterable[Event], explaining: Explaining, wanted: Callable[[Event], bool] | None = None
+) -> Iterator[Read]:
+    """Every event in turn, folded (into ``explaining``'s state), told and explained in one reading (only
+    those ``wanted``, when it is given: the others' explanations are their lines alone); the state is
+    shared, so it is the state right after the event only until the next is read."""
     for event in events:
         told = explaining.read(event)
-        yield Read(event, explaining.state, explaining.explained(event, told))
+        if wanted is None or wanted(event):
+            explained = explaining.explained(event, told)
+        else:
+            explained = Explained(
+                seq=event.seq, t=event.t, kind=kind_of(type(event)), told=told, steps=[], depends_on=[]
+            )
+        yield Read(event, explaining.state, explained)
 
 
 def with_rulings(read: Iterable[Read]) -> Iterator[Explained]:
@@ -222,7 +240,7 @@ def with_rulings(read: Iterable[Read]) -> Iterator[Explained]:
 
 def explain_all(events: Iterable[Event], reading: Reading) -> Iterator[Explained]:
     """Every event explained, in one reading, each with the rulings on it (which follow it)."""
-    return with_rulings(explain_each(events, reading))
+    return with_rulings(explain_each(events, Explaining(reading)))
 
 
 def _rulings_after(

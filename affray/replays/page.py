@@ -31,7 +31,7 @@ from affray.events.shared import kind_of
 from affray.kernel.clock import game_time
 from affray.kernel.explanation import Step
 from affray.kernel.ruleset import Module, Reading, StateDisplay
-from affray.replays.explain import Explained, Read, explain_each, with_rulings
+from affray.replays.explain import Explained, Explaining, Read, explain_each, with_rulings
 from affray.replays.export import outcome
 from affray.replays.show import conditions_now
 
@@ -148,21 +148,24 @@ class Fight(msgspec.Struct, frozen=True, omit_defaults=True):
 
 def fight(
     header: LogHeader,
-    events: Sequence[Event],
+    events: Iterable[Event],
     reading: Reading,
     title: str,
     start: int | None = None,
     end: int | None = None,
+    explaining: Explaining | None = None,
 ) -> Fight:
     """The page's data for a whole log's ``events``; with ``start``/``end`` (ms), only the events
-    between them are shown (the first of them with everyone as they are then)."""
+    between them are shown (the first of them with everyone as they are then). The events are read from
+    the start, or from where ``explaining`` was left (a snapshot before ``start``)."""
     framing = _Framing(_Watch(reading, reading.ruleset.display.stock(header.scenario)), start, end)
-    state = reading.vocabulary().new_state()
-    state.combatants = framing.looked
+    explaining = Explaining(reading) if explaining is None else explaining
+    framing.looked.update(explaining.state.combatants)
+    explaining.state.combatants = framing.looked
     steps = _Steps()
     derivations = [
         steps.derivation(why)
-        for why in with_rulings(map(framing.frame, explain_each(events, reading, state)))
+        for why in with_rulings(map(framing.frame, explain_each(events, explaining, framing.shows_event)))
         if framing.shows(why.t)
     ]
     about = f"ruleset {header.ruleset} v{header.ruleset_version}, seed {header.seed}"
@@ -196,6 +199,10 @@ class _Framing:
     def shows(self, t: int) -> bool:
         """Whether an event at ``t`` (ms) is shown."""
         return (self.start is None or t >= self.start) and (self.end is None or t <= self.end)
+
+    def shows_event(self, event: Event) -> bool:
+        """Whether ``event`` is shown."""
+        return self.shows(event.t)
 
     def frame(self, read: Read) -> Read:
         """Note the event just read, with its frame when it is shown."""

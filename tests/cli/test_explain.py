@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from affray import rulesets
+from affray.replays import snapshots
 from tests.cli.conftest import DUEL, Affray, assert_user_error
+from tests.strategies import example_log, read
 
 
 def test_explain_lays_out_an_attack_rule_by_rule(affray: Affray, duel_log: Path) -> None:
@@ -107,3 +113,39 @@ def test_odds_beside_a_log_cut_short_are_one_error_line(
     assert_user_error(
         affray("explain", cut, "10", "--odds", odds), "is not whole, and odds are of whole logs"
     )
+
+
+@pytest.fixture
+def long_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The skirmish standing in for a long log: a snapshot every 16 events, for logs of 32 or more."""
+    monkeypatch.setattr(snapshots, "EVERY", 16)
+    monkeypatch.setattr(snapshots, "WORTH_IT", 32)
+    log = tmp_path / "skirmish.jsonl"
+    log.write_bytes(example_log("skirmish"))
+    return log
+
+
+def test_explaining_far_into_a_long_log_keeps_its_snapshots_and_says_the_same_from_them(
+    affray: Affray, long_log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = affray("explain", long_log, "100")
+    assert first.code == 0, first
+    resumed: list[int] = []
+    explaining = snapshots.explaining
+
+    def spied(*args: Any, **kwargs: Any) -> Any:
+        found = explaining(*args, **kwargs)
+        resumed.append(-1 if found is None else found.state.seq)
+        return found
+
+    monkeypatch.setattr(snapshots, "explaining", spied)
+    again = affray("explain", long_log, "100")
+    assert (again.code, again.out) == (0, first.out)
+    assert resumed == [96]
+
+
+def test_explaining_near_the_start_of_a_long_log_keeps_no_snapshots(affray: Affray, long_log: Path) -> None:
+    assert affray("explain", long_log, "20").code == 0
+    reading = rulesets.reading(read(example_log("skirmish")).header, "skirmish")
+    header = example_log("skirmish").split(b"\n", 1)[0]
+    assert snapshots.nearest(long_log, header, reading, seq=None, t_ms=None) is None

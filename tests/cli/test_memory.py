@@ -165,3 +165,18 @@ def test_verify_fails_a_line_longer_than_the_limit_without_reading_it(junk_log: 
     assert measured.code == 1
     assert measured.last_out == f"FAILED: {junk_log}: line 2 (seq 1): line 2 {TOO_LONG}"
     assert measured.peak_mb < LIMIT_MB
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("command", ["view", "explain"])
+def test_a_look_late_into_a_100_mb_log_stays_under_200_mb(
+    long_run: LongRun, command: str, tmp_path: Path
+) -> None:
+    events = long_run.log.read_bytes().count(b"\n") - 2
+    late = {
+        "view": ("view", long_run.log, "-o", tmp_path / "late.html", "--from", "86000"),
+        "explain": ("explain", long_run.log, str(events - 10)),
+    }
+    measured = measure(*late[command])
+    assert (measured.code, measured.err) == (0, "")
+    assert measured.peak_mb < LIMIT_MB

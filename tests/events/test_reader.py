@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from affray.errors import LogError
 from affray.events.codec import FORMAT_VERSION, MAX_LINE_BYTES, LogHeader, encode_log, line_hash
-from affray.events.reader import NOT_CANONICAL, TOO_LONG, LogReader, UnreadableHeader, open_log, read_bytes
+from affray.events.reader import (
+    NOT_CANONICAL,
+    TOO_LONG,
+    LogReader,
+    Position,
+    UnreadableHeader,
+    open_log,
+    read_bytes,
+)
 from affray.rulesets import vocabulary_for
 from tests.strategies import (
     example,
@@ -393,3 +401,37 @@ def test_a_reader_shown_a_line_that_is_not_there_reads_from_the_start() -> None:
     assert at is not None
     assert not reader.resume_after(msgspec.structs.replace(at, hash="0" * 32))
     assert [event.seq for event in reader][:2] == [1, 2]
+
+
+def _positions(data: bytes) -> dict[int, Position]:
+    """Where each event's line is, as a reader found them."""
+    reader = stream_from(io.BytesIO(data))
+    found = {}
+    for event in reader:
+        assert reader.position is not None
+        found[event.seq] = reader.position
+    return found
+
+
+def test_an_earlier_event_is_recalled_from_its_line_and_the_reading_goes_on_where_it_was() -> None:
+    data = example_log("duel")
+    at = _positions(data)[7]
+    reader = stream_from(io.BytesIO(data))
+    assert reader.resume_after(_positions(data)[5])
+    assert reader.recall(at) == read(data).events[6]
+    assert next(iter(reader)).seq == 6
+
+
+def test_a_line_that_no_longer_hashes_as_recorded_is_not_recalled() -> None:
+    data = example_log("duel")
+    at = _positions(data)[7]
+    reader = stream_from(io.BytesIO(data))
+    assert reader.recall(msgspec.structs.replace(at, hash="0" * len(at.hash))) is None
+    assert reader.recall(msgspec.structs.replace(at, offset=at.offset + 1)) is None
+
+
+def test_nothing_is_recalled_once_the_events_are_being_read() -> None:
+    data = example_log("duel")
+    reader = stream_from(io.BytesIO(data))
+    next(iter(reader))
+    assert reader.recall(_positions(data)[1]) is None

@@ -9,9 +9,11 @@ import msgspec
 import pytest
 
 from affray import rulesets
+from affray.events.base import Event, named_fields
 from affray.events.codec import ENCODER
 from affray.events.energion.kinds import AttackResolved
-from affray.replays.explain import Explained, explain, tell_explained
+from affray.events.shared import kind_of
+from affray.replays.explain import Explained, Explaining, Index, explain, explain_each, tell_explained
 from tests.strategies import read_path
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -84,3 +86,45 @@ def test_a_kind_without_an_explainer_is_shown_by_its_fields_and_rolls() -> None:
     steps = explained(GOLDEN / "firefight.jsonl", 6).steps  # fivestep's surprise check
     assert any(step.source.startswith("@") for step in steps)
     assert msgspec.to_builtins(steps)
+
+
+def _index_after(log: Path, seq: int) -> tuple[Index, dict[int, Event]]:
+    """The index of an explaining reading of ``log`` after event ``seq``, and the events read."""
+    read = read_path(log)
+    explaining = Explaining(rulesets.reading(read.header, str(log)))
+    for event in read.events[:seq]:
+        explaining.read(event)
+    return explaining.index, {event.seq: event for event in read.events[:seq]}
+
+
+def _answers(index: Index, events: dict[int, Event]) -> dict[tuple[str, ...], object]:
+    answers: dict[tuple[str, ...], object] = {}
+    for event in events.values():
+        kind = kind_of(type(event))
+        for who in ["", *(getattr(event, f) for f in named_fields(type(event)))]:
+            if isinstance(who, str):
+                latest = index.latest(kind, who)
+                answers[(kind, who)] = None if latest is None else (latest.seq, index.told(latest.seq))
+        for field in named_fields(type(event)):
+            found = index.latest_as(kind, field, getattr(event, field))
+            answers[(kind, field, str(getattr(event, field)))] = None if found is None else found.seq
+    return answers
+
+
+@pytest.mark.parametrize("log", LOGS, ids=[p.stem for p in LOGS])
+def test_an_index_made_again_from_the_events_it_keeps_answers_as_it_did(log: Path) -> None:
+    index, events = _index_after(log, 2 * len(read_path(log).events) // 3)
+    again = Index()
+    for seq in index.kept():
+        again.add(events[seq], index.told(seq))
+    assert _answers(again, events) == _answers(index, events)
+
+
+def test_events_not_wanted_are_told_but_not_explained() -> None:
+    duel = GOLDEN / "duel.jsonl"
+    read = read_path(duel)
+    reading = rulesets.reading(read.header, str(duel))
+    each = list(explain_each(read.events, Explaining(reading), lambda event: event.seq == 10))
+    assert [r.explained.seq for r in each if r.explained.steps] == [10]
+    assert all(r.explained.told for r in each)
+    assert each[9].explained == explain(read.events, 10, reading)
