@@ -19,13 +19,16 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from affray.cli import main
 from affray.events.codec import encode_end, line_hash
 from affray.events.reader import LogFile
-from tests.strategies import read_path
+from affray.replays import snapshots
+from affray.replays.explain import Explaining
+from tests.strategies import example_log, read_path
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -247,3 +250,28 @@ def scheduler() -> Iterator[str]:
         if worker is not None:
             stop_dask(worker)
         stop_dask(scheduler)
+
+
+@pytest.fixture
+def long_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The skirmish standing in for a long log: a snapshot every 16 events, for logs of 32 or more."""
+    monkeypatch.setattr(snapshots, "EVERY", 16)
+    monkeypatch.setattr(snapshots, "WORTH_IT", 32)
+    log = tmp_path / "skirmish.jsonl"
+    log.write_bytes(example_log("skirmish"))
+    return log
+
+
+@pytest.fixture
+def resumed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seq of each snapshot an explaining reading starts from, as it is asked for (-1: none)."""
+    seqs: list[int] = []
+    explaining = snapshots.explaining
+
+    def spied(*args: Any, **kwargs: Any) -> Explaining | None:
+        found = explaining(*args, **kwargs)
+        seqs.append(-1 if found is None else found.state.seq)
+        return found
+
+    monkeypatch.setattr(snapshots, "explaining", spied)
+    return seqs

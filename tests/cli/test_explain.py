@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from affray import rulesets
 from affray.replays import snapshots
@@ -115,30 +112,12 @@ def test_odds_beside_a_log_cut_short_are_one_error_line(
     )
 
 
-@pytest.fixture
-def long_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The skirmish standing in for a long log: a snapshot every 16 events, for logs of 32 or more."""
-    monkeypatch.setattr(snapshots, "EVERY", 16)
-    monkeypatch.setattr(snapshots, "WORTH_IT", 32)
-    log = tmp_path / "skirmish.jsonl"
-    log.write_bytes(example_log("skirmish"))
-    return log
-
-
 def test_explaining_far_into_a_long_log_keeps_its_snapshots_and_says_the_same_from_them(
-    affray: Affray, long_log: Path, monkeypatch: pytest.MonkeyPatch
+    affray: Affray, long_log: Path, resumed: list[int]
 ) -> None:
     first = affray("explain", long_log, "100")
     assert first.code == 0, first
-    resumed: list[int] = []
-    explaining = snapshots.explaining
-
-    def spied(*args: Any, **kwargs: Any) -> Any:
-        found = explaining(*args, **kwargs)
-        resumed.append(-1 if found is None else found.state.seq)
-        return found
-
-    monkeypatch.setattr(snapshots, "explaining", spied)
+    resumed.clear()
     again = affray("explain", long_log, "100")
     assert (again.code, again.out) == (0, first.out)
     assert resumed == [96]

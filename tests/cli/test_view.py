@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from affray.replays import snapshots
 from tests.cli.conftest import Affray, assert_user_error
 from tests.strategies import example_log, read
 
@@ -146,30 +145,12 @@ def test_odds_without_a_file_are_worked_out_for_the_page(
     assert page_data(out)["odds"]["sides"] == ["ford", "raiders"]
 
 
-@pytest.fixture
-def long_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The skirmish standing in for a long log: a snapshot every 16 events, for logs of 32 or more."""
-    monkeypatch.setattr(snapshots, "EVERY", 16)
-    monkeypatch.setattr(snapshots, "WORTH_IT", 32)
-    log = tmp_path / "skirmish.jsonl"
-    log.write_bytes(example_log("skirmish"))
-    return log
-
-
 def test_a_long_logs_page_keeps_its_snapshots_and_a_stretch_is_drawn_from_them_as_from_the_start(
-    affray: Affray, long_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    affray: Affray, long_log: Path, tmp_path: Path, resumed: list[int]
 ) -> None:
     first, again = tmp_path / "first.html", tmp_path / "again.html"
     assert affray("view", long_log, "-o", first, "--from", "30").code == 0
-    resumed: list[int] = []
-    explaining = snapshots.explaining
-
-    def spied(*args: Any, **kwargs: Any) -> Any:
-        found = explaining(*args, **kwargs)
-        resumed.append(-1 if found is None else found.state.seq)
-        return found
-
-    monkeypatch.setattr(snapshots, "explaining", spied)
+    resumed.clear()
     assert affray("view", long_log, "-o", again, "--from", "30").code == 0
     assert again.read_bytes() == first.read_bytes()
     before = [e.seq for e in read(example_log("skirmish")).events if e.seq % 16 == 0 and e.t < 30_000]
