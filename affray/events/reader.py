@@ -353,7 +353,7 @@ class LogReader:
         """Read on from the event ``at`` names, not from the start (a seekable file, before any event is
         read): its line must be at ``at.offset``, hold that seq and hash to ``at.hash``, and the lines
         after must chain to it. False, and the reader as it was, when the line is not so."""
-        if self._started or self.problem is not None:
+        if self._started or self.problem is not None or at.offset < 0:
             return False
         self._stream.seek(at.offset)
         self._offset = at.offset
@@ -371,7 +371,7 @@ class LogReader:
         """The earlier event ``at`` names, read again from its line (a seekable file, before the events are
         read on): None unless the line is at ``at.offset``, holds that seq and hashes to ``at.hash``. The
         reading goes on where it was."""
-        if self._started:
+        if self._started or at.offset < 0:
             return None
         here = self._stream.tell()
         try:

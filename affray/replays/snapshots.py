@@ -195,7 +195,7 @@ def nearest(
 
 def _read(path: Path, start: int, length: int) -> bytes | None:
     """``length`` bytes from ``start`` of a snapshot file, or None."""
-    if length > STATE_LIMIT:
+    if not 0 <= length <= STATE_LIMIT:
         return None
     with (
         contextlib.suppress(AffrayError, OSError),

@@ -435,3 +435,12 @@ def test_nothing_is_recalled_once_the_events_are_being_read() -> None:
     reader = stream_from(io.BytesIO(data))
     next(iter(reader))
     assert reader.recall(_positions(data)[1]) is None
+
+
+def test_a_place_before_the_start_of_the_file_is_neither_recalled_nor_resumed_from() -> None:
+    data = example_log("duel")
+    at = msgspec.structs.replace(_positions(data)[7], offset=-1)
+    reader = stream_from(io.BytesIO(data))
+    assert reader.recall(at) is None
+    assert not reader.resume_after(at)
+    assert [event.seq for event in reader] == [event.seq for event in read(data).events]

@@ -245,3 +245,11 @@ def test_a_stretch_of_the_page_from_a_snapshot_is_the_stretch_from_the_start(
         resumed = snapshots.explaining(skirmish, reader, READING, seq=None, t_ms=start - 1)
         assert (resumed is not None) == (start > 1)
     assert page_data(skirmish, start) == from_the_start
+
+
+@pytest.mark.parametrize("length", [-1, snapshots.STATE_LIMIT + 1])
+def test_a_part_of_a_length_no_snapshot_has_is_not_read(tmp_path: Path, length: int) -> None:
+    kept = tmp_path / "kept.snapshots"
+    kept.write_bytes(b"{}" * 100)
+    assert snapshots._read(kept, 0, length) is None
+    assert snapshots._read(kept, 0, 4) == b"{}{}"
