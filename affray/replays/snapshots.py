@@ -216,6 +216,14 @@ def state_of(snapshot: Snapshot, path: Path, reading: Reading) -> Any:
     return None
 
 
+def _history_of(snapshot: Snapshot, path: Path) -> list[Told] | None:
+    """The history a snapshot kept, or None when its file no longer holds it."""
+    data = _read(path, snapshot.start + snapshot.length, snapshot.history)
+    with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
+        return None if data is None else _HISTORY.decode(data)
+    return None
+
+
 def resume(
     log: Path, reader: LogReader, reading: Reading, *, seq: int | None, t_ms: int | None
 ) -> Resumed | None:
@@ -242,10 +250,8 @@ def explaining(
         return None
     snapshot, path = kept
     state = state_of(snapshot, path, reading)
-    data = _read(path, snapshot.start + snapshot.length, snapshot.history)
-    with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
-        history = None if data is None else _HISTORY.decode(data)
-    if state is None or data is None or history is None:
+    history = _history_of(snapshot, path)
+    if state is None or history is None:
         return None
     index = explain.Index()
     for held in history:

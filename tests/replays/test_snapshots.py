@@ -253,3 +253,15 @@ def test_a_part_of_a_length_no_snapshot_has_is_not_read(tmp_path: Path, length: 
     kept.write_bytes(b"{}" * 100)
     assert snapshots._read(kept, 0, length) is None
     assert snapshots._read(kept, 0, 4) == b"{}{}"
+
+
+def test_a_history_that_is_no_json_is_passed_by(skirmish: Path) -> None:
+    snapshots.keep(skirmish, rulesets.reading, histories=True)
+    found = snapshots.nearest(skirmish, HEADER, READING, seq=100, t_ms=None, histories=True)
+    assert found is not None
+    snapshot, path = found
+    data = path.read_bytes()
+    start = snapshot.start + snapshot.length
+    path.write_bytes(data[:start] + b"x" * snapshot.history + data[start + snapshot.history :])
+    with open_log(skirmish, rulesets.vocabulary_for) as reader:
+        assert snapshots.explaining(skirmish, reader, READING, seq=100, t_ms=None) is None
