@@ -1,0 +1,69 @@
+"""The scripts in benchmarks/ run to their end and print their figures, at sizes small enough to be quick.
+
+Their figures are never checked here (these machines are shared and noisy: benchmarks/README.md); only
+that each script still runs against today's affray, which a change of an internal signature once broke
+unnoticed (state_at.py). Run with ``--thorough``, as .ci/run does.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+HELPERS = {"melee.py", "baseline.py"}
+"""Modules the scripts import, not scripts."""
+
+SMALL = {
+    "attack_rate.py": ["--events", "2000", "--repeat", "1", "--json"],
+    "batch_rate.py": ["--baseline", "HEAD", "--runs", "5", "--repeat", "1", "--json"],
+    "batch_scaling.py": ["--runs", "8", "--repeat", "1", "--json"],
+    "big_battle.py": ["--per-side", "3", "--runs", "1", "--json"],
+    "ceilings.py": ["--events", "2000", "--repeat", "1", "--json"],
+    "env_steps.py": ["--baseline", "HEAD", "--steps", "200", "--repeat", "1", "--json"],
+    "kernel_melee.py": ["--events", "2000", "--repeat", "1", "--json"],
+    "long_log.py": ["--events", "20000", "--repeat", "1", "--json"],
+    "odds_speed.py": ["--runs", "1", "--json"],
+    "replay_speed.py": ["--events", "2000", "--repeat", "1", "--json"],
+    "startup.py": ["--runs", "1", "--json"],
+    "state_at.py": ["--events", "20000", "--repeat", "1", "--json"],
+}
+"""Each script with arguments that make it quick, and JSON of its figures on its last line."""
+
+
+def test_every_script_is_run_here() -> None:
+    scripts = {p.name for p in BENCHMARKS.glob("*.py")} - HELPERS
+    assert scripts == set(SMALL) | {"lines.py"}
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize("script", sorted(SMALL))
+def test_a_benchmark_runs_and_prints_its_figures_as_json(script: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *SMALL[script]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert isinstance(json.loads(done.stdout.splitlines()[-1]), dict)
+
+
+def test_the_big_battle_fixture_writes_its_scenario(tmp_path: Path) -> None:
+    scenario = tmp_path / "lines.toml"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "lines.py"), "--per-side", "2", "-o", str(scenario)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert scenario.read_text().count("[[combatants]]") == 4
