@@ -10,9 +10,12 @@ their figures bound what any affray of this design could reach on this machine:
   their draws, built once and folded by updating two combatants' counters in place, and the event kept
   in a list. No controller, no checks, no derivation records, no ruleset dispatch. Against bare SimPy
   timeouts, as ``kernel_melee.py`` measures.
-- **replay**: 200,000 such events as JSON arrays (about 180 bytes a line), their hash chained per block
+- **replay**: 200,000 such events as JSON arrays (about 110 bytes a line), their hash chained per block
   of 1,024 lines (one BLAKE2b call a block), read back by checking each block's hash, decoding each block
   with msgspec into array-like Structs and folding them into counters, with the seq and time checks.
+- **number types**: the attack lines of the melee of ``melee.py`` (about ``--events`` events) decoded as
+  affray writes them today (nested records of decimals), and the same facts written flat, once with
+  decimals and once with integers in thousandths: which of the two changes is what a faster decode needs.
 
 Best of ``--repeat`` runs, side by side in this process. Neither stand-in is a log format or a kernel of
 affray's: they are the floor under format 2's design (benchmarks/README.md, "What is left").
@@ -27,11 +30,16 @@ import hashlib
 import json
 import struct
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
+from decimal import Decimal
 from typing import Any
 
 import msgspec
 import simpy
+from melee import ENERGION, melee_scenario, seconds_for_events
+
+from affray.events.codec import ENCODER
+from affray.events.energion.kinds import AttackResolved
 
 KERNEL_GOAL = 1 / 3
 REPLAY_GOAL = 1_000_000
@@ -208,6 +216,116 @@ def replay_stand_in(data: bytes) -> dict[str, Counters]:
     return fold
 
 
+class FlatDecimals(msgspec.Struct, kw_only=True, gc=False, tag="attack_resolved", tag_field="kind"):
+    """A plain blow's facts flat, its figures as decimals."""
+
+    seq: int
+    t: int
+    attacker: str
+    target: str
+    weapon: str
+    skill: Decimal
+    bonus: Decimal
+    hit_chance: Decimal
+    armor: str
+    weapon_type: int
+    armor_value: int
+    shield_bonus: int
+    hit_roll: int
+    hit_draw: int
+    quality: Decimal
+    parry_device: str | None = None
+    parry_chance: Decimal | None = None
+    parry_roll: int | None = None
+    parry_draw: int | None = None
+    outcome: str
+    base: int | None = None
+    strength_bonus: Decimal | None = None
+    weapon_bonus: Decimal | None = None
+    potential: Decimal | None = None
+    multiplier: Decimal | None = None
+    damage: Decimal | None = None
+
+
+class FlatThousandths(msgspec.Struct, kw_only=True, gc=False, tag="attack_resolved", tag_field="kind"):
+    """The same facts, each figure an integer of thousandths."""
+
+    seq: int
+    t: int
+    attacker: str
+    target: str
+    weapon: str
+    skill: int
+    bonus: int
+    hit_chance: int
+    armor: str
+    weapon_type: int
+    armor_value: int
+    shield_bonus: int
+    hit_roll: int
+    hit_draw: int
+    quality: int
+    parry_device: str | None = None
+    parry_chance: int | None = None
+    parry_roll: int | None = None
+    parry_draw: int | None = None
+    outcome: str
+    base: int | None = None
+    strength_bonus: int | None = None
+    weapon_bonus: int | None = None
+    potential: int | None = None
+    multiplier: int | None = None
+    damage: int | None = None
+
+
+def flat(attack: AttackResolved, figure: Callable[[Decimal], Any], kind: type[Any]) -> Any:
+    """A plain blow's facts as ``kind``, each figure made by ``figure``."""
+    hit, parry, damage = attack.hit, attack.parry, attack.damage
+    facts: dict[str, Any] = {
+        **{name: getattr(attack, name) for name in ("seq", "t", "attacker", "target", "weapon", "outcome")},
+        **{name: getattr(hit, name) for name in ("armor", "weapon_type", "armor_value", "shield_bonus")},
+        **{name: figure(getattr(hit, name)) for name in ("skill", "bonus", "hit_chance", "quality")},
+        "hit_roll": hit.roll.total,
+        "hit_draw": hit.roll.draw,
+    }
+    if parry is not None:
+        facts |= {"parry_device": parry.device, "parry_chance": figure(parry.chance)}
+        facts |= {"parry_roll": parry.roll.total, "parry_draw": parry.roll.draw}
+    if damage is not None:
+        named = ("strength_bonus", "weapon_bonus", "potential", "multiplier", "damage")
+        facts |= {"base": damage.base, **{name: figure(getattr(damage, name)) for name in named}}
+    return kind(**facts)
+
+
+def number_types(events: int, repeat: int) -> dict[str, float]:
+    """Attack lines decoded a second: today's, flat with decimals, flat with integers in thousandths."""
+    log = ENERGION.battle(melee_scenario(seconds_for_events(events))).run().log
+    attacks = [e for e in log if type(e) is AttackResolved and e.hit.ranged is None and not e.hit.modifiers]
+
+    def thousandths(value: Decimal) -> int:
+        return int(value * 1000)
+
+    forms = {
+        "today": (AttackResolved, [ENCODER.encode(a) for a in attacks]),
+        "flat_decimals": (FlatDecimals, [ENCODER.encode(flat(a, Decimal, FlatDecimals)) for a in attacks]),
+        "flat_thousandths": (
+            FlatThousandths,
+            [ENCODER.encode(flat(a, thousandths, FlatThousandths)) for a in attacks],
+        ),
+    }
+    fastest = dict.fromkeys(forms, float("inf"))
+    for _ in range(repeat):  # the forms in turn, so that the machine's drift falls on each alike
+        for name, (kind, lines) in forms.items():
+            fastest[name] = min(fastest[name], best(1, decode_each, msgspec.json.Decoder(kind).decode, lines))
+    return {name: len(attacks) / seconds for name, seconds in fastest.items()}
+
+
+def decode_each(decode: Callable[[bytes], Any], lines: list[bytes]) -> None:
+    """Decode every line, keeping none."""
+    for line in lines:
+        decode(line)
+
+
 def best(repeat: int, work: Any, *args: Any) -> float:
     """The least seconds of ``repeat`` runs of ``work(*args)``."""
     times = []
@@ -231,6 +349,7 @@ def main() -> None:
     data = written(log)
     replay = best(args.repeat, replay_stand_in, data)
     events = len(log)
+    decoded = number_types(args.events, args.repeat)
     figures = {
         "events": events,
         "kernel_per_s": events / kernel,
@@ -238,6 +357,7 @@ def main() -> None:
         "kernel_ratio": simpy_s / kernel,
         "replay_per_s": events / replay,
         "bytes_per_line": len(data) / events,
+        "attack_lines_decoded_per_s": decoded,
     }
     if args.json:
         print(json.dumps(figures))
@@ -254,6 +374,11 @@ def main() -> None:
     print(
         f"  replay stand-in {rate:11,.0f} /s   ({figures['bytes_per_line']:.0f} bytes a line;"
         f" goal {REPLAY_GOAL:,}: {replay_verdict})"
+    )
+    print(
+        f"  the melee's attack lines decoded: today's {decoded['today']:,.0f} /s, flat with decimals"
+        f" {decoded['flat_decimals']:,.0f} /s, flat with integers in thousandths"
+        f" {decoded['flat_thousandths']:,.0f} /s"
     )
 
 
