@@ -216,66 +216,32 @@ def replay_stand_in(data: bytes) -> dict[str, Counters]:
     return fold
 
 
-class FlatDecimals(msgspec.Struct, kw_only=True, gc=False, tag="attack_resolved", tag_field="kind"):
-    """A plain blow's facts flat, its figures as decimals."""
-
-    seq: int
-    t: int
-    attacker: str
-    target: str
-    weapon: str
-    skill: Decimal
-    bonus: Decimal
-    hit_chance: Decimal
-    armor: str
-    weapon_type: int
-    armor_value: int
-    shield_bonus: int
-    hit_roll: int
-    hit_draw: int
-    quality: Decimal
-    parry_device: str | None = None
-    parry_chance: Decimal | None = None
-    parry_roll: int | None = None
-    parry_draw: int | None = None
-    outcome: str
-    base: int | None = None
-    strength_bonus: Decimal | None = None
-    weapon_bonus: Decimal | None = None
-    potential: Decimal | None = None
-    multiplier: Decimal | None = None
-    damage: Decimal | None = None
+def _flat_blow(name: str, figure: type[Any]) -> type[Any]:
+    """A plain blow's facts as one flat Struct, each of its figures of type ``figure``."""
+    optional = figure | None
+    fields = [
+        *[(n, int) for n in ("seq", "t")],
+        *[(n, str) for n in ("attacker", "target", "weapon")],
+        *[(n, figure) for n in ("skill", "bonus", "hit_chance")],
+        ("armor", str),
+        *[(n, int) for n in ("weapon_type", "armor_value", "shield_bonus", "hit_roll", "hit_draw")],
+        ("quality", figure),
+        ("outcome", str),
+        ("parry_device", str | None, None),
+        ("parry_chance", optional, None),
+        *[(n, int | None, None) for n in ("parry_roll", "parry_draw", "base")],
+        *[
+            (n, optional, None)
+            for n in ("strength_bonus", "weapon_bonus", "potential", "multiplier", "damage")
+        ],
+    ]
+    return msgspec.defstruct(name, fields, kw_only=True, gc=False, tag="attack_resolved", tag_field="kind")
 
 
-class FlatThousandths(msgspec.Struct, kw_only=True, gc=False, tag="attack_resolved", tag_field="kind"):
-    """The same facts, each figure an integer of thousandths."""
-
-    seq: int
-    t: int
-    attacker: str
-    target: str
-    weapon: str
-    skill: int
-    bonus: int
-    hit_chance: int
-    armor: str
-    weapon_type: int
-    armor_value: int
-    shield_bonus: int
-    hit_roll: int
-    hit_draw: int
-    quality: int
-    parry_device: str | None = None
-    parry_chance: int | None = None
-    parry_roll: int | None = None
-    parry_draw: int | None = None
-    outcome: str
-    base: int | None = None
-    strength_bonus: int | None = None
-    weapon_bonus: int | None = None
-    potential: int | None = None
-    multiplier: int | None = None
-    damage: int | None = None
+FlatDecimals = _flat_blow("FlatDecimals", Decimal)
+"""A plain blow's facts flat, its figures as decimals."""
+FlatThousandths = _flat_blow("FlatThousandths", int)
+"""The same facts, each figure an integer of thousandths."""
 
 
 def flat(attack: AttackResolved, figure: Callable[[Decimal], Any], kind: type[Any]) -> Any:

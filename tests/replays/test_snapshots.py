@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -189,19 +190,30 @@ def test_snapshots_with_histories_serve_states_too(skirmish: Path) -> None:
     assert state_digest(skirmish, 100) == from_the_start(100)
 
 
-def test_a_history_whose_line_no_longer_hashes_as_kept_is_passed_by(skirmish: Path) -> None:
-    snapshots.keep(skirmish, rulesets.reading, histories=True)
-    found = snapshots.nearest(skirmish, HEADER, READING, seq=100, t_ms=None, histories=True)
+def rewrite_history(log: Path, change: Callable[[bytes], bytes]) -> None:
+    """Keep ``log``'s snapshots with histories, then put ``change`` of the history of the one before seq
+    100 in its place (the same length, so nothing else moves)."""
+    snapshots.keep(log, rulesets.reading, histories=True)
+    found = snapshots.nearest(log, HEADER, READING, seq=100, t_ms=None, histories=True)
     assert found is not None
     snapshot, path = found
     data = path.read_bytes()
-    start = snapshot.start + snapshot.length
-    history = msgspec.json.decode(data[start : start + snapshot.history], type=list[snapshots.Told])
-    first = history[0].at
-    moved = msgspec.structs.replace(history[0], at=msgspec.structs.replace(first, hash="0" * len(first.hash)))
-    changed = msgspec.json.encode([moved, *history[1:]])
+    start, end = snapshot.start + snapshot.length, snapshot.start + snapshot.length + snapshot.history
+    changed = change(data[start:end])
     assert len(changed) == snapshot.history
-    path.write_bytes(data[:start] + changed + data[start + snapshot.history :])
+    path.write_bytes(data[:start] + changed + data[end:])
+
+
+def test_a_history_whose_line_no_longer_hashes_as_kept_is_passed_by(skirmish: Path) -> None:
+    def unhashed(history: bytes) -> bytes:
+        told = msgspec.json.decode(history, type=list[snapshots.Told])
+        first = told[0].at
+        moved = msgspec.structs.replace(
+            told[0], at=msgspec.structs.replace(first, hash="0" * len(first.hash))
+        )
+        return msgspec.json.encode([moved, *told[1:]])
+
+    rewrite_history(skirmish, unhashed)
     with open_log(skirmish, rulesets.vocabulary_for) as reader:
         assert snapshots.explaining(skirmish, reader, READING, seq=100, t_ms=None) is None
     assert explained_digest(skirmish, 101) == explained_from_the_start(101)
@@ -256,12 +268,6 @@ def test_a_part_of_a_length_no_snapshot_has_is_not_read(tmp_path: Path, length: 
 
 
 def test_a_history_that_is_no_json_is_passed_by(skirmish: Path) -> None:
-    snapshots.keep(skirmish, rulesets.reading, histories=True)
-    found = snapshots.nearest(skirmish, HEADER, READING, seq=100, t_ms=None, histories=True)
-    assert found is not None
-    snapshot, path = found
-    data = path.read_bytes()
-    start = snapshot.start + snapshot.length
-    path.write_bytes(data[:start] + b"x" * snapshot.history + data[start + snapshot.history :])
+    rewrite_history(skirmish, lambda history: b"x" * len(history))
     with open_log(skirmish, rulesets.vocabulary_for) as reader:
         assert snapshots.explaining(skirmish, reader, READING, seq=100, t_ms=None) is None
