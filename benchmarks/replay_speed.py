@@ -4,8 +4,11 @@ The log is the melee of ``melee.py`` run to about ``--events`` events (200k by d
 fight), written with ``encode_log`` to a temporary file and read back into memory once; or an existing log
 given with ``--log``. Then, best of ``--repeat`` runs each, wall clock (``time.perf_counter``), gc on:
 
-- replay: ``fold(read_bytes(data, rulesets.vocabulary_for).events, vocabulary)``: split the lines, check
-  every line's hash chain, seq and time, decode every event into its Struct, fold them into the state;
+- replay: ``fold(read_bytes(data, rulesets.vocabulary_for, folding=True).events, vocabulary)``: split the
+  lines, check every line's hash chain, seq and time, decode each event with the members its fold reads
+  (``Vocabulary.fold_decoder``: an attack without its rolls and derivation), fold them into the state;
+- whole replay: the same with every member of every event decoded (``folding=False``), as ``affray
+  replay`` and ``verify`` read;
 - raw msgspec: ``msgspec.json.Decoder(vocabulary.union).decode_lines`` over the same event lines, with no
   chain and no fold;
 - the split of the replay: the same steps timed alone with gc off (splitting, hashing, decoding, folding);
@@ -49,12 +52,13 @@ TARGET = 1_000_000
 _END_PREFIX = b'{"end":'
 
 
-def replay(data: bytes) -> tuple[LogFile, Any]:
-    """What a replay does: read the whole log (chain, seq, time, decode) and fold its events.
+def replay(data: bytes, folding: bool = True) -> tuple[LogFile, Any]:
+    """What a replay does: read the whole log (chain, seq, time, decode; with ``folding``, only what the
+    fold reads) and fold its events.
 
     The log is returned too, so that freeing its events is not timed.
     """
-    log = read_bytes(data, rulesets.vocabulary_for)
+    log = read_bytes(data, rulesets.vocabulary_for, folding=folding)
     if log.problem is not None:
         raise SystemExit(f"error: the log does not read cleanly: {log.problem}")
     return log, fold(log.events, log.vocabulary)
@@ -104,10 +108,13 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
     block = b"\n".join(lines)
     vocabulary = replay(data)[0].vocabulary
     decoder = msgspec.json.Decoder(vocabulary.union)
-    decode = decoder.decode
+    decode = vocabulary.fold_decoder.decode
 
     replay_s, (_, state) = best_of(repeat, lambda: replay(data))
     replay_digest = digest(state)
+    whole_s, (_, state) = best_of(repeat, lambda: replay(data, folding=False))
+    if digest(state) != replay_digest:
+        raise SystemExit("error: the whole replay and the replay that only folds end in different states")
     del state
     raw_s = best_of(repeat, lambda: len(decoder.decode_lines(block)))[0]
     replay_no_gc_s = best_of(repeat, without_gc(lambda: replay(data)))[0]
@@ -121,7 +128,7 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
         "hash_lines": max(alone(lambda: [line_hash(line) for line in data.split(b"\n")]) - split_s, 0.0),
         "decode_events": alone(lambda: [decode(line) for line in lines]),
     }
-    split["fold"] = _fold_alone(decoder.decode_lines(block), vocabulary, repeat)
+    split["fold"] = _fold_alone(vocabulary.fold_decoder.decode_lines(block), vocabulary, repeat)
     split["chain_checks_and_calls"] = max(replay_no_gc_s - sum(split.values()), 0.0)
     split["garbage_collector"] = max(replay_s - replay_no_gc_s, 0.0)
     return {
@@ -131,6 +138,8 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
         "repeat": repeat,
         "replay_seconds": replay_s,
         "replay_seconds_gc_off": replay_no_gc_s,
+        "whole_replay_seconds": whole_s,
+        "whole_replay_events_per_s": count / whole_s,
         "raw_msgspec_seconds": raw_s,
         "replay_events_per_s": count / replay_s,
         "raw_msgspec_events_per_s": count / raw_s,
@@ -157,6 +166,8 @@ def report(r: dict[str, Any], generated: str) -> str:
         f"msgspec {r['msgspec']}",
         f"  replay  read_bytes + fold            {r['replay_seconds']:8.3f} s  "
         f"{rate(count, r['replay_seconds']):>20}   (target {TARGET:,}/s: {verdict})",
+        f"  whole   every member decoded         {r['whole_replay_seconds']:8.3f} s  "
+        f"{rate(count, r['whole_replay_seconds']):>20}",
         f"  raw     Decoder(union).decode_lines  {r['raw_msgspec_seconds']:6.3f} s  "
         f"{rate(count, r['raw_msgspec_seconds']):>20}",
         f"  ratio   replay / raw msgspec = {r['ratio']:.3f}",
@@ -165,7 +176,7 @@ def report(r: dict[str, Any], generated: str) -> str:
     labels = {
         "split_lines": "split into lines",
         "hash_lines": "BLAKE2b of every line",
-        "decode_events": "decode events (msgspec)",
+        "decode_events": "decode what the fold reads",
         "fold": "fold (apply per event)",
         "chain_checks_and_calls": "rest (_Chain checks, calls)",
         "garbage_collector": "garbage collector",

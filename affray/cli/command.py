@@ -89,9 +89,10 @@ def a_log_file(output: Path, flag: str = "-o") -> None:
         )
 
 
-def open_log_arg(path: LogStore, *, canonical: bool = False) -> LogReader:
-    """A reader of the log at ``path`` (a file or a campaign's encounter), with the registry's rulesets."""
-    return path.open(rulesets.vocabulary_for, canonical=canonical)
+def open_log_arg(path: LogStore, *, canonical: bool = False, folding: bool = False) -> LogReader:
+    """A reader of the log at ``path`` (a file or a campaign's encounter), with the registry's rulesets
+    (``LogReader``'s ``canonical`` and ``folding``)."""
+    return path.open(rulesets.vocabulary_for, canonical=canonical, folding=folding)
 
 
 def find_parent(child: LogStore, recorded: str) -> tuple[LogStore, bool]:

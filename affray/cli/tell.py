@@ -78,7 +78,7 @@ def state(log: LogStore, at_time: str | None, seq: int | None, as_json: bool) ->
     if at_time is not None and seq is not None:
         raise AffrayError("--at and --seq: give one of them, not both")
     moment = None if at_time is None else _moment(at_time)
-    with open_log_arg(log) as reader:
+    with open_log_arg(log, folding=True) as reader:
         try:
             rebuilt = _rebuilt(log, reader, seq, moment)
         except FoldError as exc:

@@ -181,9 +181,17 @@ class _Chain:
     an upcaster aside)."""
 
     def __init__(
-        self, header_line: bytes, header: LogHeader, vocabulary: Vocabulary[Any], canonical: bool = False
+        self,
+        header_line: bytes,
+        header: LogHeader,
+        vocabulary: Vocabulary[Any],
+        canonical: bool = False,
+        folding: bool = False,
     ) -> None:
-        self._decode = _decoder_for(header, vocabulary)
+        self._whole = _decoder_for(header, vocabulary)
+        self._decode = self._whole
+        if folding and not recorded_otherwise(header, vocabulary) and not isinstance(header.sealed, Sealing):
+            self._decode = vocabulary.fold_decoder.decode
         self._canonical = canonical
         self._otherwise = {
             vocabulary.aliases.get(name, name) for name in recorded_otherwise(header, vocabulary)
@@ -270,9 +278,9 @@ class _Chain:
         self.count = at.seq
 
     def decoded(self, line: bytes) -> Event | None:
-        """``line`` decoded as the chain decodes its lines, unchecked; None when it does not decode."""
+        """``line`` decoded whole, unchecked; None when it does not decode."""
         try:
-            return self._decode(line)
+            return self._whole(line)
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             return None
 
@@ -311,13 +319,24 @@ class LogReader:
     (the chain makes it a hash of the whole log). The signature lines after the end line are
     ``signatures`` once it is read (affray.events.signature); a damaged one is the problem and
     ``damaged_signature``, any other line there the problem "lines follow the end line". With
-    ``canonical``, a line not written as affray writes it is a problem too (for verify). A reader is a
-    context manager that closes its stream.
+    ``canonical``, a line not written as affray writes it is a problem too (for verify). With
+    ``folding``, for a caller that only folds the events, a kind whose fold reads only some of its members
+    is decoded with those alone (``Vocabulary.fold_decoder``; not in a players' copy, nor for kinds
+    recorded under an older version or name); the other members of its lines are skipped unchecked. A
+    reader is a context manager that closes its stream.
     """
 
     def __init__(
-        self, stream: IO[bytes], resolve: Resolver, source: str = "<log>", *, canonical: bool = False
+        self,
+        stream: IO[bytes],
+        resolve: Resolver,
+        source: str = "<log>",
+        *,
+        canonical: bool = False,
+        folding: bool = False,
     ) -> None:
+        if canonical and folding:
+            raise ValueError("a canonical reading checks every member: it cannot be one that only folds")
         self._stream = stream
         self.source = source
         self._offset = 0
@@ -334,7 +353,7 @@ class LogReader:
         self.signatures: list[LogSignature] = []
         self.damaged_signature: LogProblem | None = None
         self.count = 0
-        self._chain = _Chain(self.header_line, self.header, self.vocabulary, canonical)
+        self._chain = _Chain(self.header_line, self.header, self.vocabulary, canonical, folding)
         self._started = False
         self._at: tuple[int, str, int] | None = None
         # every member of the header has been in it since format 1: none may be missing, even at its default
@@ -501,11 +520,12 @@ def _seq_of(line: bytes) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def open_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogReader:
-    """A reader of the log at ``path``; an unreadable file or a missing header raises LogError."""
+def open_log(path: Path, resolve: Resolver, *, canonical: bool = False, folding: bool = False) -> LogReader:
+    """A reader of the log at ``path`` (see LogReader); an unreadable file or a missing header raises
+    LogError."""
     stream = open_user_file(path, LogError, "a log")
     try:
-        return LogReader(stream, resolve, str(path), canonical=canonical)
+        return LogReader(stream, resolve, str(path), canonical=canonical, folding=folding)
     except BaseException:
         stream.close()
         raise
@@ -539,9 +559,11 @@ def read_all(reader: LogReader) -> LogFile:
     )
 
 
-def read_bytes(data: bytes, resolve: Resolver, source: str = "<log>", *, canonical: bool = False) -> LogFile:
+def read_bytes(
+    data: bytes, resolve: Resolver, source: str = "<log>", *, canonical: bool = False, folding: bool = False
+) -> LogFile:
     """Read a whole log held in memory (see LogReader)."""
-    return read_all(LogReader(io.BytesIO(data), resolve, source, canonical=canonical))
+    return read_all(LogReader(io.BytesIO(data), resolve, source, canonical=canonical, folding=folding))
 
 
 def read_log(path: Path, resolve: Resolver, *, canonical: bool = False) -> LogFile:

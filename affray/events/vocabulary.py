@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar, Union
 
 import msgspec
 
 from affray.events.base import Event
+from affray.events.folding import UnknownMember, narrowed
 from affray.events.sealed import Revealer
 from affray.events.shared import kind_of
 
@@ -55,6 +57,10 @@ class Part:
     aliases: Mapping[str, str] = field(default_factory=dict)
     """``former name -> kind`` for this part's kinds that were renamed: a log that names the former reads
     as the kind. A rename keeps the kind's version; its upcasters go by the kind's name of today."""
+    folds: Mapping[type[Event], tuple[str, ...]] = field(default_factory=dict)
+    """For kinds this part applies or extends, the members its applier reads, as dotted paths
+    (``"hit.ranged.mode"``): a kind whose every applier lists them is decoded with those alone by a
+    reading that only folds (``Vocabulary.fold_decoder``, affray.events.folding)."""
     revealers: Mapping[type[Event], Revealer] = field(default_factory=dict)
     """For kinds (this part's or another's) with a field beyond a roll's own that would reveal the roll
     (a hit's quality), the function naming those fields: a players' copy withholds them with the rolls
@@ -79,6 +85,30 @@ def _check_aliases(aliases: Mapping[str, str], owners: Mapping[str, str]) -> Non
             raise VocabularyError(f"alias {former!r} names {kind!r}, which no part defines")
         if former in owners:
             raise VocabularyError(f"alias {former!r} is the name of a kind {owners[former]} defines")
+
+
+def _narrow_kinds(parts: tuple[Part, ...]) -> dict[type[Event], type[Event]]:
+    """Each kind whose every applier, in ``parts``, lists the members it reads, with its narrow kind."""
+    reads: dict[type[Event], list[str]] = {}
+    unlisted: set[type[Event]] = set()
+    for part in parts:
+        applied = {*part.appliers, *part.extends}
+        for kind in part.folds.keys() - applied:
+            raise VocabularyError(f"{part.name}: lists the reads of {kind.__name__}, which it does not apply")
+        for kind in applied:
+            if kind in part.folds:
+                reads.setdefault(kind, []).extend(part.folds[kind])
+            else:
+                unlisted.add(kind)
+    narrow = {}
+    for kind, paths in reads.items():
+        try:
+            cut = narrowed(kind, dict.fromkeys(paths))
+        except UnknownMember as exc:
+            raise VocabularyError(f"{kind_of(kind)}: {exc}") from None
+        if kind not in unlisted:
+            narrow[kind] = cut
+    return narrow
 
 
 class Vocabulary(Generic[S]):
@@ -118,6 +148,21 @@ class Vocabulary(Generic[S]):
         self.versions: dict[str, int] = {kind_of(k): k.VERSION for k in self.kinds}
         self.union: Any = Union[self.kinds]  # noqa: UP007 - a union built at run time
         self.decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.union)
+
+    @cached_property
+    def narrow(self) -> dict[type[Event], type[Event]]:
+        """Each kind whose every applier lists the members it reads, with its narrow kind, which ``apply``
+        takes as the kind (made when first asked for: a run that reads no log for folding does without)."""
+        narrow = _narrow_kinds(self.parts)
+        for kind, cut in narrow.items():
+            self.appliers[cut] = self.appliers[kind]
+        return narrow
+
+    @cached_property
+    def fold_decoder(self) -> msgspec.json.Decoder[Any]:
+        """The decoder of a reading that only folds: each kind's narrow kind where it has one."""
+        read = tuple(self.narrow.get(kind, kind) for kind in self.kinds)
+        return msgspec.json.Decoder(Union[read])  # noqa: UP007 - a union built at run time
 
     def apply(self, state: S, event: Event) -> S:
         """Apply one event to ``state`` (in place) and return it."""

@@ -270,7 +270,10 @@ def keep(log: Path, reading_of: Readings, *, histories: bool = False) -> None:
     cache if it proves long and whole (nothing is kept of a log cut short or damaged)."""
     if not can_keep(log):
         return
-    with contextlib.suppress(AffrayError, FoldError), open_log(log, _vocabulary(reading_of)) as reader:
+    with (
+        contextlib.suppress(AffrayError, FoldError),
+        open_log(log, _vocabulary(reading_of), folding=not histories) as reader,
+    ):
         reading = reading_of(reader.header, str(log))
         explaining = explain.Explaining(reading)
         keeper = Keeper(explaining, histories=histories)

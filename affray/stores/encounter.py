@@ -66,11 +66,11 @@ class StoredLog:
         with open_campaign(self.campaign, read_only=True) as campaign:
             return campaign.exists(self.name)
 
-    def open(self, resolve: Resolver, *, canonical: bool = False) -> LogReader:
+    def open(self, resolve: Resolver, *, canonical: bool = False, folding: bool = False) -> LogReader:
         """A reader of the encounter's log; LogError when there is no such campaign or encounter."""
         stream = self.open_bytes()
         try:
-            return LogReader(stream, resolve, str(self), canonical=canonical)
+            return LogReader(stream, resolve, str(self), canonical=canonical, folding=folding)
         except BaseException:
             stream.close()
             raise

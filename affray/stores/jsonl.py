@@ -55,7 +55,7 @@ class JsonLinesLog:
         """Whether anything has the file's name (a dangling link counts)."""
         return os.path.lexists(self.path)
 
-    def open(self, resolve: Resolver, *, canonical: bool = False) -> LogReader:
+    def open(self, resolve: Resolver, *, canonical: bool = False, folding: bool = False) -> LogReader:
         """A reader of the file; a campaign named without an encounter is refused with the names it
         holds."""
         if is_campaign_path(self.path) and self.path.is_file():
@@ -63,7 +63,7 @@ class JsonLinesLog:
                 f"{self.path}: a campaign holds many encounters; name one as {self.path}#NAME "
                 f"(it holds: {listed(self.path)})"
             )
-        return open_log(self.path, resolve, canonical=canonical)
+        return open_log(self.path, resolve, canonical=canonical, folding=folding)
 
     def open_bytes(self) -> BinaryIO:
         """The file's bytes (a regular file only: see ``affray.errors.open_user_file``)."""

@@ -50,9 +50,9 @@ class LogStore(Protocol):
     def exists(self) -> bool:
         """Whether a log (or anything else) is there."""
 
-    def open(self, resolve: Resolver, *, canonical: bool = False) -> LogReader:
-        """A reader of the log (``affray.events.reader.LogReader``); LogError when there is none or it
-        cannot be read."""
+    def open(self, resolve: Resolver, *, canonical: bool = False, folding: bool = False) -> LogReader:
+        """A reader of the log (``affray.events.reader.LogReader``, its ``canonical`` and ``folding``);
+        LogError when there is none or it cannot be read."""
 
     def open_bytes(self) -> BinaryIO:
         """A stream of the log's bytes as its JSON Lines file holds (or would hold) them; LogError when

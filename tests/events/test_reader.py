@@ -22,6 +22,8 @@ from affray.events.reader import (
     open_log,
     read_bytes,
 )
+from affray.events.shared import kind_of
+from affray.kernel.fold import digest, fold
 from affray.rulesets import vocabulary_for
 from tests.strategies import (
     example,
@@ -444,3 +446,34 @@ def test_a_place_before_the_start_of_the_file_is_neither_recalled_nor_resumed_fr
     assert reader.recall(at) is None
     assert not reader.resume_after(at)
     assert [event.seq for event in reader] == [event.seq for event in read(data).events]
+
+
+# -- a reading that only folds ----------------------------------------------------------------------------
+
+LOGS = Path(__file__).resolve().parents[1]
+FOLDED_LOGS = sorted([*LOGS.glob("golden/*.jsonl"), *LOGS.glob("corpus/*/*.jsonl")])
+
+
+@pytest.mark.parametrize("log", FOLDED_LOGS, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_a_reading_that_only_folds_gives_the_state_a_whole_reading_gives(log: Path) -> None:
+    whole = read_path(log)
+    folded = read_bytes(log.read_bytes(), vocabulary_for, folding=True)
+    assert [event.seq for event in folded.events] == [event.seq for event in whole.events]
+    assert digest(fold(folded.events, folded.vocabulary)) == digest(fold(whole.events, whole.vocabulary))
+
+
+def test_a_reading_that_only_folds_decodes_an_attack_without_its_rolls() -> None:
+    folded = read_bytes(example_log("duel"), vocabulary_for, folding=True)
+    attack = next(event for event in folded.events if kind_of(type(event)) == "attack_resolved")
+    assert not hasattr(attack.hit, "roll")
+
+
+def test_a_players_copy_read_to_be_folded_is_read_whole() -> None:
+    copy = (LOGS / "corpus" / "format-1-sealed" / "wolves-players.jsonl").read_bytes()
+    folded = read_bytes(copy, vocabulary_for, folding=True)
+    assert folded.events == read(copy).events
+
+
+def test_a_reading_cannot_both_only_fold_and_hold_every_line_to_its_form() -> None:
+    with pytest.raises(ValueError, match="cannot be one that only folds"):
+        LogReader(io.BytesIO(DUEL), vocabulary_for, canonical=True, folding=True)

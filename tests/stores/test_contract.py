@@ -22,6 +22,7 @@ from affray.errors import LogError
 from affray.events.base import Event
 from affray.events.codec import encode_log
 from affray.events.reader import LogFile
+from affray.kernel.fold import digest, fold
 from affray.stores import JsonLinesLog, LogStore, StoredLog
 from affray.stores.sqlite import Campaign
 from tests.cli.test_memory import siege
@@ -237,6 +238,14 @@ def test_a_log_is_opened_for_reading_through_its_store(store: Store) -> None:
     stores.check_there(where)
     with where.open(rulesets.vocabulary_for, canonical=True) as reader:
         assert (reader.header, list(reader), reader.ended) == (DUEL.header, DUEL.events, True)
+
+
+def test_a_log_is_opened_through_its_store_for_a_reading_that_only_folds(store: Store) -> None:
+    where = store.place("duel")
+    write(where, DUEL)
+    with where.open(rulesets.vocabulary_for, folding=True) as reader:
+        state = fold(reader, reader.vocabulary)
+    assert digest(state) == digest(fold(DUEL.events, DUEL.vocabulary))
 
 
 # -- a writer killed mid-run ------------------------------------------------------------------------------

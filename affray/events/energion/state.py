@@ -221,6 +221,19 @@ def _location_disabled(state: EnergionState, e: LocationDisabled) -> None:
         combatant.weapon_ready = False
 
 
+_ATTACK_READS = (
+    "attacker",
+    "target",
+    "weapon",
+    "hit.weapon_type",
+    "hit.ranged.mode",
+    "hit.location",
+    "parry.device",
+    "damage.damage",
+)
+"""What ``_attack`` reads of an ``attack_resolved``: a reading that only folds decodes no more of it."""
+
+
 def _attack(state: EnergionState, e: AttackResolved) -> None:
     attacker = state.combatants[e.attacker]
     target = state.combatants[e.target]
@@ -286,6 +299,7 @@ ENERGION = Part(
         StoodUp: _stood_up,
     },
     extends={Moved: _moved, CombatantOut: _out},
+    folds={AttackResolved: _ATTACK_READS},
     upcasters={
         ("perceived", 1): renamed("roll", "perception_roll"),
         ("reacted", 1): renamed("roll", "reaction_roll"),

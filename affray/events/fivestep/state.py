@@ -198,6 +198,10 @@ FIVESTEP = Part(
         PoisonResolved: unchanged,
         StepChosen: unchanged,
     },
+    folds={
+        ToHitResolved: ("attacker", "combat", "outcome", "weapon"),
+        DamageResolved: ("attacker", "target", "part", "points", "functional", "destroyed"),
+    },
     revealers=REVEALERS,
 )
 """The fivestep kinds (rules F3-F12). Poison effects are told, not kept: the text gives them no rule that
