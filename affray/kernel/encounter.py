@@ -50,13 +50,13 @@ class Encounter(simpy.Environment, Generic[S]):
     """A SimPy environment whose ``now`` is game time in integer milliseconds.
 
     Handlers run as processes on it, roll through ``dice`` and call ``emit``; ``emit`` stamps the event's
-    ``seq`` and ``t``, applies it to ``state`` with the ``vocabulary``'s ``apply``, the same that replays
-    use, appends it to ``log`` and hands it to every sink (a log writer, say). ``count`` is how many
-    events were emitted and ``last`` the latest. Without ``keep_log`` the events only go to the sinks and
-    ``log`` stays empty, so a run of any length takes memory for its state alone. ``changes`` counts the
-    events that may change what an action is checked against (``Event.CHANGES_THE_WORLD``). With
-    ``trace`` every emit is also logged through structlog at debug level, with ``seq`` and ``t`` bound;
-    without it the hot path never touches the logger.
+    ``seq`` and ``t``, applies it to ``state`` with the ``vocabulary``'s applier of its kind, as replays
+    do (``Vocabulary.apply``), appends it to ``log`` and hands it to every sink (a log writer, say).
+    ``count`` is how many events were emitted and ``last`` the latest. Without ``keep_log`` the events
+    only go to the sinks and ``log`` stays empty, so a run of any length takes memory for its state
+    alone. ``changes`` counts the events that may change what an action is checked against
+    (``Event.CHANGES_THE_WORLD``). With ``trace`` every emit is also logged through structlog at debug
+    level, with ``seq`` and ``t`` bound; without it the hot path never touches the logger.
     """
 
     def __init__(
@@ -66,7 +66,7 @@ class Encounter(simpy.Environment, Generic[S]):
         self.dice = dice
         self.vocabulary = vocabulary
         self.state: S = vocabulary.new_state()
-        self._apply = vocabulary.apply
+        self._recorders: dict[type[Event], Callable[[Any], None]] = {}
         self.log: list[Event] = []
         self._keep_log = keep_log
         self.count = 0
@@ -99,27 +99,50 @@ class Encounter(simpy.Environment, Generic[S]):
         return result
 
     def emit(self, event: E) -> E:
-        """Stamp, apply and record ``event``; return the stamped event. Once a sink has raised, every emit
-        raises that again: no sink sees an event after one it failed on."""
-        if self._sink_failed is not None:
-            raise self._sink_failed
-        self.count = seq = self.count + 1
-        stamped = msgspec.structs.replace(event, seq=seq, t=int(self.now))
-        self._apply(self.state, stamped)
-        if stamped.CHANGES_THE_WORLD:
-            self.changes += 1
-        self.last = stamped
-        if self._keep_log:
-            self.log.append(stamped)
+        """Stamp ``event`` with the next seq and the time now and record it (``recorder``); return the
+        stamped event."""
+        stamped = msgspec.structs.replace(event, seq=self.count + 1, t=int(self.now))
+        record = self._recorders.get(type(event)) or self.recorder(type(event))
+        record(stamped)
+        return stamped
+
+    def recorder(self, kind: type[E]) -> Callable[[E], None]:
+        """The function that applies events of ``kind`` to ``state`` with the vocabulary's applier (as
+        ``Vocabulary.apply`` does), counts, keeps and hands each to the sinks: for events built already
+        with the next seq and the time now (``emit`` stamps its events; a handler that builds many of one
+        kind stamps them as it builds them, saving emit's copy). Once a sink has raised, every event
+        recorded raises that again: no sink sees an event after one it failed on."""
+        apply = self.vocabulary.appliers[kind]
+        state = self.state
+        changes_the_world = kind.CHANGES_THE_WORLD
+
+        def record(event: E) -> None:
+            if self._sink_failed is not None:
+                raise self._sink_failed
+            self.count = event.seq
+            apply(state, event)
+            state.seq = event.seq
+            state.t = event.t
+            if changes_the_world:
+                self.changes += 1
+            self.last = event
+            if self._keep_log:
+                self.log.append(event)
+            if self.sinks:
+                self._to_sinks(event)
+            if self._trace:
+                self._log.debug("emit", seq=event.seq, t=event.t, kind=kind_of(kind))
+
+        self._recorders[kind] = record
+        return record
+
+    def _to_sinks(self, event: Event) -> None:
         try:
             for sink in self.sinks:
-                sink(stamped)
+                sink(event)
         except BaseException as exc:
             self._sink_failed = exc
             raise
-        if self._trace:
-            self._log.debug("emit", seq=stamped.seq, t=stamped.t, kind=kind_of(type(stamped)))
-        return stamped
 
     def at_rank(self, delay: int, rank: int) -> OrderedTimeout:
         """A timeout of ``delay`` ms that fires after plain events at that instant, lower ranks first."""

@@ -90,6 +90,17 @@ def test_emit_applies_the_event_to_the_live_state() -> None:
     assert (e.state.seq, e.state.combatants["a"].perceived) == (2, True)
 
 
+def test_an_event_stamped_by_its_handler_is_recorded_as_an_emitted_one_is() -> None:
+    e = encounter()
+    e.emit(joined("a"))
+    e.recorder(CombatantJoined)(msgspec.structs.replace(joined("b"), seq=2))
+    emitted = encounter()
+    for name in "ab":
+        emitted.emit(joined(name))
+    assert (e.log, e.count, e.last) == (emitted.log, 2, emitted.log[-1])
+    assert digest(e.state) == digest(emitted.state)
+
+
 def test_changes_count_the_events_that_change_the_world_and_not_attacks() -> None:
     """``changes`` counts every event but a kind that says it changes nothing another's action is checked
     against (an attack resolved): two joins and a perception, then an attack, make 3."""
@@ -246,4 +257,15 @@ def test_no_sink_sees_an_event_after_one_a_sink_failed_on() -> None:
         e.emit(joined("a"))
     with pytest.raises(SinkFailed):
         e.emit(joined("b"))
+    assert (seen, e.count) == ([], 1)
+
+
+def test_no_sink_sees_an_event_recorded_after_one_a_sink_failed_on() -> None:
+    e = encounter()
+    seen: list[int] = []
+    e.sinks.extend([fail_on(1), lambda event: seen.append(event.seq)])
+    with pytest.raises(SinkFailed):
+        e.emit(joined("a"))
+    with pytest.raises(SinkFailed):
+        e.recorder(CombatantJoined)(msgspec.structs.replace(joined("b"), seq=2))
     assert (seen, e.count) == ([], 1)

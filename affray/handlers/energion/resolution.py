@@ -96,8 +96,32 @@ def strike_again(
     encounter: Arena, attacker: Loadout, arm: Arm, defender: Loadout, blow: Blow, hits: Stream
 ) -> AttackResolved:
     """A plain blow (``plain_blow``) struck once more, as ``resolve_attack`` strikes it: its hit roll on
-    ``hits``, the parry of one that would land, the damage of one that lands."""
-    return _outcome(encounter, attacker, arm, defender, blow.struck(hits), None, False, None, UNRULED)
+    ``hits``, the parry of one that would land (E5), the damage of one that lands (E7). ``_outcome``'s
+    work for a blow with no shot, subdual, charge or ruling, without its questions: a streak strikes
+    such blows by the hundred thousand. The event is stamped with the next seq and the time now, for
+    ``Encounter.record``."""
+    hit = blow.struck(hits)
+    quality = hit.quality
+    parry = _parry(encounter, defender, melee=True) if quality > 0 else None
+    outcome: Outcome = "hit"
+    damage = None
+    if quality <= 0:
+        outcome = "miss"
+    elif parry is not None and parry.parried:
+        outcome = "parried"
+    else:
+        damage = _plain_damage(attacker, arm, quality)
+    return AttackResolved(
+        seq=encounter.count + 1,
+        t=int(encounter.now),
+        attacker=attacker.id,
+        target=defender.id,
+        weapon=arm.weapon.name,
+        hit=hit,
+        parry=parry,
+        outcome=outcome,
+        damage=damage,
+    )
 
 
 def _outcome(

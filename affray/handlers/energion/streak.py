@@ -11,8 +11,10 @@ those the checked path strikes, roll for roll and byte for byte.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from affray.events.energion.kinds import AttackResolved
 from affray.handlers.energion.attack import arm_for_attack
 from affray.handlers.energion.host import Arena, EnergionHost
 from affray.handlers.energion.loadout import Arm, Loadout
@@ -33,6 +35,8 @@ class Streak:
     blow: Blow
     hits: Stream
     """The attacker's stream of hit rolls."""
+    record: Callable[[AttackResolved], None]
+    """The encounter's ``recorder`` of attacks."""
     gap_ms: int
     changes: int
     """``Encounter.changes`` when the blow was last checked."""
@@ -47,9 +51,10 @@ class Streak:
     def strike(self) -> int:
         """Strike the blow once more; the ms until the next action."""
         encounter = self.encounter
-        struck = strike_again(encounter, self.attacker, self.arm, self.defender, self.blow, self.hits)
-        event = encounter.emit(struck)
-        self.battle.after_attack(encounter, event, self.attacker, self.arm)
+        event = strike_again(encounter, self.attacker, self.arm, self.defender, self.blow, self.hits)
+        self.record(event)
+        if event.damage is not None:
+            self.battle.after_attack(encounter, event, self.attacker, self.arm)
         return self.gap_ms
 
 
@@ -74,4 +79,5 @@ def begin_streak(
     defender = battle.loadouts[intent.target]
     blow = plain_blow(encounter, attacker, arm, defender)
     hits = encounter.dice.stream(attacker.id, "hit")
-    return Streak(encounter, battle, attacker, arm, defender, blow, hits, gap_ms, checked, until)
+    record = encounter.recorder(AttackResolved)
+    return Streak(encounter, battle, attacker, arm, defender, blow, hits, record, gap_ms, checked, until)
