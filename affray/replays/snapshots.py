@@ -174,6 +174,21 @@ def nearest(
     """The last kept snapshot of ``log`` at or before the moment (``seq``, or game time ``t_ms``: a
     snapshot after which an event at that very time may still come is fine), and its file; with
     ``histories``, only one that holds its history."""
+    found = _index(log, header_line, reading)
+    if found is None or (histories and not found[0].histories):
+        return None
+    index, path = found
+    before = [
+        snapshot
+        for snapshot in index.snapshots
+        if (seq is None or snapshot.at.seq <= seq) and (t_ms is None or snapshot.at.t <= t_ms)
+    ]
+    return (before[-1], path) if before else None
+
+
+def _index(log: Path, header_line: bytes, reading: Reading) -> tuple[Index, Path] | None:
+    """The index of the snapshots kept of ``log`` (whose header is ``header_line``) by the code of
+    ``reading``, and its file; None when there is none."""
     path = _path(log)
     if path is None:
         return None
@@ -182,14 +197,7 @@ def nearest(
             index = _INDEX.decode(file.readline(INDEX_LIMIT))
         if (index.format, index.version) != (FORMAT, VERSION) or index.header != line_hash(header_line):
             return None
-        if index.made_by != made_by(reading) or (histories and not index.histories):
-            return None
-        before = [
-            snapshot
-            for snapshot in index.snapshots
-            if (seq is None or snapshot.at.seq <= seq) and (t_ms is None or snapshot.at.t <= t_ms)
-        ]
-        return (before[-1], path) if before else None
+        return (index, path) if index.made_by == made_by(reading) else None
     return None
 
 
@@ -267,7 +275,8 @@ def explaining(
 def keep(log: Path, reading_of: Readings, *, histories: bool = False) -> None:
     """Read ``log`` through from the start, keeping a snapshot every ``EVERY`` events (with ``histories``,
     each with its history, by an explaining reading, which tells every event), and write them to the
-    cache if it proves long and whole (nothing is kept of a log cut short or damaged)."""
+    cache if it proves long and whole. Of a log cut short or damaged nothing is kept but that it was read
+    through (an index of no snapshots), so that it is not read through again until it changes."""
     if not can_keep(log):
         return
     with (
@@ -275,6 +284,9 @@ def keep(log: Path, reading_of: Readings, *, histories: bool = False) -> None:
         open_log(log, _vocabulary(reading_of), folding=not histories) as reader,
     ):
         reading = reading_of(reader.header, str(log))
+        found = _index(log, reader.header_line, reading)
+        if found is not None and not found[0].snapshots:
+            return
         explaining = explain.Explaining(reading)
         keeper = Keeper(explaining, histories=histories)
         for event in reader:
@@ -315,9 +327,11 @@ class Keeper:
         self.kept.append((at, msgspec.json.encode(explaining.state), history))
 
     def write(self, log: Path, reader: LogReader, reading: Reading) -> None:
-        """Write the snapshots kept to the cache, if the log, read through, proved long and whole."""
-        if not (reader.ended and reader.problem is None and reader.count >= WORTH_IT):
+        """Write the snapshots kept to the cache, if the log, read through, proved long and whole; an
+        index of none if it proved long but not whole (cut short or damaged)."""
+        if reader.count < WORTH_IT:
             return
+        whole = reader.ended and reader.problem is None
         index = Index(
             format=FORMAT,
             version=VERSION,
@@ -326,7 +340,7 @@ class Keeper:
             header=line_hash(reader.header_line),
             snapshots=[],
         )
-        _write(log, index, self.kept)
+        _write(log, index, self.kept if whole else [])
 
 
 def _vocabulary(reading_of: Readings) -> Any:

@@ -103,6 +103,23 @@ def test_a_log_cut_short_keeps_none(tmp_path: Path, often: None) -> None:
     assert kept(log) == []
 
 
+def test_a_long_log_cut_short_is_read_through_once_until_it_changes(
+    tmp_path: Path, often: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "cut.jsonl"
+    log.write_bytes(b"".join(example_log("skirmish").splitlines(keepends=True)[:-2]))
+    snapshots.keep(log, rulesets.reading)
+    read_through: list[int] = []
+    monkeypatch.setattr(snapshots.Keeper, "note", lambda self, seq, at: read_through.append(seq))
+    snapshots.keep(log, rulesets.reading)
+    snapshots.keep(log, rulesets.reading, histories=True)
+    assert read_through == []
+    before = os.stat(log)
+    os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    snapshots.keep(log, rulesets.reading)
+    assert len(read_through) == 122  # every event but the last, cut short
+
+
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     base = tmp_path / "elsewhere"
