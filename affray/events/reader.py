@@ -12,6 +12,7 @@ import io
 import re
 from collections.abc import Callable, Iterator
 from decimal import Decimal
+from hashlib import blake2b
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -264,8 +265,8 @@ class _Chain:
         if event.t < self._t:
             raise _at(seq, f"time runs backwards ({event.t} ms after {self._t} ms)")
         self._t = event.t
-        self._prev = line_hash(line)
-        self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
+        self._prev = hashed = blake2b(line, digest_size=16).hexdigest()
+        self._suffix = PREV_KEY + hashed.encode() + b'"}'
         self.count = seq
         return event
 
@@ -443,10 +444,11 @@ class LogReader:
                     chain.end_hash = line_hash(line)
                     self.ended = True
                     break
-                before = chain.prev
+                before = chain._prev
                 event = chain.event(line)
                 if pending is not None:
-                    self._yielded(pending, pending_at, before)
+                    self.count += 1
+                    self._at = (pending_at, before, pending.t)
                     yield pending
                 pending, pending_at = event, start
         except _Broken as broken:
@@ -454,7 +456,8 @@ class LogReader:
             if broken.drop_last:
                 pending = None
         if pending is not None:
-            self._yielded(pending, pending_at, chain.prev)
+            self.count += 1
+            self._at = (pending_at, chain.prev, pending.t)
             yield pending
 
     def _signature_lines(self, end_seq: int) -> None:
@@ -477,10 +480,6 @@ class LogReader:
                 damaged = LogProblem(line=number, seq=end_seq, message=message)
                 self.damaged_signature = damaged
                 raise _Broken(damaged) from None
-
-    def _yielded(self, event: Event, offset: int, hashed: str) -> None:
-        self.count += 1
-        self._at = (offset, hashed, event.t)
 
     @property
     def end_hash(self) -> str | None:

@@ -27,10 +27,11 @@ class FoldError(LogError):
 
 def apply_checked(vocabulary: Vocabulary[S], state: S, event: Event) -> S:
     """``vocabulary.apply`` for events read from a file: an event that does not fit raises FoldError."""
-    if type(event) not in vocabulary:
+    applier = vocabulary.appliers.get(type(event))
+    if applier is None:
         raise FoldError(f"seq {event.seq}: {kind_of(type(event))} is not a kind of {vocabulary.name}")
     try:
-        return vocabulary.apply(state, event)
+        applier(state, event)
     except KeyError as exc:
         who = exc.args[0] if exc.args else ""
         raise FoldError(
@@ -38,6 +39,9 @@ def apply_checked(vocabulary: Vocabulary[S], state: S, event: Event) -> S:
         ) from None
     except (TypeError, ValueError, ArithmeticError, AttributeError) as exc:
         raise FoldError(f"seq {event.seq}: {kind_of(type(event))} cannot be applied ({exc})") from None
+    state.seq = event.seq
+    state.t = event.t
+    return state
 
 
 def fold(events: Iterable[Event], vocabulary: Vocabulary[S], state: S | None = None) -> S:
