@@ -33,6 +33,8 @@ DICE_ALGORITHMS: tuple[Algorithm, ...] = ("blake2b-ctr-v1", "blake2b-ctr-v2")
 _SPAN = 1 << 64
 _BLOCK = struct.Struct(">8Q")
 """A ``blake2b-ctr-v2`` digest read as eight unsigned 64-bit big-endian words."""
+_WORD = struct.Struct(">Q")
+"""A ``blake2b-ctr-v1`` counter, and digest, as one unsigned 64-bit big-endian word."""
 MAX_FACES = 1_000_000
 """The most faces a die may have."""
 MAX_DICE = 1_000
@@ -162,8 +164,8 @@ class _WordStream:
         counter = self._counter
         while True:
             state = self._prefix.copy()
-            state.update(counter.to_bytes(8, "big"))
-            word = int.from_bytes(state.digest(), "big")
+            state.update(_WORD.pack(counter))
+            word: int = _WORD.unpack(state.digest())[0]
             counter += 1
             if word < limit:
                 self._counter = counter
@@ -349,14 +351,17 @@ class Stream:
         draw = self._draws = self._draws + 1
         drawer = self._drawer
         if drawer is not None and parsed.count == 1:
-            faces: tuple[int, ...] = (drawer(parsed.sides),)
+            face = drawer(parsed.sides)
+            faces: tuple[int, ...] = (face,)
+            total = face + parsed.modifier
             source: RollSource = "generated"
         else:
             faces, source = self._source.faces(self.name, draw, parsed.count, parsed.sides, need)
+            total = sum(faces) + parsed.modifier
         return Roll(
             expr=expr,
             faces=faces,
-            total=sum(faces) + parsed.modifier,
+            total=total,
             purpose=self.purpose,
             roller=self.roller,
             source=source,
