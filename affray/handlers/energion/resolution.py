@@ -517,27 +517,44 @@ def _damage(
     )
 
 
-def parry_chance(
-    defender: Loadout, state: EnergionCombatant, *, melee: bool
-) -> tuple[str, Decimal, int] | None:
-    """The defender's parry device, chance and gap now (E5, E13), or None when it has none.
+Parry = tuple[str, Decimal, int]
+"""A parry's device, chance and gap (E5, E13)."""
+_PARRIES: dict[tuple[int, int, bool, bool, bool], tuple[Loadout, Parry | None]] = {}
 
-    A martial artist dodges (E13: AGbonus/4 + 1% per level, once a second, against blows and shots); else a
-    shield on a working left arm parries; else, against a melee blow, a ready melee weapon.
-    """
+
+def parry_chance(defender: Loadout, state: EnergionCombatant, *, melee: bool) -> Parry | None:
+    """The defender's parry device, chance and gap now (E5, E13), or None when it has none; worked out once
+    for each defender, weapon in hand, working shield arm and readiness (kept with the defender, as
+    ``_blow`` keeps its blows)."""
+    shield_works = SHIELD_ARM not in state.disabled
+    key = (id(defender), state.weapon_index, shield_works, state.weapon_ready, melee)
+    kept = _PARRIES.get(key)
+    if kept is not None and kept[0] is defender:
+        return kept[1]
+    parry = _parry_chance(
+        defender, defender.arms[state.weapon_index], shield_works, state.weapon_ready, melee
+    )
+    if len(_PARRIES) >= BLOWS_KEPT:
+        _PARRIES.clear()
+    _PARRIES[key] = (defender, parry)
+    return parry
+
+
+def _parry_chance(defender: Loadout, arm: Arm, shield_works: bool, ready: bool, melee: bool) -> Parry | None:
+    """A martial artist dodges (E13: AGbonus/4 + 1% per level, once a second, against blows and shots); else a
+    shield on a working left arm parries; else, against a melee blow, a ready melee weapon."""
     level = max(defender.martial_level, defender.spec.acrobatics_level)
     if level:
         # E13 and E19: martial artists and acrobats dodge, AGbonus/4 + 1 % per level.
         chance = close_combat.martial_dodge(defender.ag_bonus, level)
         return "dodge", chance, MS_PER_SECOND
-    arm = defender.arms[state.weapon_index]
-    if defender.shield is not None and SHIELD_ARM not in state.disabled:
+    if defender.shield is not None and shield_works:
         return (
             f"shield:{defender.shield.name}",
             Decimal(defender.spec.parry + defender.shield.parry),
             defender.shield_gap_ms,
         )
-    if melee and state.weapon_ready and arm.mode == "melee":
+    if melee and ready and arm.mode == "melee":
         return f"weapon:{arm.weapon.name}", Decimal(defender.spec.parry + arm.weapon.parry), arm.speed_ms
     return None
 

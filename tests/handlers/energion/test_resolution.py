@@ -225,3 +225,15 @@ def test_weapon_not_yet_ready_does_not_parry() -> None:
     event = bout.attack()
     assert (event.parry, event.outcome) == (None, "hit")
     assert bout.damage_taken() == Decimal("7.8")
+
+
+def test_a_weapon_parries_once_ready_after_a_blow_it_could_not() -> None:
+    # rule E3 / E5: not yet ready -> the first blow (roll 31) lands unparried; readied, the second blow
+    # (roll 31, quality 34.5) meets the parry: Dagger, Parrying 20 + own 10 = 30, roll 30 -> parried
+    bout = Bout([31, 31, 30], parry=10, weapons=[{"name": "Dagger, Parrying"}])
+    bout.react()
+    assert bout.attack().parry is None
+    bout.ready()
+    event = bout.attack(at_ms=1000)
+    assert event.parry is not None
+    assert (event.parry.device, event.outcome) == ("weapon:Dagger, Parrying", "parried")
