@@ -67,7 +67,7 @@ def _fields(struct: type[msgspec.Struct], paths: Iterable[str], name: str) -> li
             continue
         member = field.type
         if wanted[field.name]:
-            member = _cut(member, wanted[field.name], f"{name}_{field.name}")
+            member = _cut(member, wanted[field.name], f"{name}_{field.name}", field.name)
         default = msgspec.NODEFAULT if field.required else field.default
         if field.default_factory is not msgspec.NODEFAULT:
             default = msgspec.field(default_factory=field.default_factory)
@@ -75,8 +75,9 @@ def _fields(struct: type[msgspec.Struct], paths: Iterable[str], name: str) -> li
     return kept
 
 
-def _cut(member: Any, paths: list[str], name: str) -> Any:
-    """The type ``member`` (a Struct, or a Struct or None) with its Struct cut down to ``paths``."""
+def _cut(member: Any, paths: list[str], name: str, field: str) -> Any:
+    """The type ``member`` of ``field`` (a Struct, or a Struct or None) with its Struct cut down to
+    ``paths``, as the Struct ``name``."""
     if isinstance(member, type) and issubclass(member, msgspec.Struct):
         config = member.__struct_config__
         return msgspec.defstruct(
@@ -92,5 +93,5 @@ def _cut(member: Any, paths: list[str], name: str) -> Any:
         members = get_args(member)
         structs = [m for m in members if isinstance(m, type) and issubclass(m, msgspec.Struct)]
         if len(structs) == 1 and len(members) == 2 and type(None) in members:
-            return _cut(structs[0], paths, name) | None
-    raise UnknownMember(f"{name.rsplit('_', 1)[-1]} is no record: {', '.join(paths)} cannot be read in it")
+            return _cut(structs[0], paths, name, field) | None
+    raise UnknownMember(f"{field} is no record: {', '.join(paths)} cannot be read in it")
