@@ -33,6 +33,7 @@ from affray.kernel.explanation import Step
 from affray.kernel.ruleset import Module, Reading, StateDisplay
 from affray.replays.explain import Explained, Explaining, Read, explain_each, with_rulings
 from affray.replays.export import outcome
+from affray.replays.looked import Looked
 from affray.replays.show import conditions_now
 
 _ENCODER = msgspec.json.Encoder(decimal_format="number")
@@ -193,7 +194,7 @@ class _Framing:
         self.frames: list[Frame] = []
         self.state: Any = None
         self.outcome = ""
-        self.looked = _Looked()
+        self.looked = Looked()
         """The combatants of the state folded, noting those looked up."""
 
     def shows(self, t: int) -> bool:
@@ -224,45 +225,6 @@ class _Framing:
         if self.outcome:
             return self.outcome
         return outcome(self.state) if self.state is not None else "no events"
-
-
-class _Looked(dict[str, Any]):
-    """The combatants of the state the page folds, noting which were looked up since ``fresh()``: an
-    applier changes a combatant only through them (docs/extending.md), so the others are as last shown."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ids: set[str] = set()
-        self.everyone = False
-
-    def fresh(self) -> tuple[set[str], bool]:
-        """The ids looked up since last asked, and whether every combatant was (by ``values``, say)."""
-        looked = self.ids, self.everyone
-        self.ids, self.everyone = set(), False
-        return looked
-
-    def __getitem__(self, key: str) -> Any:
-        self.ids.add(key)
-        return super().__getitem__(key)
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.ids.add(key)
-        super().__setitem__(key, value)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The combatant ``key``, noted as looked up."""
-        self.ids.add(key)
-        return super().get(key, default)
-
-    def values(self) -> Any:
-        """Every combatant, each noted as looked up."""
-        self.everyone = True
-        return super().values()
-
-    def items(self) -> Any:
-        """Every combatant with its id, each noted as looked up."""
-        self.everyone = True
-        return super().items()
 
 
 class _Watch:

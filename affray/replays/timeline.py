@@ -21,6 +21,7 @@ from affray.events.shared import ActionRefused, CombatantJoined, CombatantOut, E
 from affray.kernel.fold import apply_checked
 from affray.kernel.ruleset import Reading, StateDisplay
 from affray.kernel.timeline import Close, Instant, Mark, Marker, Span, instant
+from affray.replays.looked import Looked
 
 _ZERO = Decimal(0)
 SHARED_MARKERS: Mapping[type[Event], Marker] = {
@@ -145,6 +146,8 @@ class _Builder:
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
         self.open: list[Span] = []
+        self.kept: dict[tuple[str, str], list[int]] = {}
+        """Where each combatant's spans of each kind are in its lane's spans, for a close to cut short."""
 
     def mark(self, mark: Mark) -> None:
         if isinstance(mark, Close):
@@ -172,7 +175,7 @@ class _Builder:
             lane.instants.append(mark)
         if mark.kind == "out":
             lane.out_at = mark.at
-            self._end(lambda span: span.combatant == mark.combatant, mark.at)
+            self._end(lambda span: span.combatant == mark.combatant, mark.at, mark.combatant)
 
     def close(self, close: Close) -> None:
         """End the matching open spans at ``close.at``, and cut short the matching longer ones."""
@@ -181,9 +184,11 @@ class _Builder:
             labelled = not close.label or span.label == close.label
             return span.combatant == close.combatant and span.kind == close.kind and labelled
 
-        self._end(matches, close.at)
+        self._end(matches, close.at, close.combatant, close.kind)
 
-    def _end(self, matches: Callable[[Span], bool], at: int) -> None:
+    def _end(self, matches: Callable[[Span], bool], at: int, combatant: str, kind: str | None = None) -> None:
+        """End the open spans that match at ``at``, and cut short the kept ones of ``combatant`` (of
+        ``kind``, when given) that match and go on past it."""
         still = []
         for span in self.open:
             if matches(span):
@@ -191,10 +196,14 @@ class _Builder:
             else:
                 still.append(span)
         self.open = still
-        for lane in self.timeline.lanes.values():
-            for index, span in enumerate(lane.spans):
-                if matches(span) and span.end is not None and span.end > at >= span.start:
-                    lane.spans[index] = msgspec.structs.replace(span, end=at)
+        lane = self.timeline.lanes.get(combatant)
+        if lane is None:
+            return
+        where = self.kept.get((combatant, kind), []) if kind is not None else range(len(lane.spans))
+        for index in where:
+            span = lane.spans[index]
+            if matches(span) and span.end is not None and span.end > at >= span.start:
+                lane.spans[index] = msgspec.structs.replace(span, end=at)
 
     def finish(self, end: int) -> None:
         """Close what is still open at the fight's end."""
@@ -208,6 +217,7 @@ class _Builder:
             return
         lane = self.timeline.lanes.get(span.combatant)
         if lane is not None:
+            self.kept.setdefault((span.combatant, span.kind), []).append(len(lane.spans))
             lane.spans.append(span)
 
 
@@ -217,6 +227,7 @@ def build(events: Iterable[Event], reading: Reading, *, scenario: msgspec.Raw, t
     vocabulary = reading.vocabulary()
     markers: dict[type[Event], Marker] = {**SHARED_MARKERS, **reading.markers()}
     state = vocabulary.new_state()
+    looked = state.combatants = Looked()
     display = reading.ruleset.display
     timeline = Timeline(title=title, measure=display.health_name)
     builder = _Builder(timeline)
@@ -229,7 +240,7 @@ def build(events: Iterable[Event], reading: Reading, *, scenario: msgspec.Raw, t
         if marker is not None:
             for mark in marker(event, state):
                 builder.mark(mark)
-        health.note(event.t)
+        health.note(event.t, *looked.fresh())
         timeline.end = event.t
         if isinstance(event, EncounterEnded):
             timeline.winner, timeline.end_reason, timeline.ended_at = event.winner, event.reason, event.t
@@ -250,9 +261,14 @@ class _Health:
         self.left: dict[str, Decimal] = {}
         self.sides: dict[str, Decimal] = {}
 
-    def note(self, t: int) -> None:
-        """What changed at ``t`` (a combatant's figures are new objects once they change)."""
-        for who, combatant in self.combatants.items():
+    def note(self, t: int, looked: set[str], everyone: bool) -> None:
+        """What changed at ``t`` of the combatants ``looked`` up (or of ``everyone``): a combatant's figures
+        are new objects once they change."""
+        combatants = self.combatants
+        for who in dict.keys(combatants) if everyone else looked:
+            combatant = dict.get(combatants, who)
+            if combatant is None:
+                continue
             figures = (combatant.damage_points, combatant.damage_taken)
             before = self.seen.get(who)
             if before is not None and before[0] is figures[0] and before[1] is figures[1]:

@@ -104,6 +104,29 @@ def test_a_close_cuts_short_a_span_still_going() -> None:
     assert [(s.start, s.end) for s in timeline.lanes["a"].spans] == [(1000, 4000)]
 
 
+def test_a_close_cuts_short_only_its_combatants_spans_of_its_kind() -> None:
+    timeline = Timeline(title="")
+    timeline.lanes["a"] = Lane("a", "A", "x")
+    timeline.lanes["b"] = Lane("b", "B", "y")
+    builder = _Builder(timeline)
+    builder.mark(Span(combatant="a", kind="cast", start=1000, end=9000, label="Frost"))
+    builder.mark(Span(combatant="a", kind="action", start=1000, end=9000, label="waits"))
+    builder.mark(Span(combatant="b", kind="cast", start=1000, end=9000, label="Fire"))
+    builder.mark(Close(combatant="a", kind="cast", at=4000))
+    ends = {(lane, s.kind): s.end for lane in "ab" for s in timeline.lanes[lane].spans}
+    assert ends == {("a", "cast"): 4000, ("a", "action"): 9000, ("b", "cast"): 9000}
+
+
+def test_going_out_cuts_short_every_span_of_the_combatant_still_going() -> None:
+    timeline = Timeline(title="")
+    timeline.lanes["a"] = Lane("a", "A", "x")
+    builder = _Builder(timeline)
+    builder.mark(Span(combatant="a", kind="cast", start=1000, end=9000, label="Frost"))
+    builder.mark(Span(combatant="a", kind="action", start=2000, end=8000, label="waits"))
+    builder.mark(Instant(combatant="a", kind="out", at=5000))
+    assert [(s.kind, s.end) for s in timeline.lanes["a"].spans] == [("cast", 5000), ("action", 5000)]
+
+
 def test_an_open_span_closes_when_its_combatant_goes_out() -> None:
     timeline = Timeline(title="")
     timeline.lanes["a"] = Lane("a", "A", "x")
