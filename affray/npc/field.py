@@ -29,6 +29,8 @@ class Contact(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         """Out, or under a condition at ``now``: it can neither act nor react."""
         if self.out:
             return True
+        if not self.conditions:
+            return False
         return any(until is None or now < until for _, until in self.conditions)
 
 
@@ -69,12 +71,31 @@ class FieldWatch:
         self._roster = Roster(contacts=(), version=-1)
 
     def roster(self) -> Roster:
-        """The roster as of the state's current ``field_version``."""
+        """The roster as of the state's current ``field_version`` (a contact made again only for a
+        combatant that moved, fell or has conditions)."""
         state = self._state
         if self._roster.version != state.field_version:
-            contacts = tuple(contact_of(c) for c in state.combatants.values())
-            timed = [until for c in contacts for _, until in c.conditions if until is not None]
-            self._roster = Roster(
-                contacts=contacts, version=state.field_version, steady_until=min(timed) if timed else None
-            )
+            contacts, steady_until = _contacts(state.combatants, self._roster.contacts)
+            self._roster = Roster(contacts=contacts, version=state.field_version, steady_until=steady_until)
         return self._roster
+
+
+def _contacts(combatants: Any, before: tuple[Contact, ...]) -> tuple[tuple[Contact, ...], int | None]:
+    """Each combatant's contact: as ``before`` (in the same order, for those who had joined then) where it
+    still holds (the same position, out or not as it was, and no conditions then or now), else made anew;
+    and the first ms a condition runs out (None: none is timed)."""
+    made = []
+    timed: list[int] = []
+    for k, combatant in enumerate(combatants.values()):
+        kept = before[k] if k < len(before) else None
+        if (
+            kept is None
+            or kept.position is not combatant.position
+            or kept.out != combatant.out
+            or kept.conditions
+            or combatant.conditions
+        ):
+            kept = contact_of(combatant)
+            timed += [until for _, until in kept.conditions if until is not None]
+        made.append(kept)
+    return tuple(made), min(timed) if timed else None
