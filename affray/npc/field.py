@@ -84,18 +84,13 @@ def _contacts(combatants: Any, before: tuple[Contact, ...]) -> tuple[tuple[Conta
     """Each combatant's contact: as ``before`` (in the same order, for those who had joined then) where it
     still holds (the same position, out or not as it was, and no conditions then or now), else made anew;
     and the first ms a condition runs out (None: none is timed)."""
-    made = []
-    timed: list[int] = []
-    for k, combatant in enumerate(combatants.values()):
-        kept = before[k] if k < len(before) else None
-        if (
-            kept is None
-            or kept.position is not combatant.position
-            or kept.out != combatant.out
-            or kept.conditions
-            or combatant.conditions
-        ):
-            kept = contact_of(combatant)
-            timed += [until for _, until in kept.conditions if until is not None]
-        made.append(kept)
+    live = list(combatants.values())
+    made = [
+        kept
+        if kept.position is c.position and kept.out == c.out and not (kept.conditions or c.conditions)
+        else contact_of(c)
+        for kept, c in zip(before, live, strict=False)
+    ]
+    made += map(contact_of, live[len(before) :])
+    timed = [until for c in made if c.conditions for _, until in c.conditions if until is not None]
     return tuple(made), min(timed) if timed else None
