@@ -88,6 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.runs < 1 or args.per_side < 1:
         parser.error("--runs and --per-side must be at least 1")
+    known = commands("", 0.0)
+    unknown = [name for name in args.only.split(",") if name and name not in known]
+    if unknown:
+        parser.error(f"--only: no command {unknown[0]!r} here (known: {', '.join(known)})")
     with tempfile.TemporaryDirectory(prefix="affray-big-") as folder:
         cwd = Path(folder)
         write_lines(cwd / "lines.toml", args.per_side)
