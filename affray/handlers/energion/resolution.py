@@ -98,8 +98,8 @@ def strike_again(
     """A plain blow (``plain_blow``) struck once more, as ``resolve_attack`` strikes it: its hit roll on
     ``hits``, the parry of one that would land (E5), the damage of one that lands (E7). ``_outcome``'s
     work for a blow with no shot, subdual, charge or ruling, without its questions: a streak strikes
-    such blows by the hundred thousand. The event is stamped with the next seq and the time now, for
-    ``Encounter.record``."""
+    such blows by the hundred thousand. The event is stamped with the next seq and the time now, for the
+    encounter's recorder of attacks (``Encounter.recorder``)."""
     hit = blow.struck(hits)
     quality = hit.quality
     parry = _parry(encounter, defender, melee=True) if quality > 0 else None
