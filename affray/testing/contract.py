@@ -374,6 +374,14 @@ class RulesetContract(_TablesContract):
         for event, live in zip(encounter.log, snapshots, strict=True):
             assert digest(fold([event], encounter.vocabulary, state)) == live, f"seq {event.seq}"
 
+    def test_a_reading_that_only_folds_gives_the_state_of_the_whole_reading(self, sample: Path) -> None:
+        """A sample's log read as ``affray state`` reads it, each kind decoded with the members its fold
+        reads (``Part.folds``), folds to the state it folds to read whole."""
+        data = _log_of(sample)
+        folded = read_bytes(data, rulesets.vocabulary_for, folding=True)
+        whole = _read(data)
+        assert digest(fold(folded.events, folded.vocabulary)) == digest(fold(whole.events, whole.vocabulary))
+
     def test_a_run_keeping_no_log_hands_its_sinks_the_events_a_run_logs(self, sample: Path) -> None:
         """``keep_log=False`` keeps nothing but hands the sinks every event, and counts them."""
         ruleset, scenario = _load(sample)
