@@ -33,7 +33,9 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=Fals
     MOVES_THE_FIELD: ClassVar[bool] = False
     """Whether this kind changes who stands where: a join, a move, a fall, a condition. The fold counts
     such events (``EncounterState.field_version``) so that controllers' views of the field are rebuilt
-    only when it changed; a kind that changes a position, ``out`` or ``conditions`` must say so."""
+    only when it changed; a kind that changes a position, ``out`` or ``conditions`` must say so, and
+    changes them only for the combatant its ``combatant`` member names (a vocabulary refuses a kind that
+    says so and has no such member)."""
     CHANGES_THE_WORLD: ClassVar[bool] = True
     """Whether this kind may change what a combatant's next action is checked against. The encounter counts
     such events (``Encounter.changes``): while none happens, a combatant may repeat an action without its

@@ -87,6 +87,13 @@ def _check_aliases(aliases: Mapping[str, str], owners: Mapping[str, str]) -> Non
             raise VocabularyError(f"alias {former!r} is the name of a kind {owners[former]} defines")
 
 
+def _check_field_movers(kinds: tuple[type[Event], ...]) -> None:
+    """Every kind that moves the field names the combatant it moves (``Event.MOVES_THE_FIELD``)."""
+    for kind in kinds:
+        if kind.MOVES_THE_FIELD and "combatant" not in kind.__struct_fields__:
+            raise VocabularyError(f"{kind_of(kind)} moves the field but names no combatant it moves")
+
+
 def _narrow_kinds(parts: tuple[Part, ...]) -> dict[type[Event], type[Event]]:
     """Each kind whose every applier, in ``parts``, lists the members it reads, with its narrow kind."""
     reads: dict[type[Event], list[str]] = {}
@@ -139,6 +146,7 @@ class Vocabulary(Generic[S]):
                     raise VocabularyError(f"{part.name}: extends {kind.__name__}, which no part defines")
                 appliers[kind] = _chain(appliers[kind], extra)
         self.kinds: tuple[type[Event], ...] = tuple(appliers)
+        _check_field_movers(self.kinds)
         _check_aliases(aliases, owners)
         self.appliers = appliers
         self.upcasters = upcasters

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import msgspec
 import simpy
@@ -67,6 +67,9 @@ class Encounter(simpy.Environment, Generic[S]):
         self.vocabulary = vocabulary
         self.state: S = vocabulary.new_state()
         self._recorders: dict[type[Event], Callable[[Any], None]] = {}
+        self.moved: dict[str, int] = {}
+        """Each combatant an event that moves the field named (``Event.MOVES_THE_FIELD``), with the seq of
+        the last such event, the most recent last: what changed on the field since a given seq."""
         self.log: list[Event] = []
         self._keep_log = keep_log
         self.count = 0
@@ -115,6 +118,7 @@ class Encounter(simpy.Environment, Generic[S]):
         apply = self.vocabulary.appliers[kind]
         state = self.state
         changes_the_world = kind.CHANGES_THE_WORLD
+        moves_the_field, moved = kind.MOVES_THE_FIELD, self.moved
 
         def record(event: E) -> None:
             if self._sink_failed is not None:
@@ -125,6 +129,10 @@ class Encounter(simpy.Environment, Generic[S]):
             state.t = event.t
             if changes_the_world:
                 self.changes += 1
+            if moves_the_field:
+                mover = cast(Any, event).combatant
+                moved.pop(mover, None)
+                moved[mover] = event.seq
             self.last = event
             if self._keep_log:
                 self.log.append(event)

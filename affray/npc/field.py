@@ -8,7 +8,9 @@ and a controller holding it cannot change the encounter.
 
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import msgspec
 
@@ -64,20 +66,72 @@ def contact_of(combatant: Any) -> Contact:
 
 
 class FieldWatch:
-    """The roster of one encounter's state, remade when the field changes."""
+    """The roster of one encounter's state, remade when the field changes. With ``moved`` (the encounter's
+    record of who moved the field last, and when: ``Encounter.moved``) only the contacts of those named
+    since the roster was last made are made again; without it, those that changed."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: Any, moved: dict[str, int] | None = None) -> None:
         self._state = state
+        self._moved = moved
         self._roster = Roster(contacts=(), version=-1)
+        self._seen = 0
+        """The seq of the last move the roster holds."""
+        self._where: dict[str, int] = {}
+        self._timed: dict[str, int] = {}
+        """The first ms a condition of each combatant runs out, of those with a timed one."""
 
     def roster(self) -> Roster:
-        """The roster as of the state's current ``field_version`` (a contact made again only for a
-        combatant that moved, fell or has conditions)."""
+        """The roster as of the state's current ``field_version``."""
         state = self._state
         if self._roster.version != state.field_version:
-            contacts, steady_until = _contacts(state.combatants, self._roster.contacts)
+            if self._moved is None:
+                contacts, steady_until = _contacts(state.combatants, self._roster.contacts)
+            else:
+                contacts, steady_until = self._remade(self._moved)
             self._roster = Roster(contacts=contacts, version=state.field_version, steady_until=steady_until)
         return self._roster
+
+    def _remade(self, moved: dict[str, int]) -> tuple[tuple[Contact, ...], int | None]:
+        """The contacts with those of the combatants ``moved`` names since ``_seen`` made again (all of
+        them when one has joined since, to keep the order they joined in); when a condition runs out."""
+        changed = list(takewhile(lambda named: named[1] > self._seen, reversed(moved.items())))
+        if not changed:
+            return self._roster.contacts, self._roster.steady_until
+        self._seen = changed[0][1]
+        combatants = self._state.combatants
+        if any(who not in self._where for who, _ in changed):
+            made = tuple(contact_of(c) for c in combatants.values())
+            self._where = {contact.id: k for k, contact in enumerate(made)}
+            self._timed = {}
+            for contact in made:
+                self._time(contact)
+        else:
+            contacts = list(self._roster.contacts)
+            for who, _ in changed:
+                contacts[self._where[who]] = contact = contact_of(combatants[who])
+                self._time(contact)
+            made = tuple(contacts)
+        return made, min(self._timed.values()) if self._timed else None
+
+    def _time(self, contact: Contact) -> None:
+        """Note when ``contact``'s first timed condition runs out, if it has one."""
+        ends = [until for _, until in contact.conditions if until is not None]
+        if ends:
+            self._timed[contact.id] = min(ends)
+        else:
+            self._timed.pop(contact.id, None)
+
+
+_WATCHES: WeakKeyDictionary[Any, FieldWatch] = WeakKeyDictionary()
+
+
+def watch_of(encounter: Any) -> FieldWatch:
+    """The one watch of ``encounter``'s field (its ``state`` and its record of who moved, ``moved``),
+    shared by every controller that looks at it: the roster is made again once for each change."""
+    watch = _WATCHES.get(encounter)
+    if watch is None:
+        watch = _WATCHES[encounter] = FieldWatch(encounter.state, encounter.moved)
+    return watch
 
 
 def _contacts(combatants: Any, before: tuple[Contact, ...]) -> tuple[tuple[Contact, ...], int | None]:

@@ -14,6 +14,7 @@ from affray.events.base import Event
 from affray.events.codec import encode_log
 from affray.events.energion.kinds import AttackResolved, CombatantJoined, Perceived, Reacted
 from affray.events.energion.state import vocabulary
+from affray.events.shared import CombatantOut
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario
 from affray.kernel.dice import Dice, ManualDice
@@ -99,6 +100,15 @@ def test_an_event_stamped_by_its_handler_is_recorded_as_an_emitted_one_is() -> N
         emitted.emit(joined(name))
     assert (e.log, e.count, e.last) == (emitted.log, 2, emitted.log[-1])
     assert digest(e.state) == digest(emitted.state)
+
+
+def test_the_encounter_notes_who_moved_the_field_last_and_when() -> None:
+    e = encounter()
+    for name in "abc":
+        e.emit(joined(name))
+    e.emit(Perceived(combatant="a", after_ms=0))
+    e.emit(CombatantOut(combatant="a", reason="fled"))
+    assert list(e.moved.items()) == [("b", 2), ("c", 3), ("a", 5)]
 
 
 def test_changes_count_the_events_that_change_the_world_and_not_attacks() -> None:

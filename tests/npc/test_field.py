@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from affray.events.base import Position
-from affray.npc.field import FieldWatch
+from affray.npc.field import FieldWatch, watch_of
 
 
 @dataclass
@@ -44,6 +44,22 @@ changes = st.lists(
 )
 
 
+def change(state: Field, moved: dict[str, int], who: str, how: str) -> None:
+    """``how`` done to ``who``, as an event that moves the field folds it and the encounter notes it."""
+    fighter = state.combatants[who]
+    if how == "move":
+        fighter.position = at(int(fighter.position[0]) + 1)
+    elif how == "fall":
+        fighter.out = True
+    elif how == "stun":
+        fighter.conditions["stunned"] = 5000 + state.field_version
+    else:
+        fighter.conditions.clear()
+    state.field_version += 1
+    moved.pop(who, None)
+    moved[who] = state.field_version
+
+
 @given(changes)
 def test_a_roster_remade_as_the_field_moves_is_the_roster_made_from_nothing(
     steps: list[tuple[int, str]],
@@ -51,18 +67,29 @@ def test_a_roster_remade_as_the_field_moves_is_the_roster_made_from_nothing(
     state = field_of(6)
     watch = FieldWatch(state)
     watch.roster()
-    for k, change in steps:
-        fighter = state.combatants[f"c{k}"]
-        if change == "move":
-            fighter.position = at(int(fighter.position[0]) + 1)
-        elif change == "fall":
-            fighter.out = True
-        elif change == "stun":
-            fighter.conditions["stunned"] = 5000
-        else:
-            fighter.conditions.clear()
-        state.field_version += 1
+    for k, how in steps:
+        change(state, {}, f"c{k}", how)
         assert watch.roster() == FieldWatch(state).roster()
+
+
+@given(changes, st.lists(st.booleans(), max_size=12))
+def test_a_roster_remade_from_who_moved_is_the_roster_made_from_nothing(
+    steps: list[tuple[int, str]], looks: list[bool]
+) -> None:
+    state = field_of(0)
+    moved: dict[str, int] = {}
+    watch = FieldWatch(state, moved)
+    for k in range(6):
+        state.combatants[f"c{k}"] = Fighter(f"c{k}", "ab"[k % 2], at(k))
+        state.field_version += 1
+        moved[f"c{k}"] = state.field_version
+        if k == 2:
+            watch.roster()  # some have joined when the roster is first made, some after
+    for (k, how), look in zip(steps, [*looks, *[True] * len(steps)], strict=False):
+        change(state, moved, f"c{k}", how)
+        if look:  # the roster is asked for after some changes, not after each
+            assert watch.roster() == FieldWatch(state).roster()
+    assert watch.roster() == FieldWatch(state).roster()
 
 
 def test_a_combatant_joining_is_on_the_roster_remade() -> None:
@@ -72,3 +99,17 @@ def test_a_combatant_joining_is_on_the_roster_remade() -> None:
     state.combatants["c2"] = Fighter("c2", "a", at(9))
     state.field_version += 1
     assert [contact.id for contact in watch.roster().contacts] == ["c0", "c1", "c2"]
+
+
+class Encounter:
+    """What ``watch_of`` reads of an encounter."""
+
+    def __init__(self) -> None:
+        self.state = field_of(2)
+        self.moved: dict[str, int] = {}
+
+
+def test_every_controller_of_one_encounter_shares_one_watch() -> None:
+    one, other = Encounter(), Encounter()
+    assert watch_of(one) is watch_of(one)
+    assert watch_of(one) is not watch_of(other)

@@ -49,7 +49,7 @@ from affray.npc.energion.intents import (
     Wait,
 )
 from affray.npc.energion.view import View, seen
-from affray.npc.field import FieldWatch
+from affray.npc.field import watch_of
 from affray.npc.outside import Chosen
 from affray.rules.energion import ranged
 
@@ -79,7 +79,7 @@ class Acting:
             or loadout.spec.parry
             or any(a.weapon.parry for a in loadout.arms)
         )
-        self._field = FieldWatch(encounter.state)
+        self._field = watch_of(encounter)
         self._look = partial(_look, encounter.state.combatants)
         self.menu: tuple[Intent, ...] | None = None
         """Every intent it could be offered (:func:`.repertoire.menu`), worked out when first asked."""

@@ -20,7 +20,7 @@ from affray.events.fivestep.kinds import (
 from affray.handlers.fivestep.host import Arena, FivestepHost
 from affray.handlers.fivestep.turns import turn
 from affray.kernel.space import distance
-from affray.npc.field import FieldWatch
+from affray.npc.field import watch_of
 from affray.rules.fivestep.dice import D100
 from affray.rules.fivestep.sequence import (
     ROUND_MS,
@@ -55,7 +55,7 @@ class RoundKeeper:
         self.in_sight = True
         self.taken_before: dict[str, Decimal] = {}
         self.taken_last_round: dict[str, Decimal] = {}
-        self.watch = FieldWatch(encounter.state)
+        self.watch = watch_of(encounter)
 
     # --- sides -------------------------------------------------------------------------------------
 
