@@ -111,17 +111,7 @@ def strike_again(
         outcome = "parried"
     else:
         damage = _plain_damage(attacker, arm, quality)
-    return AttackResolved(
-        seq=encounter.count + 1,
-        t=int(encounter.now),
-        attacker=attacker.id,
-        target=defender.id,
-        weapon=arm.weapon.name,
-        hit=hit,
-        parry=parry,
-        outcome=outcome,
-        damage=damage,
-    )
+    return _attack_event(encounter, attacker, arm, defender, hit, parry, outcome, damage)
 
 
 def _outcome(
@@ -148,7 +138,23 @@ def _outcome(
         outcome = "hit"
         subdued = encounter.state.combatants[defender.id] if subdue else None
         damage = _ruled_damage(_damage(attacker, arm, quality, shot, subdued, charge_speed), ruled)
+    return _attack_event(encounter, attacker, arm, defender, hit, parry, outcome, damage)
+
+
+def _attack_event(
+    encounter: Arena,
+    attacker: Loadout,
+    arm: Arm,
+    defender: Loadout,
+    hit: HitDerivation,
+    parry: ParryAttempt | None,
+    outcome: Outcome,
+    damage: DamageDerivation | None,
+) -> AttackResolved:
+    """The attack's event, stamped with the next seq and the time now."""
     return AttackResolved(
+        seq=encounter.count + 1,
+        t=int(encounter.now),
         attacker=attacker.id,
         target=defender.id,
         weapon=arm.weapon.name,
