@@ -68,7 +68,7 @@ def contact_of(combatant: Any) -> Contact:
 class FieldWatch:
     """The roster of one encounter's state, remade when the field changes. With ``moved`` (the encounter's
     record of who moved the field last, and when: ``Encounter.moved``) only the contacts of those named
-    since the roster was last made are made again; without it, those that changed."""
+    since the roster was last made are made again; without it, every contact."""
 
     def __init__(self, state: Any, moved: dict[str, int] | None = None) -> None:
         self._state = state
@@ -84,34 +84,35 @@ class FieldWatch:
         """The roster as of the state's current ``field_version``."""
         state = self._state
         if self._roster.version != state.field_version:
-            if self._moved is None:
-                contacts, steady_until = _contacts(state.combatants, self._roster.contacts)
-            else:
-                contacts, steady_until = self._remade(self._moved)
+            contacts = self._made_anew() if self._moved is None else self._remade(self._moved)
+            steady_until = min(self._timed.values()) if self._timed else None
             self._roster = Roster(contacts=contacts, version=state.field_version, steady_until=steady_until)
         return self._roster
 
-    def _remade(self, moved: dict[str, int]) -> tuple[tuple[Contact, ...], int | None]:
+    def _remade(self, moved: dict[str, int]) -> tuple[Contact, ...]:
         """The contacts with those of the combatants ``moved`` names since ``_seen`` made again (all of
-        them when one has joined since, to keep the order they joined in); when a condition runs out."""
+        them when one has joined since, to keep the order they joined in)."""
         changed = list(takewhile(lambda named: named[1] > self._seen, reversed(moved.items())))
         if not changed:
-            return self._roster.contacts, self._roster.steady_until
+            return self._roster.contacts
         self._seen = changed[0][1]
-        combatants = self._state.combatants
         if any(who not in self._where for who, _ in changed):
-            made = tuple(contact_of(c) for c in combatants.values())
-            self._where = {contact.id: k for k, contact in enumerate(made)}
-            self._timed = {}
-            for contact in made:
-                self._time(contact)
-        else:
-            contacts = list(self._roster.contacts)
-            for who, _ in changed:
-                contacts[self._where[who]] = contact = contact_of(combatants[who])
-                self._time(contact)
-            made = tuple(contacts)
-        return made, min(self._timed.values()) if self._timed else None
+            return self._made_anew()
+        combatants = self._state.combatants
+        contacts = list(self._roster.contacts)
+        for who, _ in changed:
+            contacts[self._where[who]] = contact = contact_of(combatants[who])
+            self._time(contact)
+        return tuple(contacts)
+
+    def _made_anew(self) -> tuple[Contact, ...]:
+        """Every combatant's contact, made again."""
+        made = tuple(contact_of(c) for c in self._state.combatants.values())
+        self._where = {contact.id: k for k, contact in enumerate(made)}
+        self._timed = {}
+        for contact in made:
+            self._time(contact)
+        return made
 
     def _time(self, contact: Contact) -> None:
         """Note when ``contact``'s first timed condition runs out, if it has one."""
@@ -132,19 +133,3 @@ def watch_of(encounter: Any) -> FieldWatch:
     if watch is None:
         watch = _WATCHES[encounter] = FieldWatch(encounter.state, encounter.moved)
     return watch
-
-
-def _contacts(combatants: Any, before: tuple[Contact, ...]) -> tuple[tuple[Contact, ...], int | None]:
-    """Each combatant's contact: as ``before`` (in the same order, for those who had joined then) where it
-    still holds (the same position, out or not as it was, and no conditions then or now), else made anew;
-    and the first ms a condition runs out (None: none is timed)."""
-    live = list(combatants.values())
-    made = [
-        kept
-        if kept.position is c.position and kept.out == c.out and not (kept.conditions or c.conditions)
-        else contact_of(c)
-        for kept, c in zip(before, live, strict=False)
-    ]
-    made += map(contact_of, live[len(before) :])
-    timed = [until for c in made if c.conditions for _, until in c.conditions if until is not None]
-    return tuple(made), min(timed) if timed else None

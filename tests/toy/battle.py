@@ -16,7 +16,7 @@ from affray.kernel.fairseed import FairSeed
 from affray.kernel.scenario import Dice as DiceSection
 from affray.kernel.scenario import Identifier, Section, Seed, check_dice, check_fighters, convert
 from affray.kernel.space import metres
-from affray.npc.field import FieldWatch
+from affray.npc.field import FieldWatch, watch_of
 from affray.npc.targeting import nearest_enemy
 from tests.toy.kinds import FighterJoined, Swung
 from tests.toy.state import ToyState, vocabulary
@@ -94,7 +94,7 @@ class ToyBattle(Finisher):
                     speed_ms=spec.speed * 1000,
                 )
             )
-        watch = FieldWatch(encounter.state)
+        watch = watch_of(encounter)
         for spec in self.scenario.combatants:
             encounter.process(self._swings(encounter, spec, watch))
         encounter.process(time_limit(encounter, self.scenario.max_seconds))
