@@ -15,6 +15,7 @@ from weakref import WeakKeyDictionary
 import msgspec
 
 from affray.events.base import Position
+from affray.npc.cells import CELLS_FROM, Cells, cells_moved, cells_of
 
 
 class Contact(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -44,6 +45,9 @@ class Roster(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     steady_until: int | None = None
     """Until this ms no condition runs out by itself, so who can fight changes only with a new version;
     None when no condition is timed."""
+    cells: Cells | None = None
+    """Where the contacts not out stand, side by side (``affray.npc.cells``), for a roster of
+    ``CELLS_FROM`` or more; None: the nearest enemy is found by looking at every contact."""
 
     def get(self, combatant: str) -> Contact | None:
         """The contact of ``combatant``, if it is in the fight."""
@@ -84,35 +88,42 @@ class FieldWatch:
         """The roster as of the state's current ``field_version``."""
         state = self._state
         if self._roster.version != state.field_version:
-            contacts = self._made_anew() if self._moved is None else self._remade(self._moved)
+            contacts, cells = self._made_anew() if self._moved is None else self._remade(self._moved)
             steady_until = min(self._timed.values()) if self._timed else None
-            self._roster = Roster(contacts=contacts, version=state.field_version, steady_until=steady_until)
+            self._roster = Roster(
+                contacts=contacts, version=state.field_version, steady_until=steady_until, cells=cells
+            )
         return self._roster
 
-    def _remade(self, moved: dict[str, int]) -> tuple[Contact, ...]:
+    def _remade(self, moved: dict[str, int]) -> tuple[tuple[Contact, ...], Cells | None]:
         """The contacts with those of the combatants ``moved`` names since ``_seen`` made again (all of
-        them when one has joined since, to keep the order they joined in)."""
+        them when one has joined since, to keep the order they joined in), and their cells."""
+        roster = self._roster
         changed = list(takewhile(lambda named: named[1] > self._seen, reversed(moved.items())))
         if not changed:
-            return self._roster.contacts
+            return roster.contacts, roster.cells
         self._seen = changed[0][1]
         if any(who not in self._where for who, _ in changed):
             return self._made_anew()
         combatants = self._state.combatants
-        contacts = list(self._roster.contacts)
+        contacts = list(roster.contacts)
+        changes = []
         for who, _ in changed:
-            contacts[self._where[who]] = contact = contact_of(combatants[who])
+            index = self._where[who]
+            contacts[index] = contact = contact_of(combatants[who])
+            changes.append((index, roster.contacts[index], contact))
             self._time(contact)
-        return tuple(contacts)
+        made = tuple(contacts)
+        return made, None if roster.cells is None else cells_moved(roster.cells, changes)
 
-    def _made_anew(self) -> tuple[Contact, ...]:
-        """Every combatant's contact, made again."""
+    def _made_anew(self) -> tuple[tuple[Contact, ...], Cells | None]:
+        """Every combatant's contact, made again, and their cells."""
         made = tuple(contact_of(c) for c in self._state.combatants.values())
         self._where = {contact.id: k for k, contact in enumerate(made)}
         self._timed = {}
         for contact in made:
             self._time(contact)
-        return made
+        return made, _cells(made)
 
     def _time(self, contact: Contact) -> None:
         """Note when ``contact``'s first timed condition runs out, if it has one."""
@@ -121,6 +132,11 @@ class FieldWatch:
             self._timed[contact.id] = min(ends)
         else:
             self._timed.pop(contact.id, None)
+
+
+def _cells(contacts: tuple[Contact, ...]) -> Cells | None:
+    """The cells of a roster big enough to need them."""
+    return cells_of(contacts) if len(contacts) >= CELLS_FROM else None
 
 
 _WATCHES: WeakKeyDictionary[Any, FieldWatch] = WeakKeyDictionary()

@@ -8,10 +8,9 @@ from typing import Protocol
 
 from affray.events.base import Position
 from affray.kernel.space import distance
+from affray.npc.cells import nearest_standing
 from affray.npc.field import Contact, Roster
 
-Distances = dict[str, tuple[object, object, Decimal]]
-"""A controller's last distance to each combatant, kept while neither has moved (the same positions)."""
 Found = tuple[Contact, Decimal] | None
 
 
@@ -24,37 +23,18 @@ class Placed(Protocol):
     def position(self) -> Position: ...
 
 
-def nearest_enemy(
-    me: Placed,
-    roster: Roster,
-    now: int,
-    priority: Sequence[str] = (),
-    known_distances: Distances | None = None,
-) -> Found:
+def nearest_enemy(me: Placed, roster: Roster, now: int, priority: Sequence[str] = ()) -> Found:
     """The first standing priority target, else the nearest standing enemy, and its distance (to the
-    millimetre; ties go to the one listed first). ``known_distances`` spares recomputing them."""
-    cache: Distances = {} if known_distances is None else known_distances
+    millimetre; ties go to the one listed first), looked for in the roster's cells where it keeps them."""
     here: Position = me.position
     for wanted in priority:
         other = roster.get(wanted)
         if other is not None and other.side != me.side and not other.incapacitated(now):
             return other, distance(here, other.position)
-    best: tuple[Decimal, Contact] | None = None
-    for other in roster.contacts:
-        if other.side == me.side or other.incapacitated(now):
-            continue
-        there = other.position
-        known = cache.get(other.id)
-        if known is not None and known[0] is here and known[1] is there:
-            gap = known[2]
-        else:
-            gap = distance(here, there)
-            cache[other.id] = (here, there, gap)
-        if best is None or gap < best[0]:
-            best = (gap, other)
-    if best is None:
+    found = nearest_standing(here, me.side, roster.contacts, roster.cells, now)
+    if found is None:
         return None
-    return best[1], best[0]
+    return roster.contacts[found[0]], found[1]
 
 
 class TargetMemory:
@@ -63,7 +43,6 @@ class TargetMemory:
     same, when the same choice follows."""
 
     def __init__(self) -> None:
-        self.distances: Distances = {}
         self._version = -1
         self._priority: Sequence[str] = ()
         self._found: Found = None
@@ -71,7 +50,7 @@ class TargetMemory:
     def nearest(self, me: Placed, roster: Roster, now: int, priority: Sequence[str] = ()) -> Found:
         """``nearest_enemy`` for ``me``, remembered until the field or the priority targets change."""
         if roster.version != self._version or not roster.steady(now) or priority != self._priority:
-            self._found = nearest_enemy(me, roster, now, priority, self.distances)
+            self._found = nearest_enemy(me, roster, now, priority)
             self._version = roster.version if roster.steady(now) else -1
             self._priority = priority
         return self._found

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from affray.events.base import Position
+from affray.npc.cells import CELLS_FROM
 from affray.npc.field import FieldWatch, watch_of
 
 
@@ -48,7 +50,7 @@ def change(state: Field, moved: dict[str, int], who: str, how: str) -> None:
     """``how`` done to ``who``, as an event that moves the field folds it and the encounter notes it."""
     fighter = state.combatants[who]
     if how == "move":
-        fighter.position = at(int(fighter.position[0]) + 1)
+        fighter.position = at(int(fighter.position[0]) + 3)
     elif how == "fall":
         fighter.out = True
     elif how == "stun":
@@ -72,14 +74,16 @@ def test_a_roster_remade_as_the_field_moves_is_the_roster_made_from_nothing(
         assert watch.roster() == FieldWatch(state).roster()
 
 
+@pytest.mark.parametrize("count", [6, CELLS_FROM + 2])
 @given(changes, st.lists(st.booleans(), max_size=12))
 def test_a_roster_remade_from_who_moved_is_the_roster_made_from_nothing(
-    steps: list[tuple[int, str]], looks: list[bool]
+    count: int, steps: list[tuple[int, str]], looks: list[bool]
 ) -> None:
+    """Its contacts, and with as many combatants as keep them, its cells."""
     state = field_of(0)
     moved: dict[str, int] = {}
     watch = FieldWatch(state, moved)
-    for k in range(6):
+    for k in range(count):
         state.combatants[f"c{k}"] = Fighter(f"c{k}", "ab"[k % 2], at(k))
         state.field_version += 1
         moved[f"c{k}"] = state.field_version
