@@ -23,7 +23,7 @@ from affray import files, rulesets
 from affray.cli.command import Interrupted, a_log_file, refuse_overwriting, tell_notes
 from affray.cli.group import cli, short_help_of
 from affray.cli.run import record, summarize
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines
 from affray.errors import AffrayError, DiceExhausted, ScenarioError, WantedRoll, read_user_file
 from affray.events.base import Event
 from affray.events.codec import ENCODER, LogWriter
@@ -81,8 +81,7 @@ class _Session:
         """Tell the events not yet told."""
         spec = self.scenario()
         reading = rulesets.reading(rulesets.header(self.ruleset, spec), self.source)
-        for line in list(narrate(events, reading.vocabulary(), reading.tellers()))[self.shown :]:
-            click.echo(one_line(line))
+        echo_lines(list(narrate(events, reading.vocabulary(), reading.tellers()))[self.shown :])
         self.shown = max(self.shown, len(events))
 
     def enter(self, roll: str, faces: list[int]) -> None:

@@ -8,7 +8,7 @@ import click
 
 from affray.cli.command import LOG, open_log_arg, warn_if_broken
 from affray.cli.group import EXIT_DIFFERENT, cli, short_help_of
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines, one_line
 from affray.errors import AffrayError
 from affray.events.codec import ENCODER, LogHeader
 from affray.replays.diff import diff_logs, tell_diff
@@ -53,7 +53,6 @@ def diff(a: LogStore, b: LogStore, as_json: bool) -> None:
     else:
         click.echo(one_line(named(left.header, "A", a)))
         click.echo(one_line(named(right.header, "B", b)))
-        for line in tell_diff(comparison, "A", "B"):
-            click.echo(one_line(line))
+        echo_lines(tell_diff(comparison, "A", "B"))
     if not comparison.same:
         sys.exit(EXIT_DIFFERENT)

@@ -11,7 +11,7 @@ import msgspec
 from affray import rulesets
 from affray.cli.command import LOG, open_log_arg, warn_if_broken
 from affray.cli.group import cli, short_help_of
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines
 from affray.errors import AffrayError
 from affray.events.base import Event
 from affray.events.codec import ENCODER
@@ -56,8 +56,7 @@ def explain(log: LogStore, seq: int, as_json: bool, odds_file: Path | None) -> N
     if as_json:
         click.echo(ENCODER.encode(explained).decode())
         return
-    for line in tell_explained(explained):
-        click.echo(one_line(line))
+    echo_lines(tell_explained(explained))
 
 
 def _from_a_snapshot(log: LogStore, reader: LogReader, reading: Reading, seq: int) -> Explaining | None:

@@ -27,7 +27,7 @@ from affray.batch.runner import BatchSpec, Done, load
 from affray.cli.command import LOG, SEED, refuse_overwriting, whole_verified
 from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines
 from affray.errors import AffrayError, excerpt, printable, read_user_file
 from affray.events.reader import LogFile
 from affray.kernel.fold import fold
@@ -201,8 +201,7 @@ def odds(
     if as_json:
         click.echo(msgspec.json.encode(report).decode())
     else:
-        for line in tell_odds(report):
-            click.echo(one_line(line))
+        echo_lines(tell_odds(report))
 
 
 SLACK = 1e-9

@@ -15,7 +15,7 @@ from affray import files, rulesets, stores
 from affray.cli.command import LOG, new_output
 from affray.cli.group import cli, short_help_of
 from affray.cli.progress import Progress
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines
 from affray.errors import AffrayError, printable
 from affray.events.reader import LogFile
 from affray.events.sealed import Sealing
@@ -276,8 +276,7 @@ def regress_command(
         rows = [{**msgspec.structs.asdict(r), "winner_changed": r.winner_changed} for r in results]
         click.echo(JSON.encode(rows).decode())
     else:
-        for line in [*filter(None, map(told, results)), *causes(results)]:
-            click.echo(one_line(line))
+        echo_lines([*filter(None, map(told, results)), *causes(results)])
         click.echo(summary(results))
     if junit_path is not None:
         report = junit(results)

@@ -9,7 +9,7 @@ import click
 
 from affray import rulesets
 from affray.cli.group import cli, short_help_of
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines, one_line
 from affray.errors import AffrayError, excerpt
 from affray.kernel.ruleset import Module, Ruleset
 from affray.kernel.tables import TABLE_ENCODER, RulesTable, table_record, table_summary
@@ -68,8 +68,7 @@ def _show_tables(owner: Ruleset[Any, Any] | Module, shown: Sequence[RulesTable],
         if index:
             click.echo("")
         click.echo(one_line(f"{owner.name} {table.name}: {table.title} ({_rules(table)}; {table.source})"))
-        for line in table.lines():
-            click.echo(one_line(line))
+        echo_lines(table.lines())
 
 
 def _entries(query: str, tables: Sequence[RulesTable]) -> list[RulesTable]:

@@ -10,7 +10,7 @@ import click
 from affray import rulesets
 from affray.cli.command import LOG, open_log_arg, warn_if_broken
 from affray.cli.group import cli, short_help_of
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines
 from affray.errors import AffrayError, excerpt
 from affray.events.reader import LogReader
 from affray.kernel.clock import game_time, parse_game_time
@@ -42,8 +42,7 @@ def replay(log: LogStore, form: str) -> None:
     with open_log_arg(log) as reader:
         reading = rulesets.reading(reader.header, str(log))
         try:
-            for line in _told(form, log, reader, reading):
-                click.echo(one_line(line))
+            echo_lines(_told(form, log, reader, reading))
         except FoldError as exc:
             raise AffrayError(f"{log}: {exc} (affray verify tells more)") from None
         warn_if_broken(reader, log, "told")
@@ -94,8 +93,7 @@ def state(log: LogStore, at_time: str | None, seq: int | None, as_json: bool) ->
     if as_json:
         click.echo(encode_state(current).decode())
         return
-    for line in show_state(current, moment, reading, stock):
-        click.echo(one_line(line))
+    echo_lines(show_state(current, moment, reading, stock))
 
 
 def _rebuilt(log: LogStore, reader: LogReader, seq: int | None, moment: int | None) -> Rebuilt:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Iterable
 from typing import TextIO
 
 from affray.errors import printable
@@ -92,6 +93,19 @@ class VisibleText(io.TextIOBase):
     def errors(self) -> str | None:  # type: ignore[override]
         """The stream behind's error handler."""
         return self.stream.errors
+
+
+def echo_lines(lines: Iterable[str]) -> None:
+    """Print each of ``lines`` on a line of its own (``one_line``), as ``click.echo`` would, but flushed
+    once at the end, not after each line: a long telling piped to a file or a pager is written in
+    blocks. On a terminal each line is flushed as it is told."""
+    out = sys.stdout
+    live = out.isatty()
+    for line in lines:
+        out.write(one_line(line) + "\n")
+        if live:
+            out.flush()
+    out.flush()
 
 
 def guard_streams() -> None:

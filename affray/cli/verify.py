@@ -13,7 +13,7 @@ from affray import rulesets
 from affray.cli.command import LOG, find_parent, open_log_arg
 from affray.cli.group import EXIT_CHANGED, EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.signatures import Checked, check_signatures, trusted_keys
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines, one_line
 from affray.errors import AffrayError, LogError
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
 from affray.events.reader import LogReader
@@ -116,8 +116,7 @@ def verify_command(
         raise LogError(f"{log}: {damaged.where()}: {damaged.message}")
     signed = _signatures(log, reader, trusted, required)
     status = _tell_copy(log, reader.header, verdict) if copy else tell_verdict(log, reader.header, verdict)
-    for line in signed.lines:
-        click.echo(one_line(line))
+    echo_lines(signed.lines)
     if signed.failed:
         status = EXIT_VERIFY_FAILED
     if status:

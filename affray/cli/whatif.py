@@ -25,7 +25,7 @@ from affray.cli.command import (
 from affray.cli.diff import named
 from affray.cli.group import EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.run import record
-from affray.cli.terminal import one_line
+from affray.cli.terminal import echo_lines, one_line
 from affray.errors import AffrayError, UnrecordedDecision, printable
 from affray.events.codec import ENCODER, LogHeader, Parent, encode_log
 from affray.events.reader import LogFile
@@ -140,8 +140,7 @@ def whatif(
         comparison = diff_logs(parent, child, (str(log), str(output)))
         click.echo(one_line(named(parent.header, "A", log)))
         click.echo(one_line(named(child.header, "B", written)))
-    for line in tell_diff(comparison, "A", "B"):
-        click.echo(one_line(line))
+    echo_lines(tell_diff(comparison, "A", "B"))
 
 
 def _check_asked(settings: tuple[str, ...], rule: str | None, intent: str | None, reason: str | None) -> None:
