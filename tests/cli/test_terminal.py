@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from affray.cli.progress import Progress
-from affray.cli.terminal import VisibleText, one_line, visible
+from affray.cli.terminal import VisibleText, echo_lines, one_line, visible
 from tests.cli.conftest import DUEL, Affray, Result
 from tests.cli.test_entered_dice import logged_rolls
 
@@ -84,6 +84,32 @@ def test_json_written_through_the_guard_reads_back_as_it_was(text: str) -> None:
 def test_a_line_for_one_item_has_its_own_line_breaks_and_tabs_escaped() -> None:
     assert one_line("a\nb\tc\x1b") == "a\\nb\\tc\\u001b"
     assert one_line("a b") == "a b"
+
+
+class Counted(io.StringIO):
+    """A stream that counts its flushes; a terminal or not."""
+
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+        self.flushes = 0
+
+    def flush(self) -> None:
+        self.flushes += 1
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(("tty", "flushes"), [(False, 1), (True, 3)])
+def test_lines_told_are_flushed_once_unless_to_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, tty: bool, flushes: int
+) -> None:
+    """Two lines: one flush at the end into a pipe; on a terminal, one per line and the end's."""
+    stream = Counted(tty)
+    monkeypatch.setattr(sys, "stdout", stream)
+    echo_lines(["a\tb", "c"])
+    assert (stream.getvalue(), stream.flushes) == ("a\\tb\nc\n", flushes)
 
 
 def test_bytes_cannot_go_round_the_guard() -> None:
