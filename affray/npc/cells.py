@@ -20,6 +20,9 @@ CELL_M = 5
 """The side of a square, in metres."""
 CELLS_FROM = 24
 """The fewest combatants whose roster keeps cells: among fewer, looking at every one is as quick."""
+SQUARES_PER_ENEMY_SQUARE = 16
+"""How many squares a search may look at, for each square an enemy stands in, before it looks at every
+enemy instead: looking at an empty square costs a small fraction of measuring a distance."""
 
 Cell = tuple[int, int]
 Grid = dict[Cell, tuple[int, ...]]
@@ -86,62 +89,89 @@ def _copy(moved: Cells, cells: Cells, side: str) -> Grid:
     return grid
 
 
+Distances = dict[int, tuple[Position, Position, Decimal]]
+"""A chooser's distance to each contact by its index in the roster, with the two points it was measured
+between: good while neither has moved (the same position objects)."""
+
+
 def nearest_standing(
-    here: Position, side: str, contacts: Sequence[Placed], cells: Cells | None, now: int
+    here: Position,
+    side: str,
+    contacts: Sequence[Placed],
+    cells: Cells | None,
+    now: int,
+    known: Distances | None = None,
 ) -> tuple[int, Decimal] | None:
     """The index and distance of the nearest contact of another side than ``side`` that can fight at
     ``now``, to the millimetre; of those as near, the first in the roster. With ``cells``, the squares
     are looked at ring by ring around ``here`` until no nearer one can be left; when the rings would cost
-    more than looking at every enemy (they stand far apart, or far off), and without cells, every enemy
-    is looked at."""
+    more than looking at every enemy (they stand far off), and without cells, every enemy is looked at.
+    ``known`` (kept by the chooser from one look to the next) spares measuring again."""
+    search = _Search(here, side, contacts, now, {} if known is None else known)
     if cells is None:
-        return _nearest_of(here, side, range(len(contacts)), contacts, now)
+        search.look(range(len(contacts)))
+        return search.found()
     grids = [grid for name, grid in cells.items() if name != side]
     occupied = sum(len(grid) for grid in grids)
     column, row = cell_of(here)
-    best: tuple[Decimal, int] | None = None
     found = looked = ring = 0
     while found < occupied:
-        if best is not None and (ring - 1) * CELL_M > best[0]:
+        if search.best is not None and (ring - 1) * CELL_M > search.best[0]:
             break
-        if looked > 2 * occupied + 8:
-            return _nearest_of(here, side, _every(grids), contacts, now)
+        if looked > SQUARES_PER_ENEMY_SQUARE * occupied + 64:
+            search.look(_every(grids))
+            break
         for cell in _ring(column, row, ring):
             looked += 1
             for grid in grids:
                 indexes = grid.get(cell)
                 if indexes is not None:
                     found += 1
-                    best = _nearer(best, here, side, indexes, contacts, now)
+                    search.look(indexes)
         ring += 1
-    return None if best is None else (best[1], best[0])
+    return search.found()
 
 
-def _nearest_of(
-    here: Position, side: str, indexes: Iterable[int], contacts: Sequence[Placed], now: int
-) -> tuple[int, Decimal] | None:
-    best = _nearer(None, here, side, indexes, contacts, now)
-    return None if best is None else (best[1], best[0])
+class _Search:
+    """One look for the nearest enemy: from where, for which side, and the nearest found so far."""
 
+    __slots__ = ("best", "contacts", "here", "known", "now", "side")
 
-def _nearer(
-    best: tuple[Decimal, int] | None,
-    here: Position,
-    side: str,
-    indexes: Iterable[int],
-    contacts: Sequence[Placed],
-    now: int,
-) -> tuple[Decimal, int] | None:
-    """``best`` or a nearer (or as near, earlier) one of the contacts at ``indexes`` of another side
-    than ``side`` that can fight."""
-    for index in indexes:
-        other = contacts[index]
-        if other.side == side or other.incapacitated(now):
-            continue
-        candidate = (distance(here, other.position), index)
-        if best is None or candidate < best:
-            best = candidate
-    return best
+    def __init__(
+        self, here: Position, side: str, contacts: Sequence[Placed], now: int, known: Distances
+    ) -> None:
+        self.here, self.side, self.contacts, self.now, self.known = here, side, contacts, now, known
+        self.best: tuple[Decimal, int] | None = None
+
+    def look(self, indexes: Iterable[int]) -> None:
+        """Look at the contacts at ``indexes``: one of another side that can fight, nearer than the best
+        so far (or as near and earlier in the roster), is the best."""
+        here, side, contacts, now, known, best = (
+            self.here,
+            self.side,
+            self.contacts,
+            self.now,
+            self.known,
+            self.best,
+        )
+        for index in indexes:
+            other = contacts[index]
+            if other.side == side or other.incapacitated(now):
+                continue
+            there = other.position
+            kept = known.get(index)
+            if kept is not None and kept[0] is here and kept[1] is there:
+                gap = kept[2]
+            else:
+                gap = distance(here, there)
+                known[index] = (here, there, gap)
+            if best is None or (gap, index) < best:
+                best = (gap, index)
+        self.best = best
+
+    def found(self) -> tuple[int, Decimal] | None:
+        """The nearest's index and distance, if any."""
+        return None if self.best is None else (self.best[1], self.best[0])
 
 
 def _every(grids: Sequence[Grid]) -> Iterator[int]:

@@ -5,12 +5,22 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from affray.events.base import Position
 from affray.kernel.space import distance
-from affray.npc.cells import CELL_M, _ring, cell_of, cells_moved, cells_of, nearest_standing
+from affray.npc.cells import (
+    CELL_M,
+    Distances,
+    _ring,
+    cell_of,
+    cells_moved,
+    cells_of,
+    nearest_standing,
+)
 from affray.npc.field import Contact
 
 coordinates = st.one_of(
@@ -76,6 +86,54 @@ def test_the_nearest_from_the_cells_is_the_nearest_of_all(
     without cells, by looking at every contact."""
     found = nearest_standing(here, side, made, cells_of(made) if with_cells else None, now)
     assert found == every_enemy_looked_at(here, side, made, now)
+
+
+@given(rosters, places, st.lists(st.tuples(st.integers(0, 29), places), max_size=6), st.booleans())
+def test_distances_kept_from_a_look_before_are_measured_again_for_those_who_moved(
+    made: list[Contact], here: tuple[Decimal, Decimal], moves: list[tuple[int, Position]], with_cells: bool
+) -> None:
+    """The chooser keeps its distances from one look to the next (``known``); one whose contact or
+    itself has moved since is measured again."""
+    known: Distances = {}
+    nearest_standing(here, "ford", made, cells_of(made) if with_cells else None, 0, known)
+    after = list(made)
+    for index, there in moves:
+        if index < len(after):
+            after[index] = msgspec.structs.replace(after[index], position=there)
+    found = nearest_standing(here, "ford", after, cells_of(after) if with_cells else None, 0, known)
+    assert found == every_enemy_looked_at(here, "ford", after, 0)
+
+
+def raider(x: int) -> Contact:
+    return Contact(id="", side="raiders", position=(Decimal(x), Decimal(0)), out=False)
+
+
+ORIGIN = (Decimal(0), Decimal(0))
+LINE = [raider(2), raider(7)]
+"""From (0, 0), raiders at 2 m and 7 m: the first is the nearest."""
+
+
+def looked_again(here: Position, after: list[Contact], with_cells: bool) -> object:
+    """The nearest from ``here`` among ``after``, with the distances kept from a look from (0, 0) at
+    ``LINE``."""
+    known: Distances = {}
+    assert nearest_standing(ORIGIN, "ford", LINE, cells_of(LINE) if with_cells else None, 0, known) == (
+        0,
+        Decimal(2),
+    )
+    return nearest_standing(here, "ford", after, cells_of(after) if with_cells else None, 0, known)
+
+
+@pytest.mark.parametrize("with_cells", [False, True])
+def test_a_distance_kept_is_measured_again_when_the_enemy_moved(with_cells: bool) -> None:
+    # The raider at 2 m steps back to 9 m: the one at 7 m is the nearest.
+    assert looked_again(ORIGIN, [raider(9), LINE[1]], with_cells) == (1, Decimal(7))
+
+
+@pytest.mark.parametrize("with_cells", [False, True])
+def test_a_distance_kept_is_measured_again_when_the_chooser_moved(with_cells: bool) -> None:
+    # The chooser steps to (10, 0): the raider at 7 m is 3 m off, the one at 2 m 8 m off.
+    assert looked_again((Decimal(10), Decimal(0)), LINE, with_cells) == (1, Decimal(3))
 
 
 @pytest.mark.parametrize("first", [Decimal(-3), Decimal(3)])
