@@ -6,7 +6,7 @@ of affray measured) and prints, per command, the median wall-clock time, the lar
 of its runs (``wait4``'s ``ru_maxrss``) and the size of what it wrote. Absolute figures of a shared machine:
 medians of several runs, never a test's assertion.
 
-    python benchmarks/big_battle.py [--per-side N] [--runs R] [--only run,view,...] [--json]
+    python benchmarks/big_battle.py [--per-side N] [--ruleset R] [--runs R] [--only run,view,...] [--json]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from lines import write_lines
+from lines import SCENARIOS, write_lines
 
 GOALS = {"view": 1.0, "timeline": 5.0}
 """Seconds per command for the 60-combatant fight (also: view's peak <= 150 MB and page <= 5 MB)."""
@@ -82,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the options, write the fight, measure, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-side", type=int, default=30, help="fighters on each side (default 30)")
+    parser.add_argument(
+        "--ruleset", choices=SCENARIOS, default="energion", help="whose lines (default energion)"
+    )
     parser.add_argument("--runs", type=int, default=5, help="runs of each command; the median counts")
     parser.add_argument("--only", default="", help="commands to measure, comma-separated (default all)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the table")
@@ -94,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--only: no command {unknown[0]!r} here (known: {', '.join(known)})")
     with tempfile.TemporaryDirectory(prefix="affray-big-") as folder:
         cwd = Path(folder)
-        write_lines(cwd / "lines.toml", args.per_side)
+        write_lines(cwd / "lines.toml", args.per_side, ruleset=args.ruleset)
         subprocess.run(
             [sys.executable, "-m", "affray", "run", "lines.toml", "-o", "lines.jsonl"],
             cwd=cwd,
@@ -109,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             json.dumps(
                 {
+                    "ruleset": args.ruleset,
                     "per_side": args.per_side,
                     "events": events,
                     "runs": args.runs,
@@ -117,11 +121,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         )
         return 0
-    print(f"big_battle: {args.per_side} a side, {events:,} events; median of {args.runs} whole processes")
+    print(
+        f"big_battle: {args.ruleset}, {args.per_side} a side, {events:,} events; "
+        f"median of {args.runs} whole processes"
+    )
     for f in figures:
         written = f"{f.output_mb:8.2f} MB written" if f.output_mb is not None else ""
         goal = GOALS.get(f.command)
-        aim = f"  (goal <= {goal} s)" if goal and args.per_side == 30 else ""
+        aim = f"  (goal <= {goal} s)" if goal and (args.ruleset, args.per_side) == ("energion", 30) else ""
         print(f"  {f.command:<10} {f.seconds:8.3f} s  peak {f.peak_mb:7.1f} MB  {written}{aim}")
     return 0
 

@@ -1,17 +1,24 @@
-"""The big-battle fixture: two lines of Energion fighters, written as a scenario file.
+"""The big-battle fixture: two lines of fighters, written as a scenario file.
 
-Each side stands in a line, 2 m between neighbours, the lines 4 m apart; every fighter has 400 damage points,
-a chart weapon and an armor from a rotation, some a shield, rolled perception and reaction; the fight is cut
-at 4000 game seconds. Thirty a side (60 combatants) is the figure the README's performance table quotes; a
-few hundred is the scale figure. Not a test: a scenario for the benchmarks and for looking at pictures.
+Energion (the default): each side stands in a line, 2 m between neighbours, the lines 4 m apart; every
+fighter has 400 damage points, a chart weapon and an armor from a rotation, some a shield, rolled perception
+and reaction; the fight is cut at 4000 game seconds. Thirty a side (60 combatants) is the figure the
+README's performance table quotes; a few hundred is the scale figure.
 
-    python benchmarks/lines.py [--per-side N] [--seed S] -o lines.toml
+Five-step (``--ruleset fivestep``): riflemen in two lines 40 m apart, 2 m between neighbours, under
+examples/firefight.toml's procedures, options, bodies and tables (its invented example data, named by
+absolute path), cut at 600 game seconds: a standoff, where no one moves and everyone shoots.
+
+Not a test: a scenario for the benchmarks and for looking at pictures.
+
+    python benchmarks/lines.py [--per-side N] [--seed S] [--ruleset energion|fivestep] -o lines.toml
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -72,10 +79,60 @@ def lines_scenario(per_side: int, seed: int = 60) -> dict[str, Any]:
     }
 
 
-def write_lines(path: Path, per_side: int, seed: int = 60) -> Path:
-    """The scenario written to ``path`` (a new file)."""
+FIREFIGHT = Path(__file__).resolve().parents[1] / "examples" / "firefight.toml"
+RIFLE = {
+    "name": "Rifle",
+    "combat": "weaponry",
+    "difficulty": 30,
+    "wep_mod": 4,
+    "damage_type": "projectile",
+    "action": "fire a rifle",
+    "ammunition": 60,
+}
+
+
+def _rifleman(index: int, side: str, x: int) -> dict[str, Any]:
+    return {
+        "id": f"{side}{index:03d}",
+        "name": f"{side.title()} {index}",
+        "side": side,
+        "position": [x, 2 * index],
+        "body": "human",
+        "perception": 55 + (index * 7) % 20,
+        "agility": 50 + (index * 11) % 20,
+        "aim": 60 + (index * 13) % 25,
+        "brawl": 55,
+        "strength": 60,
+        "aim_at": "chest",
+        "weapons": [RIFLE],
+    }
+
+
+def standoff_scenario(per_side: int, seed: int = 60) -> dict[str, Any]:
+    """The five-step standoff as TOML's data: ``per_side`` rangers against as many raiders."""
+    firefight = tomllib.loads(FIREFIGHT.read_text())
+    tables = {name: str(FIREFIGHT.parent / path) for name, path in firefight["tables"].items()}
+    kept = {
+        key: firefight[key] for key in ("ruleset", "procedures", "options", "adversity", "bodies", "sides")
+    }
+    return {
+        **kept,
+        "seed": seed,
+        "name": f"A standoff: {per_side} rangers against {per_side} raiders",
+        "max_seconds": 600,
+        "tables": tables,
+        "combatants": [_rifleman(i, "rangers", 0) for i in range(per_side)]
+        + [_rifleman(i, "raiders", 40) for i in range(per_side)],
+    }
+
+
+SCENARIOS = {"energion": lines_scenario, "fivestep": standoff_scenario}
+
+
+def write_lines(path: Path, per_side: int, seed: int = 60, ruleset: str = "energion") -> Path:
+    """The scenario of ``ruleset`` written to ``path`` (a new file)."""
     with path.open("xb") as file:
-        tomli_w.dump(lines_scenario(per_side, seed), file)
+        tomli_w.dump(SCENARIOS[ruleset](per_side, seed), file)
     return path
 
 
@@ -84,11 +141,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-side", type=int, default=30, help="fighters on each side (default 30)")
     parser.add_argument("--seed", type=int, default=60)
+    parser.add_argument(
+        "--ruleset", choices=SCENARIOS, default="energion", help="whose lines (default energion)"
+    )
     parser.add_argument("-o", "--output", type=Path, required=True, help="the scenario file to write (new)")
     args = parser.parse_args(argv)
     if args.per_side < 1:
         parser.error("--per-side must be at least 1")
-    write_lines(args.output, args.per_side, args.seed)
+    write_lines(args.output, args.per_side, args.seed, args.ruleset)
     return 0
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from affray import rulesets
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 HELPERS = {"melee.py", "baseline.py"}
@@ -56,10 +58,15 @@ def test_a_benchmark_runs_and_prints_its_figures_as_json(script: str) -> None:
     assert isinstance(json.loads(done.stdout.splitlines()[-1]), dict)
 
 
-def test_the_big_battle_fixture_writes_its_scenario(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ruleset", ["energion", "fivestep"])
+def test_the_big_battle_fixture_writes_a_scenario_that_fights(tmp_path: Path, ruleset: str) -> None:
     scenario = tmp_path / "lines.toml"
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "lines.py"), "--per-side", "2", "-o", str(scenario)],
+        [
+            sys.executable,
+            str(BENCHMARKS / "lines.py"),
+            *("--per-side", "2", "--ruleset", ruleset, "-o", str(scenario)),
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -67,3 +74,6 @@ def test_the_big_battle_fixture_writes_its_scenario(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert scenario.read_text().count("[[combatants]]") == 4
+    loaded, spec = rulesets.load_scenario(scenario)
+    assert loaded.name == ruleset
+    assert loaded.battle(spec).run().state.ended
