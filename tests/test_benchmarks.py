@@ -31,6 +31,7 @@ SMALL = {
     "kernel_melee.py": ["--events", "2000", "--repeat", "1", "--json"],
     "long_log.py": ["--events", "20000", "--repeat", "1", "--json"],
     "odds_speed.py": ["--runs", "1", "--json"],
+    "page_load.py": ["--per-side", "3", "--runs", "1", "--json"],
     "replay_speed.py": ["--events", "2000", "--repeat", "1", "--json"],
     "startup.py": ["--runs", "1", "--json"],
     "state_at.py": ["--events", "20000", "--repeat", "1", "--json"],

@@ -9,11 +9,13 @@ saved beside the page. Skipped, saying why, only where no Chromium is installed.
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomli_w
 
 from tests.cli import chromium
 from tests.cli.conftest import Affray
@@ -208,3 +210,46 @@ def test_a_players_copys_page_says_sealed_where_a_roll_is_withheld(
         page.screenshot(path=str(html.with_suffix(".png")), full_page=True)
     finally:
         page.close()
+
+
+def test_a_long_fight_lists_the_events_around_the_one_shown(
+    browser: Any, affray: Affray, tmp_path: Path
+) -> None:
+    """The duel fought to 4,000 damage points each (1,484 events): the list holds the 1,000 events
+    around the one shown, not all of them; it moves with the scrubber and grows by 500 when scrolled to
+    either end, and an event listed so is clicked and explained."""
+    duel = tomllib.loads((ROOT / "examples" / "duel.toml").read_text())
+    for combatant in duel["combatants"]:
+        combatant["damage_points"] = 4000
+    scenario, log, html = tmp_path / "long.toml", tmp_path / "long.jsonl", tmp_path / "long.html"
+    scenario.write_text(tomli_w.dumps({**duel, "max_seconds": 10_000}))
+    assert affray("run", scenario, "-o", log).code == 0
+    assert affray("view", log, "-o", html).code == 0
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    chromium.show(page, html)
+    frames = page.evaluate("FRAMES.length")
+    assert frames > 1_200
+
+    def listed() -> list[int]:
+        return page.evaluate("[...document.querySelectorAll('#events li')].map(li => +li.dataset.index)")
+
+    assert listed() == list(range(frames - 1_000, frames))  # the last event is shown at first
+    page.evaluate("() => { document.getElementById('events').scrollTop = 0; }")
+    page.wait_for_function("document.querySelector('#events li').dataset.index === '0'")
+    assert listed() == list(range(frames))  # 500 more before, or as many as there are
+    chromium.show(page, html)  # afresh
+    page.locator("#scrubber").fill("100")
+    assert listed() == list(range(1_000))
+    assert page.locator("#events li.now").get_attribute("data-index") == "100"
+    page.evaluate(
+        "() => { const box = document.getElementById('events'); box.scrollTop = box.scrollHeight; }"
+    )
+    page.wait_for_function("document.querySelectorAll('#events li').length > 1000")
+    assert listed() == list(range(min(1_500, frames)))
+    page.locator("#events li[data-index='1200']").click()
+    seq = page.evaluate("FRAMES[1200][0]")
+    assert page.locator("#derivation h2").first.inner_text().startswith(f"seq {seq} at")
+    assert errors == []
+    page.close()
