@@ -48,6 +48,22 @@ class Roster(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     cells: Cells | None = None
     """Where the contacts not out stand, side by side (``affray.npc.cells``), for a roster of
     ``CELLS_FROM`` or more; None: the nearest enemy is found by looking at every contact."""
+    recent: tuple[tuple[int, int], ...] = ()
+    """The contacts made again lately, oldest first: the version of the roster each was made again for,
+    and its index (-1: every contact was made anew)."""
+    recalls_from: int | None = None
+    """The oldest version since which ``recent`` holds every contact made again (None: none before this
+    roster's own)."""
+
+    def changed_since(self, version: int) -> set[int] | None:
+        """The indexes of the contacts made again since ``version`` of the field; None when the roster
+        cannot tell (too long ago, or every contact was made anew since)."""
+        if version == self.version:
+            return set()
+        if self.recalls_from is None or version < self.recalls_from:
+            return None
+        changed = {index for at, index in self.recent if at > version}
+        return None if -1 in changed else changed
 
     def get(self, combatant: str) -> Contact | None:
         """The contact of ``combatant``, if it is in the fight."""
@@ -83,25 +99,34 @@ class FieldWatch:
         self._where: dict[str, int] = {}
         self._timed: dict[str, int] = {}
         """The first ms a condition of each combatant runs out, of those with a timed one."""
+        self._recent: tuple[tuple[int, int], ...] = ()
+        self._recalls_from = -1
 
     def roster(self) -> Roster:
         """The roster as of the state's current ``field_version``."""
         state = self._state
         if self._roster.version != state.field_version:
-            contacts, cells = self._made_anew() if self._moved is None else self._remade(self._moved)
+            version = state.field_version
+            contacts, cells, remade = self._made_anew() if self._moved is None else self._remade(self._moved)
+            self._recall(version, remade)
             steady_until = min(self._timed.values()) if self._timed else None
             self._roster = Roster(
-                contacts=contacts, version=state.field_version, steady_until=steady_until, cells=cells
+                contacts=contacts,
+                version=version,
+                steady_until=steady_until,
+                cells=cells,
+                recent=self._recent,
+                recalls_from=self._recalls_from,
             )
         return self._roster
 
-    def _remade(self, moved: dict[str, int]) -> tuple[tuple[Contact, ...], Cells | None]:
+    def _remade(self, moved: dict[str, int]) -> Remade:
         """The contacts with those of the combatants ``moved`` names since ``_seen`` made again (all of
         them when one has joined since, to keep the order they joined in), and their cells."""
         roster = self._roster
         changed = list(takewhile(lambda named: named[1] > self._seen, reversed(moved.items())))
         if not changed:
-            return roster.contacts, roster.cells
+            return roster.contacts, roster.cells, ()
         self._seen = changed[0][1]
         if any(who not in self._where for who, _ in changed):
             return self._made_anew()
@@ -114,16 +139,25 @@ class FieldWatch:
             changes.append((index, roster.contacts[index], contact))
             self._time(contact)
         made = tuple(contacts)
-        return made, None if roster.cells is None else cells_moved(roster.cells, changes)
+        cells = None if roster.cells is None else cells_moved(roster.cells, changes)
+        return made, cells, tuple(index for index, _, _ in changes)
 
-    def _made_anew(self) -> tuple[tuple[Contact, ...], Cells | None]:
+    def _made_anew(self) -> Remade:
         """Every combatant's contact, made again, and their cells."""
         made = tuple(contact_of(c) for c in self._state.combatants.values())
         self._where = {contact.id: k for k, contact in enumerate(made)}
         self._timed = {}
         for contact in made:
             self._time(contact)
-        return made, _cells(made)
+        return made, _cells(made), (-1,)
+
+    def _recall(self, version: int, remade: tuple[int, ...]) -> None:
+        """Note the contacts made again for ``version``, keeping the last ``RECALLED``."""
+        recent = self._recent + tuple((version, index) for index in remade)
+        if len(recent) > RECALLED:
+            self._recalls_from = max(self._recalls_from, recent[-RECALLED - 1][0])
+            recent = recent[-RECALLED:]
+        self._recent = recent
 
     def _time(self, contact: Contact) -> None:
         """Note when ``contact``'s first timed condition runs out, if it has one."""
@@ -132,6 +166,12 @@ class FieldWatch:
             self._timed[contact.id] = min(ends)
         else:
             self._timed.pop(contact.id, None)
+
+
+RECALLED = 64
+"""How many contacts made again a roster remembers (``Roster.changed_since``)."""
+Remade = tuple[tuple[Contact, ...], Cells | None, tuple[int, ...]]
+"""The contacts, their cells, and the indexes of those made again (-1: all of them)."""
 
 
 def _cells(contacts: tuple[Contact, ...]) -> Cells | None:

@@ -45,20 +45,61 @@ def nearest_enemy(
 
 
 class TargetMemory:
-    """A controller's last choice of target, kept while the field stands as it was (no one has joined,
-    moved, fallen or changed condition, and no condition has run out) and its priority targets are the
-    same, when the same choice follows."""
+    """A controller's last choice of target, kept while the same choice follows: while the field stands
+    as it was (no one has joined, moved, fallen or changed condition, and no condition has run out) and its
+    priority targets are the same; and, with no priority targets, while the chooser and its target stand
+    as they stood and no enemy made again since (moved, fallen, come round) stands nearer."""
 
     def __init__(self) -> None:
         self.distances: Distances = {}
         self._version = -1
         self._priority: Sequence[str] = ()
         self._found: Found = None
+        self._best: tuple[Decimal, int] | None = None
+        """The target's distance and index in the roster (with no priority targets)."""
+        self._here: Position | None = None
 
     def nearest(self, me: Placed, roster: Roster, now: int, priority: Sequence[str] = ()) -> Found:
-        """``nearest_enemy`` for ``me``, remembered until the field or the priority targets change."""
-        if roster.version != self._version or not roster.steady(now) or priority != self._priority:
-            self._found = nearest_enemy(me, roster, now, priority, self.distances)
-            self._version = roster.version if roster.steady(now) else -1
+        """``nearest_enemy`` for ``me``, remembered while the same choice follows."""
+        steady = roster.steady(now)
+        if roster.version != self._version or not steady or priority != self._priority:
+            if not (steady and not priority and self._still_nearest(me, roster, now)):
+                self._choose(me, roster, now, priority)
+            self._version = roster.version if steady else -1
             self._priority = priority
         return self._found
+
+    def _choose(self, me: Placed, roster: Roster, now: int, priority: Sequence[str]) -> None:
+        self._here = me.position
+        if priority:
+            self._found, self._best = nearest_enemy(me, roster, now, priority, self.distances), None
+            return
+        found = nearest_standing(me.position, me.side, roster.contacts, roster.cells, now, self.distances)
+        self._found = None if found is None else (roster.contacts[found[0]], found[1])
+        self._best = None if found is None else (found[1], found[0])
+
+    def _still_nearest(self, me: Placed, roster: Roster, now: int) -> bool:
+        """Whether the last choice, made for ``me`` where it stands now, is the choice in ``roster``: no
+        contact made again since is the target or an enemy as near or nearer (ties go to the first)."""
+        if self._version < 0 or self._priority or me.position is not self._here:
+            return False
+        changed = roster.changed_since(self._version)
+        if changed is None:
+            return False
+        best, here = self._best, me.position
+        for index in changed:
+            other = roster.contacts[index]
+            if other.side == me.side:
+                continue
+            if best is None:
+                if not other.incapacitated(now):
+                    return False  # someone to choose now
+                continue
+            if index == best[1]:
+                return False  # the target moved, fell or changed condition
+            there = other.position
+            if abs(there[0] - here[0]) > best[0] or abs(there[1] - here[1]) > best[0]:
+                continue  # farther along one axis alone than the target is
+            if not other.incapacitated(now) and (distance(here, there), index) < best:
+                return False
+        return True

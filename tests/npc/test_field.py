@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from affray.events.base import Position
 from affray.npc.cells import CELLS_FROM
-from affray.npc.field import FieldWatch, watch_of
+from affray.npc.field import RECALLED, FieldWatch, Roster, watch_of
 
 
 @dataclass
@@ -62,6 +62,28 @@ def change(state: Field, moved: dict[str, int], who: str, how: str) -> None:
     moved[who] = state.field_version
 
 
+def shown(roster: Roster) -> object:
+    """What a roster shows of the field: its contacts, version, steadiness and cells (not its memory of
+    who was made again when)."""
+    return roster.contacts, roster.version, roster.steady_until, roster.cells
+
+
+def joined(count: int) -> tuple[Field, dict[str, int], FieldWatch, Roster]:
+    """A field that ``count`` combatants join, one by one, as events that move the field; its watch, and
+    the roster it first made, when three of them had joined."""
+    state = field_of(0)
+    moved: dict[str, int] = {}
+    watch = FieldWatch(state, moved)
+    first = watch.roster()
+    for k in range(count):
+        state.combatants[f"c{k}"] = Fighter(f"c{k}", "ab"[k % 2], at(k))
+        state.field_version += 1
+        moved[f"c{k}"] = state.field_version
+        if k == 2:
+            first = watch.roster()  # some have joined when the roster is first made, some after
+    return state, moved, watch, first
+
+
 @given(changes)
 def test_a_roster_remade_as_the_field_moves_is_the_roster_made_from_nothing(
     steps: list[tuple[int, str]],
@@ -71,7 +93,7 @@ def test_a_roster_remade_as_the_field_moves_is_the_roster_made_from_nothing(
     watch.roster()
     for k, how in steps:
         change(state, {}, f"c{k}", how)
-        assert watch.roster() == FieldWatch(state).roster()
+        assert shown(watch.roster()) == shown(FieldWatch(state).roster())
 
 
 @pytest.mark.parametrize("count", [6, CELLS_FROM + 2])
@@ -80,20 +102,45 @@ def test_a_roster_remade_from_who_moved_is_the_roster_made_from_nothing(
     count: int, steps: list[tuple[int, str]], looks: list[bool]
 ) -> None:
     """Its contacts, and with as many combatants as keep them, its cells."""
-    state = field_of(0)
-    moved: dict[str, int] = {}
-    watch = FieldWatch(state, moved)
-    for k in range(count):
-        state.combatants[f"c{k}"] = Fighter(f"c{k}", "ab"[k % 2], at(k))
-        state.field_version += 1
-        moved[f"c{k}"] = state.field_version
-        if k == 2:
-            watch.roster()  # some have joined when the roster is first made, some after
+    state, moved, watch, _ = joined(count)
     for (k, how), look in zip(steps, [*looks, *[True] * len(steps)], strict=False):
         change(state, moved, f"c{k}", how)
         if look:  # the roster is asked for after some changes, not after each
-            assert watch.roster() == FieldWatch(state).roster()
-    assert watch.roster() == FieldWatch(state).roster()
+            assert shown(watch.roster()) == shown(FieldWatch(state).roster())
+    assert shown(watch.roster()) == shown(FieldWatch(state).roster())
+
+
+@given(changes, st.lists(st.booleans(), max_size=12))
+def test_a_roster_tells_which_contacts_were_made_again_since_an_earlier_one(
+    steps: list[tuple[int, str]], looks: list[bool]
+) -> None:
+    """Every contact it does not name is as it was in the earlier roster; it cannot tell only of a roster
+    made before everyone was made anew (the last join)."""
+    state, moved, watch, before_the_last_joins = joined(6)
+    earlier = [watch.roster()]
+    for (k, how), look in zip(steps, looks, strict=False):
+        change(state, moved, f"c{k}", how)
+        if look:
+            earlier.append(watch.roster())
+    now = watch.roster()
+    assert now.changed_since(now.version) == set()
+    assert now.changed_since(before_the_last_joins.version) is None
+    for before in earlier:
+        changed = now.changed_since(before.version)
+        assert changed is not None
+        unchanged = [k for k in range(len(now.contacts)) if k not in changed]
+        assert [now.contacts[k] for k in unchanged] == [before.contacts[k] for k in unchanged]
+
+
+def test_a_roster_cannot_tell_what_changed_before_it_remembers() -> None:
+    # Each move makes one contact again; after RECALLED + 1 of them the first is forgotten.
+    state, moved, watch, _ = joined(2)
+    first = watch.roster()
+    for _ in range(RECALLED + 1):
+        change(state, moved, "c0", "move")
+        watch.roster()
+    assert watch.roster().changed_since(first.version) is None
+    assert watch.roster().changed_since(watch.roster().version - 1) == {0}
 
 
 def test_a_combatant_joining_is_on_the_roster_remade() -> None:
