@@ -48,7 +48,8 @@ class TargetMemory:
     """A controller's last choice of target, kept while the same choice follows: while the field stands
     as it was (no one has joined, moved, fallen or changed condition, and no condition has run out) and its
     priority targets are the same; and, with no priority targets, while the chooser and its target stand
-    as they stood and no enemy made again since (moved, fallen, come round) stands nearer."""
+    as they stood and no enemy made again since (moved, fallen, come round) stands nearer, or as near and
+    listed before the target (``Roster.changed_since``)."""
 
     def __init__(self) -> None:
         self.distances: Distances = {}
@@ -70,6 +71,7 @@ class TargetMemory:
         return self._found
 
     def _choose(self, me: Placed, roster: Roster, now: int, priority: Sequence[str]) -> None:
+        """Look for the target afresh."""
         self._here = me.position
         if priority:
             self._found, self._best = nearest_enemy(me, roster, now, priority, self.distances), None
