@@ -8,6 +8,7 @@ and a controller holding it cannot change the encounter.
 
 from __future__ import annotations
 
+import bisect
 from itertools import takewhile
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -62,7 +63,8 @@ class Roster(msgspec.Struct, frozen=True, kw_only=True, gc=False):
             return set()
         if self.recalls_from is None or version < self.recalls_from:
             return None
-        changed = {index for at, index in self.recent if at > version}
+        since = bisect.bisect_right(self.recent, (version, len(self.contacts)))
+        changed = {index for _, index in self.recent[since:]}
         return None if -1 in changed else changed
 
     def get(self, combatant: str) -> Contact | None:
@@ -168,7 +170,7 @@ class FieldWatch:
             self._timed.pop(contact.id, None)
 
 
-RECALLED = 64
+RECALLED = 512
 """How many contacts made again a roster remembers (``Roster.changed_since``)."""
 Remade = tuple[tuple[Contact, ...], Cells | None, tuple[int, ...]]
 """The contacts, their cells, and the indexes of those made again (-1: all of them)."""
