@@ -147,6 +147,15 @@ def _line(title: str, struct: type[Any], structures: dict[str, mi.StructType]) -
     ]
 
 
+def _what(part: str, modules: set[str]) -> str:
+    """What a part is: the shared kinds, a ruleset's or a module's (a reader tells them apart by this)."""
+    if part == "shared":
+        return "The kinds every ruleset shares."
+    if part in modules:
+        return f"The kinds of the module `{part}`, which a scenario turns on in its `modules`."
+    return f"The kinds of the ruleset `{part}`, which a header names in its `ruleset`."
+
+
 def page() -> str:
     """The whole page."""
     structures: dict[str, mi.StructType] = {}
@@ -157,10 +166,11 @@ def page() -> str:
         *_line("The header (line 1)", LogHeader, structures),
         *_line("The end line", LogEnd, structures),
     ]
+    modules = set(rulesets.module_names())
     for part, kinds in _parts().items():
         if not kinds:
             continue  # a part that only extends other parts' kinds (a module's adapter to its host)
-        lines += [f"## Part `{part}`", ""]
+        lines += [f"## Part `{part}`", "", _what(part, modules), ""]
         for tag in sorted(kinds):
             lines += _kind(tag, kinds[tag])
             info = mi.type_info(kinds[tag])

@@ -28,6 +28,7 @@ from tests.fuzz.test_logs import (
     member_mutants,
     rechained_line_mutants,
 )
+from tests.strategies import log_lines, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS_PAGE = ROOT / "docs" / "log-kinds.md"
@@ -64,6 +65,12 @@ def _shape(body: str) -> Shape:
 
 
 @cache
+@cache
+def modules_named() -> frozenset[str]:
+    """The parts the kinds page calls modules (the others are the shared kinds and the rulesets')."""
+    return frozenset(re.findall(r"^The kinds of the module `([^`]+)`", KINDS_PAGE.read_text(), flags=re.M))
+
+
 def page() -> tuple[dict[str, dict[str, Shape]], dict[str, Shape]]:
     """The kinds page read: each part's kinds by name, and the structures (the header and end line among
     them) by name."""
@@ -373,8 +380,13 @@ def _first_problem(data: bytes) -> tuple[int, int] | None:
     if not every or lines[0] != shape_text(header, shape).encode():
         return (1, 0)
     held = {name: parsed(raw) for name, raw in header}
-    if held["ruleset"] not in page()[0] or held["format_version"] != "1":
+    if held["ruleset"] not in set(page()[0]) - {"shared", *modules_named()} or held["format_version"] != "1":
         return (1, 0)  # step 1: a ruleset or a format version the reader does not have
+    modules = dict(held["scenario"]).get("modules", [])
+    if type(modules) is not list or not all(
+        type(name) is str and name in modules_named() for name in modules
+    ):
+        return (1, 0)  # step 2: the scenario's modules are an array of the modules the page names
     if "sealed" in held:  # a players' copy: its seeds are sealed, each by its own commitment
         COPY.set(True)
         if not (stand_in(held["seed"]) and stand_in(dict(held["scenario"]).get("seed"))):
@@ -452,6 +464,31 @@ def example_logs(tmp_path_factory: pytest.TempPathFactory) -> ExampleLogs:
 def test_the_page_finds_nothing_in_a_log_verify_passes(example_logs: ExampleLogs) -> None:
     for name, data in example_logs.items():
         assert first_problem(data) is None, name
+
+
+@pytest.mark.parametrize(
+    ("written", "forged"),
+    [
+        *(
+            (b'"modules":[]', b'"modules":' + value)
+            for value in (b'""', b"{}", b"0", b"[[]]", b'["energion"]')
+        ),
+        (b'"modules":[]', b'"modules":["special_damagf"]'),
+        (b'"ruleset":"energion"', b'"ruleset":"special_damage"'),
+    ],
+)
+def test_the_page_refuses_a_header_naming_no_ruleset_or_modules_it_has_as_verify_does(
+    example_logs: ExampleLogs, tmp_path: Path, written: bytes, forged: bytes
+) -> None:
+    """The duel's header re-chained with its scenario's modules no array of module names, or a module
+    named as its ruleset (the header's own, the first): the page's step 2 refuses it at line 1, as verify
+    does."""
+    lines = log_lines(example_logs["duel"])
+    assert written in lines[0]
+    lines[0] = lines[0].replace(written, forged, 1)
+    forgery = rechain(lines)
+    assert first_problem(forgery) == (1, 0)
+    agree(tmp_path, forgery)
 
 
 @pytest.mark.parametrize(
