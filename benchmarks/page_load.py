@@ -71,10 +71,15 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="openings of the page; the medians count")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the table")
     args = parser.parse_args()
+    if args.runs < 1 or args.per_side < 1:
+        parser.error("--runs and --per-side must be at least 1")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         parser.error("no chromium on the PATH (Debian's package: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        parser.error("Playwright for Python is not installed (pip install playwright)")
 
     with tempfile.TemporaryDirectory(prefix="affray-page-") as name:
         folder = Path(name)
