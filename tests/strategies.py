@@ -435,12 +435,13 @@ def refusal_scenario() -> EnergionScenario:
 
 RULED_DUEL_TOML = """
 [[rulings]]
-seq = 17
+seq = 25
 combatant = "gorm"
 outcome = "miss"
 reason = "the axe could not reach over the buckler"
 """
-"""Rulings added to the duel: gorm's first blow (seq 17, a hit for 4.35 without it) is ruled a miss."""
+"""Rulings added to the duel: gorm's only blow to get through (seq 25, a hit for 10.875 without it) is ruled
+a miss."""
 
 
 def ruled_duel() -> EnergionScenario:

@@ -26,7 +26,7 @@ from affray.events.base import Roll, RollSource
 
 Algorithm = Literal["blake2b-ctr-v1", "blake2b-ctr-v2"]
 """A dice algorithm's name, as a log's header and a scenario's ``dice.algorithm`` write it."""
-DICE_ALGORITHM: Algorithm = "blake2b-ctr-v1"
+DICE_ALGORITHM: Algorithm = "blake2b-ctr-v2"
 """The algorithm a fight rolls with unless its scenario names another."""
 DICE_ALGORITHMS: tuple[Algorithm, ...] = ("blake2b-ctr-v1", "blake2b-ctr-v2")
 """Every algorithm affray rolls with: a fight recorded with an older one is re-run with it."""

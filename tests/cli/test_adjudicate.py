@@ -246,6 +246,8 @@ def test_a_rolls_file_cannot_set_a_roll_of_a_stream_affray_rolls(
 def test_a_rolls_file_cannot_hold_a_roll_the_fight_never_asks_for(
     affray: Affray, table: Path, tmp_path: Path, brennas: dict[str, list[int]]
 ) -> None:
-    result = _from_table(affray, table, tmp_path, {**brennas, "brenna/hit#11": [3]})
-    assert_user_error(result, f"{tmp_path / 'rolls.toml'}: brenna/hit#11: not a roll the fight asks for")
+    # brenna rolls brenna/hit#1 to #12 in the duel: #13 is the first the fight never asks for
+    assert ("brenna/hit#12" in brennas, "brenna/hit#13" in brennas) == (True, False)
+    result = _from_table(affray, table, tmp_path, {**brennas, "brenna/hit#13": [3]})
+    assert_user_error(result, f"{tmp_path / 'rolls.toml'}: brenna/hit#13: not a roll the fight asks for")
     assert not (tmp_path / "o.jsonl").exists()

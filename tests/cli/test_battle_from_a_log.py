@@ -77,7 +77,7 @@ def test_two_jobs_fight_on_as_one_does(affray: Affray, duel_log: Path) -> None:
 
 
 def test_a_point_past_the_logs_end_is_one_error_line(affray: Affray, duel_log: Path) -> None:
-    assert_user_error(affray("battle", f"{duel_log}@99", "--runs", "5"), "the log's events run to seq 27")
+    assert_user_error(affray("battle", f"{duel_log}@99", "--runs", "5"), "the log's events run to seq 31")
 
 
 def test_a_log_of_an_older_ruleset_version_is_one_error_line(affray: Affray) -> None:

@@ -7,7 +7,7 @@ campaigns of a folder; ``export`` and ``import`` copy logs between files and cam
 ``encounters`` lists what a campaign holds. A line edited in the database with ``sqlite3`` is found by
 ``verify`` and ``regress`` as in a file. Every mistake is one ``error:`` line and exit 2.
 
-The campaigns are made by importing golden logs (the duel, 27 events, and the skirmish, 123), which are
+The campaigns are made by importing golden logs (the duel, 31 events, and the skirmish, 103), which are
 what ``affray run`` writes for the examples; only a few tests simulate, and then only the duel.
 """
 
@@ -170,14 +170,14 @@ def test_run_with_encounter_writes_that_encounter_making_the_campaign(affray: Af
     c = tmp_path / "c.sqlite"
     result = affray("run", DUEL, "-o", c, "--encounter", "ford")
     assert result.code == 0, result
-    assert held(c) == [("ford", 27, True)]
+    assert held(c) == [("ford", 31, True)]
 
 
 def test_run_to_a_hash_name_writes_that_encounter(affray: Affray, tmp_path: Path) -> None:
     c = tmp_path / "c.sqlite"
     result = affray("run", DUEL, "-o", f"{c}#ford")
     assert result.code == 0, result
-    assert held(c) == [("ford", 27, True)]
+    assert held(c) == [("ford", 31, True)]
 
 
 def test_run_to_a_bare_campaign_names_the_encounter_after_the_scenario_file(
@@ -185,7 +185,7 @@ def test_run_to_a_bare_campaign_names_the_encounter_after_the_scenario_file(
 ) -> None:
     c = tmp_path / "c.sqlite"
     assert affray("run", DUEL, "-o", c).code == 0
-    assert held(c) == [("duel", 27, True)]
+    assert held(c) == [("duel", 31, True)]
 
 
 def test_run_adds_an_encounter_to_a_campaign_beside_those_it_holds(affray: Affray, campaign: Path) -> None:
@@ -196,7 +196,7 @@ def test_run_adds_an_encounter_to_a_campaign_beside_those_it_holds(affray: Affra
 def test_run_with_encounter_equal_to_the_hash_name_is_accepted(affray: Affray, tmp_path: Path) -> None:
     c = tmp_path / "c.sqlite"
     assert affray("run", DUEL, "-o", f"{c}#ford", "--encounter", "ford").code == 0
-    assert held(c) == [("ford", 27, True)]
+    assert held(c) == [("ford", 31, True)]
 
 
 def test_run_summary_names_the_encounter_as_the_file_summary_names_the_file(
@@ -205,7 +205,7 @@ def test_run_summary_names_the_encounter_as_the_file_summary_names_the_file(
     c, file = tmp_path / "c.sqlite", tmp_path / "duel.jsonl"
     into_campaign = affray("run", DUEL, "-o", c, "--encounter", "ford")
     into_file = affray("run", DUEL, "-o", file)
-    assert out_lines(into_campaign)[0].endswith(f"; 27 events -> {c}#ford")
+    assert out_lines(into_campaign)[0].endswith(f"; 31 events -> {c}#ford")
     assert into_campaign.out.replace(f"{c}#ford", "LOG") == into_file.out.replace(str(file), "LOG")
     assert into_campaign.err == into_file.err == ""
 
@@ -222,7 +222,7 @@ def test_run_leaves_no_lock_file_and_no_temporary_encounter(affray: Affray, tmp_
     c = tmp_path / "c.sqlite"
     assert affray("run", DUEL, "-o", c).code == 0
     assert [p.name for p in tmp_path.iterdir()] == ["c.sqlite"]
-    assert held(c) == [("duel", 27, True)]
+    assert held(c) == [("duel", 31, True)]
 
 
 def test_encounter_with_a_jsonl_output_is_a_user_error(affray: Affray, tmp_path: Path) -> None:
@@ -253,7 +253,7 @@ def test_run_with_force_replaces_an_existing_encounter(affray: Affray, tmp_path:
     assert affray("import", GOLDEN_SKIRMISH, "-o", f"{c}#duel").code == 0
     result = affray("run", DUEL, "-o", c, "--force")
     assert result.code == 0, result
-    assert held(c) == [("duel", 27, True)]
+    assert held(c) == [("duel", 31, True)]
     assert exported(affray, f"{c}#duel", tmp_path / "out.jsonl") == GOLDEN_DUEL.read_bytes()
 
 
@@ -262,7 +262,7 @@ def test_a_replaced_encounter_leaves_none_of_its_old_lines(affray: Affray, tmp_p
     assert affray("import", GOLDEN_SKIRMISH, "-o", f"{c}#duel").code == 0
     assert affray("run", DUEL, "-o", c, "--force").code == 0
     with raw(c) as db:
-        assert db.execute("SELECT count(*) FROM events").fetchone() == (27,)
+        assert db.execute("SELECT count(*) FROM events").fetchone() == (31,)
 
 
 # -- reading an encounter as a file --------------------------------------------------------------------
@@ -301,7 +301,7 @@ def test_a_command_reads_an_encounter_as_it_reads_the_file(
 def test_verify_an_encounter_names_it(affray: Affray, campaign: Path) -> None:
     result = affray("verify", f"{campaign}#duel")
     assert result.code == 0, result
-    assert result.out.startswith(f"ok: {campaign}#duel: 27 events chain, fold and re-simulate identically")
+    assert result.out.startswith(f"ok: {campaign}#duel: 31 events chain, fold and re-simulate identically")
 
 
 def test_replay_an_encounter_names_it_first(affray: Affray, campaign: Path) -> None:
@@ -318,7 +318,7 @@ def test_diff_of_an_encounter_and_the_file_of_the_same_fight_says_they_are_the_s
     assert out_lines(result) == [
         f"A: {campaign}#duel (ruleset energion v7, seed 1130)",
         f"B: {GOLDEN_DUEL} (ruleset energion v7, seed 1130)",
-        "A and B hold the same header and the same 27 events",
+        "A and B hold the same header and the same 31 events",
     ]
 
 
@@ -623,12 +623,12 @@ def test_after_update_the_encounter_is_unchanged_and_verifies(affray: Affray, ch
     assert out_lines(again) == [summary(2, unchanged=2)]
     verified = affray("verify", f"{changed}#duel")
     assert verified.code == 0, verified
-    assert verified.out.startswith(f"ok: {changed}#duel: 19 events ")
+    assert verified.out.startswith(f"ok: {changed}#duel: 27 events ")
 
 
 def test_update_leaves_the_campaign_no_partial_or_temporary_encounter(affray: Affray, changed: Path) -> None:
     assert affray("regress", changed, "--update").code == 0
-    assert held(changed) == [("duel", 19, True), ("skirmish", 123, True)]
+    assert held(changed) == [("duel", 27, True), ("skirmish", 103, True)]
     assert [p.name for p in changed.parent.iterdir() if p.name.startswith(".")] == []
 
 
@@ -659,7 +659,7 @@ def test_export_writes_the_encounter_byte_for_byte(affray: Affray, campaign: Pat
     out = tmp_path / "out.jsonl"
     result = affray("export", f"{campaign}#duel", "-o", out)
     assert result.code == 0, result
-    assert out_lines(result) == [f"{campaign}#duel -> {out} (27 events)"]
+    assert out_lines(result) == [f"{campaign}#duel -> {out} (31 events)"]
     assert out.read_bytes() == GOLDEN_DUEL.read_bytes()
 
 
@@ -668,7 +668,7 @@ def test_an_exported_encounter_verifies_as_a_file(affray: Affray, campaign: Path
     exported(affray, f"{campaign}#skirmish", out)
     result = affray("verify", out)
     assert result.code == 0, result
-    assert result.out.startswith(f"ok: {out}: 123 events ")
+    assert result.out.startswith(f"ok: {out}: 103 events ")
 
 
 def test_export_again_says_the_file_holds_it_already_and_leaves_it(
@@ -769,10 +769,10 @@ def test_import_names_each_encounter_after_its_file(affray: Affray, tmp_path: Pa
     result = affray("import", GOLDEN_DUEL, GOLDEN_SKIRMISH, "-o", c)
     assert result.code == 0, result
     assert out_lines(result) == [
-        f"{GOLDEN_DUEL} -> {c}#duel (27 events)",
-        f"{GOLDEN_SKIRMISH} -> {c}#skirmish (123 events)",
+        f"{GOLDEN_DUEL} -> {c}#duel (31 events)",
+        f"{GOLDEN_SKIRMISH} -> {c}#skirmish (103 events)",
     ]
-    assert held(c) == [("duel", 27, True), ("skirmish", 123, True)]
+    assert held(c) == [("duel", 31, True), ("skirmish", 103, True)]
 
 
 def test_import_copies_each_log_byte_for_byte(affray: Affray, campaign: Path, tmp_path: Path) -> None:
@@ -795,13 +795,13 @@ def test_import_with_encounter_names_the_one_log(affray: Affray, tmp_path: Path)
     c = tmp_path / "c.sqlite"
     result = affray("import", GOLDEN_DUEL, "-o", c, "--encounter", "ford")
     assert result.code == 0, result
-    assert held(c) == [("ford", 27, True)]
+    assert held(c) == [("ford", 31, True)]
 
 
 def test_import_to_a_hash_name_names_the_one_log(affray: Affray, tmp_path: Path) -> None:
     c = tmp_path / "c.sqlite"
     assert affray("import", GOLDEN_DUEL, "-o", f"{c}#ford").code == 0
-    assert held(c) == [("ford", 27, True)]
+    assert held(c) == [("ford", 31, True)]
 
 
 def test_import_with_encounter_and_two_logs_is_a_user_error(affray: Affray, tmp_path: Path) -> None:
@@ -823,7 +823,7 @@ def test_import_with_force_replaces_an_encounter_holding_another_log(
 ) -> None:
     result = affray("import", GOLDEN_SKIRMISH, "-o", campaign, "--encounter", "duel", "--force")
     assert result.code == 0, result
-    assert held(campaign) == [("duel", 123, True), ("skirmish", 123, True)]
+    assert held(campaign) == [("duel", 103, True), ("skirmish", 103, True)]
     assert exported(affray, f"{campaign}#duel", tmp_path / "out.jsonl") == GOLDEN_SKIRMISH.read_bytes()
 
 
@@ -921,8 +921,8 @@ def test_encounters_lists_each_with_its_events_and_whether_it_is_whole(
     assert out_lines(result) == [
         f"{TEMPORARY}\t4 events\tbeing written, or left by a run that was killed",
         f"{PARTIAL}\t4 events\tpartial: a run that failed or was interrupted",
-        "duel\t27 events\twhole",
-        "skirmish\t123 events\twhole",
+        "duel\t31 events\twhole",
+        "skirmish\t103 events\twhole",
         f"{unfinished}: 4 encounters",
     ]
 
@@ -1020,7 +1020,7 @@ def test_a_campaign_in_a_folder_no_one_may_write_to_is_read(tmp_path: Path) -> N
     finally:
         folder.chmod(0o755)
     assert (done.returncode, done.stderr) == (0, ""), done
-    assert done.stdout.startswith(f"ok: {folder / 'c.sqlite'}#duel: 27 events")
+    assert done.stdout.startswith(f"ok: {folder / 'c.sqlite'}#duel: 31 events")
     assert sorted(p.name for p in folder.iterdir()) == ["c.sqlite"]
 
 
@@ -1142,7 +1142,7 @@ def test_a_link_at_an_older_affray_s_lock_name_is_never_written_through(tmp_path
     assert (result.code, result.err) == (0, ""), result
     assert victim.read_bytes() == b"precious\n"
     assert os.readlink(folder / ".c.sqlite.lock") == "../victim.txt"
-    assert held(folder / "c.sqlite") == [("two", 27, True)]
+    assert held(folder / "c.sqlite") == [("two", 31, True)]
 
 
 def _temporary_events(campaign: Path, pid: int) -> int:

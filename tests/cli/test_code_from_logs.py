@@ -143,8 +143,9 @@ def outputs(folder: Path, name: str) -> list[str]:
 def test_whatif_needing_a_new_decision_stops_with_one_error_line_naming_combatant_controller_and_flag(
     affray: Affray, sent: Sent
 ) -> None:
-    """The issue's command: the ruling at seq 20 parts the fight from the log before brenna decides again."""
-    result = affray("whatif", sent.duel, "--seq", "20", "--rule", "miss", "--reason", "x", "-o", "w.jsonl")
+    """The issue's command: the ruling on brenna's attack at seq 23 (20.332 s) parts the fight from the log
+    before brenna decides again."""
+    result = affray("whatif", sent.duel, "--seq", "23", "--rule", "miss", "--reason", "x", "-o", "w.jsonl")
     assert_user_error(
         result,
         f"{sent.duel}: after the change, brenna (controller '{CONTROLLER}') must make a decision at ",
@@ -160,9 +161,9 @@ def test_whatif_needing_no_new_decision_takes_the_recorded_ones_and_verifies(
     affray: Affray, sent: Sent
 ) -> None:
     """The last blow changed: gorm is out as before and brenna is not asked again."""
-    result = affray("whatif", sent.duel, "--seq", "37", "--set", "brenna/hit#10=5", "-o", "w.jsonl")
+    result = affray("whatif", sent.duel, "--seq", "43", "--set", "brenna/hit#12=5", "-o", "w.jsonl")
     assert result.code == 0, result
-    assert result.out.startswith(f"w.jsonl: {sent.duel} with brenna/hit#10=5; ")
+    assert result.out.startswith(f"w.jsonl: {sent.duel} with brenna/hit#12=5; ")
     parent, child = read_path(sent.duel).events, read_path(sent.here / "w.jsonl").events
     assert [e for e in child if isinstance(e, IntentChosen)] == [
         e for e in parent if isinstance(e, IntentChosen)
@@ -197,7 +198,7 @@ def test_whatif_with_controllers_imports_the_code_from_that_folder_only_and_veri
     affray: Affray, sent: Sent
 ) -> None:
     result = affray(
-        "whatif", sent.duel, "--seq", "20", "--rule", "miss", "--reason", "x", "-o", "w.jsonl",
+        "whatif", sent.duel, "--seq", "23", "--rule", "miss", "--reason", "x", "-o", "w.jsonl",
         "--controllers", sent.stranger,
     )  # fmt: skip
     assert result.code == 0, result
@@ -210,7 +211,7 @@ def test_whatif_with_controllers_naming_the_current_folder_imports_from_it(
     affray: Affray, sent: Sent
 ) -> None:
     result = affray(
-        "whatif", sent.duel, "--seq", "20", "--rule", "miss", "--reason", "x", "-o", "w.jsonl",
+        "whatif", sent.duel, "--seq", "23", "--rule", "miss", "--reason", "x", "-o", "w.jsonl",
         "--controllers", ".",
     )  # fmt: skip
     assert result.code == 0, result
@@ -223,7 +224,7 @@ def test_whatif_with_controllers_that_do_not_hold_the_code_is_one_error_line(
     empty = tmp_path / "empty"
     empty.mkdir()
     result = affray(
-        "whatif", sent.duel, "--seq", "20", "--rule", "miss", "--reason", "x", "-o", "w.jsonl",
+        "whatif", sent.duel, "--seq", "23", "--rule", "miss", "--reason", "x", "-o", "w.jsonl",
         "--controllers", empty,
     )  # fmt: skip
     assert_user_error(
@@ -265,7 +266,7 @@ def test_a_log_naming_a_loaded_module_has_it_called_by_no_command(
 ) -> None:
     named = log_naming(sent, controller)
     assert affray("verify", named).code == 0
-    changed = ("--seq", "20", "--rule", "miss", "--reason", "x", "-o", "w.jsonl")
+    changed = ("--seq", "23", "--rule", "miss", "--reason", "x", "-o", "w.jsonl")
     assert_user_error(affray("whatif", named, *changed), f"(controller '{controller}') must make a decision")
     module = controller.partition(":")[0]
     top = module.partition(".")[0]
@@ -273,7 +274,7 @@ def test_a_log_naming_a_loaded_module_has_it_called_by_no_command(
         affray("whatif", named, *changed, "--controllers", sent.stranger),
         f"cannot import {module}: {sent.stranger.resolve()} holds no module or package {top}",
     )
-    assert affray("whatif", named, "--seq", "37", "--set", "brenna/hit#10=5", "-o", "w.jsonl").code == 0
+    assert affray("whatif", named, "--seq", "43", "--set", "brenna/hit#12=5", "-o", "w.jsonl").code == 0
     assert spies == []
     assert_nothing_ran(sent)
 
@@ -282,7 +283,7 @@ def test_a_log_naming_a_module_played_step_by_step_cannot_be_asked_for_a_new_dec
     affray: Affray, sent: Sent
 ) -> None:
     named = log_naming(sent, "external")
-    result = affray("whatif", named, "--seq", "20", "--rule", "miss", "--reason", "x", "-o", "w.jsonl")
+    result = affray("whatif", named, "--seq", "23", "--rule", "miss", "--reason", "x", "-o", "w.jsonl")
     assert_user_error(result, "brenna (controller 'external')", "played step by step (affray.envs)")
 
 
@@ -393,7 +394,7 @@ def test_a_real_whatif_in_a_folder_holding_the_package_imports_nothing(how: str,
         "whatif",
         sent.duel,
         "--seq",
-        "20",
+        "23",
         "--rule",
         "miss",
         "--reason",

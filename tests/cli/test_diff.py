@@ -26,7 +26,7 @@ def test_a_log_and_a_copy_of_it_are_the_same(affray: Affray, duel_log: Path, tmp
     copy.write_bytes(duel_log.read_bytes())
     result = affray("diff", duel_log, copy)
     assert result.code == 0, result
-    assert result.out.splitlines()[-1] == "A and B hold the same header and the same 27 events"
+    assert result.out.splitlines()[-1] == "A and B hold the same header and the same 31 events"
 
 
 def test_two_seeds_differ_in_the_header_then_part_at_the_first_roll(
@@ -41,7 +41,7 @@ def test_two_seeds_differ_in_the_header_then_part_at_the_first_roll(
     ]
     assert "the headers differ:" in lines
     assert "the logs part at seq 1 (0.000 s, combatant_joined in both):" in lines
-    assert any(line.split()[:3] == ["perception_roll.total", "1", "6"] for line in lines)
+    assert any(line.split()[:3] == ["perception_roll.total", "7", "4"] for line in lines)
 
 
 def test_the_outcome_rows_name_what_changed_for_each_combatant(
@@ -57,8 +57,8 @@ def test_json_names_the_parting_seq_and_both_outcomes(affray: Affray, duel_log: 
     assert result.code == 1
     found = json.loads(result.out)
     assert (found["same"], found["parting"]["seq"]) == (False, 1)
-    assert found["parting"]["fields"][-1] == {"path": "perception_roll.total", "a": 1, "b": 6}
-    assert (found["outcome"]["a"]["t"], found["outcome"]["b"]["events"]) == (46330, 24)
+    assert found["parting"]["fields"][-1] == {"path": "perception_roll.total", "a": 7, "b": 4}
+    assert (found["outcome"]["a"]["t"], found["outcome"]["b"]["events"]) == (54996, 26)
 
 
 def test_a_cut_log_is_compared_up_to_its_cut_with_a_warning(

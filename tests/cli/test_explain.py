@@ -12,26 +12,26 @@ from tests.strategies import example_log, read
 
 
 def test_explain_lays_out_an_attack_rule_by_rule(affray: Affray, duel_log: Path) -> None:
-    result = affray("explain", duel_log, "17")
+    result = affray("explain", duel_log, "25")
     assert result.code == 0, result
     lines = result.out.splitlines()
-    assert lines[0] == "seq 17 at 22.333 s: attack_resolved"
+    assert lines[0] == "seq 25 at 44.334 s: attack_resolved"
     assert lines[1].startswith("  gorm attacks brenna with Axe, 1 hand")
     derivation = lines[lines.index("derivation:") + 1 : lines.index("depends on:")]
     quality = next(line for line in derivation if "hit quality" in line)
-    assert quality.split() == ["E6", "hit", "quality", "11", "92", "-", "40", "-", "41"]
+    assert quality.split() == ["E6", "hit", "quality", "45", "92", "-", "40", "-", "7"]
     assert "depends on:" in lines
 
 
 def test_explain_json_holds_every_step_with_its_rule(affray: Affray, duel_log: Path) -> None:
-    found = json.loads(affray("explain", duel_log, "17", "--json").out)
+    found = json.loads(affray("explain", duel_log, "25", "--json").out)
     assert found["kind"] == "attack_resolved"
-    assert {"what": "hit quality", "value": "11", "how": "92 - 40 - 41", "rule": "E6"} in found["steps"]
-    assert [d["seq"] for d in found["depends_on"]] == [15, 16]
+    assert {"what": "hit quality", "value": "45", "how": "92 - 40 - 7", "rule": "E6"} in found["steps"]
+    assert [d["seq"] for d in found["depends_on"]] == [14, 15]
 
 
 def test_a_seq_the_log_does_not_hold_is_one_error_line(affray: Affray, duel_log: Path) -> None:
-    assert_user_error(affray("explain", duel_log, "99"), "no seq 99: the log holds seq 1 to 27")
+    assert_user_error(affray("explain", duel_log, "99"), "no seq 99: the log holds seq 1 to 31")
 
 
 def test_seq_zero_is_a_usage_error(affray: Affray, duel_log: Path) -> None:
@@ -65,13 +65,13 @@ def _odds(affray: Affray, log: Path) -> Path:
 def test_odds_show_each_roll_of_the_event_with_each_sides_chance_before_and_after(
     affray: Affray, duel_log: Path
 ) -> None:
-    result = affray("explain", duel_log, "17", "--odds", _odds(affray, duel_log))
+    result = affray("explain", duel_log, "25", "--odds", _odds(affray, duel_log))
     assert result.code == 0, result
     lines = result.out.splitlines()
     luck = lines[
         lines.index("luck (each side's chance to win just before -> just after the roll, affray odds):") :
     ]
-    assert [line.split(":")[0].strip() for line in luck[1:]] == ["gorm/hit#1", "brenna/parry#1"]
+    assert [line.split(":")[0].strip() for line in luck[1:]] == ["gorm/hit#4", "brenna/parry#2"]
     assert all(" ford " in line and " raiders " in line for line in luck[1:])
 
 
@@ -79,7 +79,7 @@ def test_odds_in_json_are_the_reports_chances_at_the_roll(affray: Affray, duel_l
     odds = _odds(affray, duel_log)
     report = json.loads(odds.read_text())
     made = next(r for r in report["rolls"] if r["roll"]["key"] == "brenna/hit#1")
-    found = json.loads(affray("explain", duel_log, "10", "--json", "--odds", odds).out)
+    found = json.loads(affray("explain", duel_log, "11", "--json", "--odds", odds).out)
     assert found["luck"] == [
         {
             "roll": "brenna/hit#1",
@@ -90,7 +90,7 @@ def test_odds_in_json_are_the_reports_chances_at_the_roll(affray: Affray, duel_l
 
 
 def test_without_odds_the_json_holds_no_luck(affray: Affray, duel_log: Path) -> None:
-    assert "luck" not in json.loads(affray("explain", duel_log, "10", "--json").out)
+    assert "luck" not in json.loads(affray("explain", duel_log, "11", "--json").out)
 
 
 def test_the_odds_of_another_log_are_one_error_line(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
@@ -98,7 +98,7 @@ def test_the_odds_of_another_log_are_one_error_line(affray: Affray, duel_log: Pa
     other.parent.mkdir()
     assert affray("run", DUEL, "--seed", "5", "-o", other).code == 0
     odds = _odds(affray, other)
-    assert_user_error(affray("explain", duel_log, "10", "--odds", odds), "the odds of another log")
+    assert_user_error(affray("explain", duel_log, "11", "--odds", odds), "the odds of another log")
 
 
 def test_odds_beside_a_log_cut_short_are_one_error_line(
@@ -108,7 +108,7 @@ def test_odds_beside_a_log_cut_short_are_one_error_line(
     cut = tmp_path / "cut.jsonl"
     cut.write_bytes(b"".join(duel_log.read_bytes().splitlines(keepends=True)[:-1]))
     assert_user_error(
-        affray("explain", cut, "10", "--odds", odds), "is not whole, and odds are of whole logs"
+        affray("explain", cut, "11", "--odds", odds), "is not whole, and odds are of whole logs"
     )
 
 

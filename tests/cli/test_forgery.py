@@ -10,8 +10,8 @@ import pytest
 from affray.events.reader import NOT_CANONICAL
 from tests.cli.conftest import Affray, rechain
 
-# seq 5 of the duel: brenna readies her sword, {"kind":"weapon_readied","seq":5,"t":5333,...}
-SEQ = 5
+# seq 7 of the duel: brenna readies her sword, {"kind":"weapon_readied","seq":7,"t":5333,...}
+SEQ = 7
 
 
 def forged(tmp_path: Path, duel_bytes: bytes, edit: tuple[bytes, bytes], seq: int = SEQ) -> Path:
@@ -27,10 +27,10 @@ def forged(tmp_path: Path, duel_bytes: bytes, edit: tuple[bytes, bytes], seq: in
 @pytest.mark.parametrize(
     "edit",
     [
-        pytest.param((b',"seq":5', b',"note":"forged","seq":5'), id="member-added"),
-        pytest.param((b'"seq":5', b'"seq": 5'), id="whitespace"),
+        pytest.param((b',"seq":7', b',"note":"forged","seq":7'), id="member-added"),
+        pytest.param((b'"seq":7', b'"seq": 7'), id="whitespace"),
         pytest.param((b'"weapon":', b'"weapon": '), id="space-before-a-value"),
-        pytest.param((b',"seq":5', b',"seq":4,"seq":5'), id="duplicate-key"),
+        pytest.param((b',"seq":7', b',"seq":6,"seq":7'), id="duplicate-key"),
     ],
 )
 def test_a_rechained_line_not_written_as_affray_writes_fails_at_its_seq(
@@ -39,7 +39,7 @@ def test_a_rechained_line_not_written_as_affray_writes_fails_at_its_seq(
     log = forged(tmp_path, duel_bytes, edit)
     result = affray("verify", log)
     assert result.code == 1, result
-    assert result.out == f"FAILED: {log}: line 6 (seq 5): {NOT_CANONICAL}\n"
+    assert result.out == f"FAILED: {log}: line 8 (seq 7): {NOT_CANONICAL}\n"
 
 
 def test_a_number_written_otherwise_fails_at_its_seq(
@@ -68,7 +68,7 @@ def test_an_untouched_log_verifies(affray: Affray, duel_log: Path) -> None:
 
 def test_the_replay_still_reads_a_forged_member(affray: Affray, tmp_path: Path, duel_bytes: bytes) -> None:
     # reading forgives what verify does not: the log is told, and verify is where forgeries are caught
-    log = forged(tmp_path, duel_bytes, (b',"seq":5', b',"note":"forged","seq":5'))
+    log = forged(tmp_path, duel_bytes, (b',"seq":7', b',"note":"forged","seq":7'))
     assert affray("replay", log).code == 0
 
 

@@ -24,18 +24,19 @@ def robots_log(affray: Affray, tmp_path: Path) -> Path:
 def test_heal_writes_a_healed_log_and_a_summary_line(
     affray: Affray, robots_log: Path, tmp_path: Path
 ) -> None:
-    # S7, S8 (rulings 21, 24): kessa, dorn and vix live, their damage points restored; vix's broken leg
-    # heals; sentry-1's two injuries wait for a Robotics skill its side lacks: 1 of 3, as the replay tells
+    # S7, S8 (rulings 21, 24): kessa, dorn and vix live, their damage points restored; kessa's broken leg,
+    # dorn's broken arm and vix's head wound heal; sentry-1's arm damage waits for a Robotics skill its side
+    # lacks: 3 of 4, as the replay tells
     out = tmp_path / "healed.jsonl"
     result = affray("heal", robots_log, "--days", "30", "-o", out)
     assert result.code == 0, result
     events = read_path(out).events
     assert result.out.strip() == (
-        f"{robots_log}: 30 days later, damage points of 3 survivors restored, 1 of 3 injuries healed or "
-        f"repaired (2 not: no one of its side has Robotics skill); {len(events)} events -> {out}"
+        f"{robots_log}: 30 days later, damage points of 3 survivors restored, 3 of 4 injuries healed or "
+        f"repaired (1 not: no one of its side has Robotics skill); {len(events)} events -> {out}"
     )
     told = affray("replay", out).out
-    assert told.count(" heals as ") + told.count(" does not heal: ") == 3
+    assert told.count(" heals as ") + told.count(" does not heal: ") == 4
     assert [type(e) for e in events if isinstance(e, AftermathStarted | AftermathEnded)] == [
         AftermathStarted,
         AftermathEnded,
@@ -108,12 +109,12 @@ def test_heal_needs_at_least_one_day(affray: Affray, robots_log: Path, tmp_path:
 
 
 def test_state_reaches_any_time_of_the_aftermath(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
-    # the long clock: 30 days after a 64 s fight end at 2,592,064 s; --at takes days
+    # the long clock: 30 days after a 47 s fight end at 2,592,047 s; --at takes days
     out = tmp_path / "healed.jsonl"
     assert affray("heal", robots_log, "--days", "30", "-o", out).code == 0
     result = affray("state", out, "--at", "25d")
     assert result.code == 0, result
-    assert result.out.startswith("at 25 d 0 h 00 min 00 s (the last event before it: seq 102 at 22 d 0 h")
+    assert result.out.startswith("at 25 d 0 h 00 min 00 s (the last event before it: seq 100 at 19 d 0 h")
     vix = next(line for line in result.out.splitlines() if line.split()[:1] == ["vix"])
     assert "26/26" in vix  # ruling 21: the living survivor's damage points healed
 
@@ -121,11 +122,11 @@ def test_state_reaches_any_time_of_the_aftermath(affray: Affray, robots_log: Pat
 def test_state_refuses_a_time_past_the_logs_end(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
     out = tmp_path / "healed.jsonl"
     assert affray("heal", robots_log, "--days", "30", "-o", out).code == 0
-    assert_user_error(affray("state", out, "--at", "31d"), "--at '31d': the log ends at 30 d 0 h 01 min 04 s")
+    assert_user_error(affray("state", out, "--at", "31d"), "--at '31d': the log ends at 30 d 0 h 00 min 47 s")
 
 
 def test_replay_tells_the_long_clock_in_days(affray: Affray, robots_log: Path, tmp_path: Path) -> None:
     out = tmp_path / "healed.jsonl"
     assert affray("heal", robots_log, "--days", "30", "-o", out).code == 0
     last = affray("replay", out).out.splitlines()[-1]
-    assert last == "30 d 0 h 01 min 04 s  #103  30 days have passed"
+    assert last == "30 d 0 h 00 min 47 s  #101  30 days have passed"

@@ -41,10 +41,10 @@ def test_verify_fails_a_header_nested_a_hundred_thousand_deep(
 def test_an_event_nested_a_hundred_thousand_deep_is_shown_up_to_it(
     affray: Affray, tmp_path: Path, duel_bytes: bytes
 ) -> None:
-    log = hostile(tmp_path, duel_bytes, 5, b'"combatant":"brenna"', b'"combatant":' + DEEP)
+    log = hostile(tmp_path, duel_bytes, 7, b'"combatant":"brenna"', b'"combatant":' + DEEP)
     result = affray("replay", log)
     assert result.code == 0, result
-    assert result.err_lines[0].startswith(f"warning: {log}: line 6 (seq 5): not a valid event")
+    assert result.err_lines[0].startswith(f"warning: {log}: line 8 (seq 7): not a valid event")
 
 
 @pytest.mark.parametrize("figure", [b"1e400", b"9" * 5000, b"1" + b"0" * 30])

@@ -33,7 +33,7 @@ def players(affray: Affray, referee: Path) -> Path:
 def test_redact_says_what_the_copy_withholds(affray: Affray, referee: Path, tmp_path: Path) -> None:
     result = affray("redact", referee, "-o", tmp_path / "players.jsonl")
     assert result.out == (
-        f"{tmp_path / 'players.jsonl'}: the players' copy of {referee}: 123 events, 240 values sealed "
+        f"{tmp_path / 'players.jsonl'}: the players' copy of {referee}: 126 events, 237 values sealed "
         "(streams wolf-*/*), and its fair seed's secrets\n"
     )
 
@@ -50,9 +50,9 @@ def test_the_players_copy_verifies_and_says_why_it_is_not_re_simulated(affray: A
     result = affray("verify", players)
     assert result.code == 0, result
     first = result.out.splitlines()[0]
-    assert first.startswith(f"ok: {players}: a players' copy: 123 events chain and fold (final state ")
+    assert first.startswith(f"ok: {players}: a players' copy: 126 events chain and fold (final state ")
     assert first.endswith(
-        "240 values of the streams wolf-*/* are sealed, and the fair seed's secrets, so the fight is not "
+        "237 values of the streams wolf-*/* are sealed, and the fair seed's secrets, so the fight is not "
         f"re-simulated: once the referee's log is out, affray reveal {players} REFEREE-LOG checks every "
         "sealed value and re-simulates it"
     )
@@ -78,9 +78,9 @@ def test_reveal_checks_each_sealed_value_then_re_simulates(
     assert result.code == 0, result
     lines = result.out.splitlines()
     assert (
-        lines[0] == f"ok: {players}: each of its 244 sealed values is the one {referee} holds, as committed"
+        lines[0] == f"ok: {players}: each of its 241 sealed values is the one {referee} holds, as committed"
     )
-    assert lines[1].startswith(f"ok: {referee}: 123 events chain, fold and re-simulate identically")
+    assert lines[1].startswith(f"ok: {referee}: 126 events chain, fold and re-simulate identically")
     assert lines[2:] == [
         "  alice's tag: 3648ac463d613cc8c8274c36e59abbf0",
         "  referee's tag: e7dd871706d3f41e0153102afb548fb2",
@@ -184,19 +184,19 @@ def test_a_copy_cannot_be_fought_again(affray: Affray, players: Path, command: l
 
 def test_replay_says_sealed_where_a_roll_is_withheld(affray: Affray, players: Path) -> None:
     result = affray("replay", players)
-    attack = next(line for line in result.out.splitlines() if "#20 " in line)
-    assert "roll sealed @wolf-2/hit#1 = quality sealed -> x0.3 of 7.5" in attack
+    attack = next(line for line in result.out.splitlines() if "#44 " in line)
+    assert "roll sealed @wolf-2/hit#1 = quality sealed -> x0.2 of 7.5" in attack
     assert result.out.splitlines()[0].endswith("seed sealed")
 
 
 def test_explain_lists_what_it_can_and_how_much_is_sealed(affray: Affray, players: Path) -> None:
-    result = affray("explain", players, "20", "--json")
+    result = affray("explain", players, "44", "--json")
     steps = {step["what"]: step["value"] for step in json.loads(result.out)["steps"]}
     assert (steps["sealed"], steps["hit.roll"], steps["hit.quality"], steps["damage.damage"]) == (
         "3",
         "sealed",
         "sealed",
-        "2.25",
+        "1.5",
     )
 
 
@@ -211,7 +211,7 @@ def test_diff_shows_a_sealed_value_as_sealed(affray: Affray, players: Path, refe
     rows = [line.split() for line in result.out.splitlines()]
     assert rows[next(i for i, r in enumerate(rows) if r[:1] == ["perception_roll.total"])][:3] == [
         "perception_roll.total",
-        "3",
+        "1",
         "sealed",
     ]
 

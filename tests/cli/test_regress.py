@@ -145,8 +145,8 @@ def test_a_changed_log_names_its_first_divergent_seq_and_the_outcome(affray: Aff
     (line,) = said(result, "CHANGED")
     assert line.startswith(f"CHANGED {changed}: line 2 (seq 1): differs from the re-simulation: ")
     assert "damage_points: recorded 32, simulated 1" in line
-    assert "; the outcome: winner ford -> raiders; ends at 46.330 s -> " in line
-    assert "; events 27 -> " in line
+    assert "; the outcome: winner ford -> raiders; ends at 54.996 s -> " in line
+    assert "; events 31 -> " in line
     assert "rewritten" not in line
     assert out_lines(result)[-1] == summary_line(N, unchanged=N - 1, changed=1, winners=1)
     assert len(out_lines(result)) == 2

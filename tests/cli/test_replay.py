@@ -129,7 +129,7 @@ def test_replay_tells_a_log_whose_scenario_todays_rules_would_refuse(affray: Aff
     duel_log.write_bytes(rechain(lines[:-2]))
     told = affray("replay", duel_log)
     assert told.code == 0, told
-    assert len(told.out.splitlines()) == 28
+    assert len(told.out.splitlines()) == 32
     checked = affray("verify", duel_log)
     assert checked.code == 1
     assert "line 1 (header) scenario: $: object contains unknown field `tactics`" in checked.out

@@ -116,12 +116,12 @@ def test_markdown_escapes_a_pipe_in_a_narration(affray: Affray, tmp_path: Path) 
 
 def test_markdown_of_the_duel_ends_with_its_outcome(affray: Affray, duel_log: Path) -> None:
     outcome = _outcome(affray("replay", duel_log, "--format", "markdown").out)
-    assert outcome[1] == "Side ford wins at 46.330 s (only side ford still stands)."
+    assert outcome[1] == "Side ford wins at 54.996 s (only side ford still stands)."
     assert outcome[3:] == [
         "| combatant | side | dealt | harm | status |",
         "| --- | --- | --- | --- | --- |",
-        "| brenna | ford | 39.375 in 5/10 hits | took 10.875 of 32 DP | standing |",
-        "| gorm | raiders | 10.875 in 3/3 hits | took 39.375 of 36 DP | out (damage points at -3.375) |",
+        "| brenna | ford | 45 in 7/12 hits | took 10.875 of 32 DP | standing |",
+        "| gorm | raiders | 10.875 in 1/5 hits | took 45 of 36 DP | out (damage points at -9) |",
     ]
 
 
@@ -240,7 +240,7 @@ def test_a_cut_log_warns_and_exits_as_text_does(
             range(1, CUT_AFTER + 1)
         )
         assert _outcome(exported.out)[1].startswith(
-            f"No outcome: the log stops at 20.332 s, after seq {CUT_AFTER}"
+            f"No outcome: the log stops at 18.333 s, after seq {CUT_AFTER}"
         )
 
 

@@ -31,7 +31,7 @@ def test_a_registered_ruleset_runs_and_its_log_verifies(affray: Affray, tmp_path
     assert result.out.startswith("Toy duel: side left wins at ")
     verified = affray("verify", out)
     assert verified.code == 0, verified
-    assert verified.out.startswith(f"ok: {out}: 17 events chain, fold and re-simulate identically")
+    assert verified.out.startswith(f"ok: {out}: 10 events chain, fold and re-simulate identically")
 
 
 @pytest.mark.usefixtures("toy")

@@ -110,7 +110,8 @@ def test_a_signer_signs_a_log_once(affray: Affray, duel_log: Path) -> None:
 
 def test_a_changed_and_rechained_log_fails_at_the_signature(affray: Affray, duel_log: Path) -> None:
     *lines, _end, signature = _lines(_signed(affray, duel_log, "alice"))
-    lines[10] = re.sub(rb'"t":(\d+)', lambda m: b'"t":%d' % (int(m[1]) + 1), lines[10], count=1)
+    # seq 11, brenna's first blow at 7.333 s, a millisecond later: the next event is at 11.666 s
+    lines[11] = re.sub(rb'"t":(\d+)', lambda m: b'"t":%d' % (int(m[1]) + 1), lines[11], count=1)
     duel_log.write_bytes(rechain(lines) + signature + b"\n")
     result = affray("verify", duel_log)
     assert result.code == 1, result
@@ -187,7 +188,7 @@ def test_a_required_signers_line_removed_is_caught(affray: Affray, duel_log: Pat
 def test_a_damaged_signature_line_is_a_user_error(affray: Affray, duel_log: Path) -> None:
     *lines, signature = _lines(_signed(affray, duel_log, "alice"))
     duel_log.write_bytes(b"\n".join([*lines, signature.replace(b'"key":"', b'"key":"!')]) + b"\n")
-    assert_user_error(affray("verify", duel_log), "duel.jsonl: line 30", "signature line is damaged")
+    assert_user_error(affray("verify", duel_log), "duel.jsonl: line 34", "signature line is damaged")
 
 
 def test_a_damaged_signature_line_stops_signing(affray: Affray, duel_log: Path) -> None:
@@ -195,7 +196,7 @@ def test_a_damaged_signature_line_stops_signing(affray: Affray, duel_log: Path) 
     damaged = b"\n".join([*lines, signature[:-3]]) + b"\n"
     duel_log.write_bytes(damaged)
     result = affray("sign", duel_log, "--key", _keygen(affray, duel_log.parent, "bob"))
-    assert_user_error(result, "line 30", "signature line is damaged")
+    assert_user_error(result, "line 34", "signature line is damaged")
     assert duel_log.read_bytes() == damaged
 
 
@@ -204,7 +205,7 @@ def test_a_line_after_the_signatures_is_a_line_after_the_end(affray: Affray, due
     duel_log.write_bytes(b"\n".join([*lines, lines[3]]) + b"\n")
     result = affray("verify", duel_log)
     assert result.code == 1, result
-    assert "line 31 (seq 28): lines follow the end line" in result.out
+    assert "line 35 (seq 32): lines follow the end line" in result.out
 
 
 def test_other_commands_read_a_signed_log(affray: Affray, duel_log: Path) -> None:
@@ -281,8 +282,9 @@ def test_a_changed_encounter_fails_at_the_signature_it_keeps(affray: Affray, due
     _signed(affray, duel_log, "alice")
     lines = _lines(duel_log)
     changed = duel_log.with_name("changed.jsonl")
+    # brenna's third blow (seq 13, a miss) rolled 98: recorded as 21, with the chain mended
     changed.write_bytes(
-        rechain([line.replace(b'"total":81', b'"total":21') for line in lines[:-2]]) + lines[-1] + b"\n"
+        rechain([line.replace(b'"total":98', b'"total":21') for line in lines[:-2]]) + lines[-1] + b"\n"
     )
     campaign = duel_log.parent / "campaign.sqlite"
     assert affray("import", changed, "-o", campaign).code == 0
@@ -309,7 +311,7 @@ def test_a_missing_trusted_key_file_is_a_user_error(affray: Affray, duel_log: Pa
 
 def test_a_signature_line_longer_than_its_bound_is_a_user_error(affray: Affray, duel_log: Path) -> None:
     duel_log.write_bytes(duel_log.read_bytes() + b'{"signer":"' + b"a" * 5000 + b'"}\n')
-    assert_user_error(affray("verify", duel_log), "line 30", "longer than the 1,024 bytes")
+    assert_user_error(affray("verify", duel_log), "line 34", "longer than the 1,024 bytes")
 
 
 def test_a_public_key_given_to_sign_with_is_a_user_error(affray: Affray, duel_log: Path) -> None:

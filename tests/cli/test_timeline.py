@@ -19,20 +19,20 @@ def test_the_picture_is_written_in_the_format_its_suffix_names(
     result = affray("timeline", duel_log, "-o", out)
     assert result.code == 0, result
     assert out.read_bytes().startswith(MAGIC[suffix])
-    assert result.out.strip() == f"{out}: 2 lanes, 46.330 s"
+    assert result.out.strip() == f"{out}: 2 lanes, 54.996 s"
 
 
 def test_a_stretch_of_the_fight_is_drawn_with_from_and_to(
     affray: Affray, duel_log: Path, tmp_path: Path
 ) -> None:
     # from 20 s to 30 s: the seconds are ticked every 2 s, and only the damage labels of the blows in the
-    # stretch are drawn (brenna's 1.875 at 24.665 s; not her 11.25 at 7.333 s)
+    # stretch are drawn (brenna's 1.875 at 24.665 s; not her 3.75 at 11.666 s)
     out = tmp_path / "middle.svg"
     assert affray("timeline", duel_log, "-o", out, "--from", "20", "--to", "30").code == 0
     text = out.read_text()
     assert "<!-- 24 -->" in text
     assert "<!-- 40 -->" not in text
-    assert ("<!-- 1.875 -->" in text, "<!-- 11.25 -->" in text) == (True, False)
+    assert ("<!-- 1.875 -->" in text, "<!-- 3.75 -->" in text) == (True, False)
 
 
 def test_an_existing_picture_is_kept_without_force(affray: Affray, duel_log: Path, tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_only_draws_the_lanes_asked_for(affray: Affray, duel_log: Path, tmp_path
     out = tmp_path / "gorm.svg"
     result = affray("timeline", duel_log, "-o", out, "--only", "gorm")
     assert result.code == 0, result
-    assert result.out.strip() == f"{out}: 1 of 2 lanes, 46.330 s"
+    assert result.out.strip() == f"{out}: 1 of 2 lanes, 54.996 s"
     text = out.read_text()
     assert ("Gorm the Axeman (raiders)" in text, "Brenna of the Ford (ford)" in text) == (True, False)
 
@@ -110,7 +110,7 @@ def test_a_stretch_drawn_is_said_with_the_fights_length(
 ) -> None:
     out = tmp_path / "middle.png"
     result = affray("timeline", duel_log, "-o", out, "--from", "20", "--to", "30")
-    assert result.out.strip() == f"{out}: 2 lanes, from 20.000 s to 30.000 s of 46.330 s"
+    assert result.out.strip() == f"{out}: 2 lanes, from 20.000 s to 30.000 s of 54.996 s"
 
 
 # --- --odds: each side's chance to win, from a report of affray odds --------------------------------

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.cli.conftest import Affray, Result, call_main, rechain, run_process
 
-K = 10
+K = 11
 """The seq the tampering aims at: an attack in the middle of the duel."""
 
 LAST = -1

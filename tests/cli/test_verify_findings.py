@@ -2,8 +2,8 @@
 lines or fold broken); 3 ``CHANGED:`` for a whole log that today's rules re-simulate otherwise (as a
 re-chained edit does) and ``OTHER VERSION:`` for a whole log made under another ruleset version or dice.
 
-In the duel (tests/golden/duel.jsonl), seq 1 is brenna joining with 32 damage points and seq 10 is her
-first blow, 11.25 damage to gorm.
+In the duel (tests/golden/duel.jsonl), seq 1 is brenna joining with 32 damage points and seq 12 is her
+first blow that lands (her first, seq 11, misses), 3.75 damage to gorm.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ def header_edited(old: bytes, new: bytes) -> list[bytes]:
 
 
 def blow_edited() -> list[bytes]:
-    """The duel's lines with brenna's first blow dealing 12.25 instead of 11.25."""
+    """The duel's lines with brenna's first blow that lands dealing 4.75 instead of 3.75."""
     lines = log_lines(DUEL)
-    assert b'"damage":11.25}' in lines[10]
-    lines[10] = lines[10].replace(b'"damage":11.25}', b'"damage":12.25}', 1)
+    assert b'"damage":3.75}' in lines[12]
+    lines[12] = lines[12].replace(b'"damage":3.75}', b'"damage":4.75}', 1)
     return lines
 
 
@@ -64,7 +64,7 @@ def test_exit_codes_are_distinct() -> None:
 def test_a_golden_copy_is_ok(affray: Affray, tmp_path: Path) -> None:
     log, result = verified(affray, tmp_path, DUEL)
     assert result.code == 0, result
-    assert one_line(result).startswith(f"ok: {log}: 27 events chain, fold and re-simulate identically")
+    assert one_line(result).startswith(f"ok: {log}: 31 events chain, fold and re-simulate identically")
 
 
 # -- exit 3: whole, but simulated otherwise -----------------------------------------------------------
@@ -74,8 +74,8 @@ def test_a_re_chained_edit_of_an_event_is_changed(affray: Affray, tmp_path: Path
     log, result = verified(affray, tmp_path, rechain(blow_edited()))
     assert result.code == EXIT_CHANGED, result
     line = one_line(result)
-    assert line.startswith(f"CHANGED: {log}: line 11 (seq 10): differs from the re-simulation: ")
-    assert "damage.damage: recorded 12.25, simulated 11.25" in line
+    assert line.startswith(f"CHANGED: {log}: line 13 (seq 12): differs from the re-simulation: ")
+    assert "damage.damage: recorded 4.75, simulated 3.75" in line
     assert line.endswith(
         "; its chain and lines are whole: a rule or a table changed since it was made "
         "(or an edit was re-chained)"
@@ -105,7 +105,7 @@ def test_a_re_chained_log_cut_short_is_changed(affray: Affray, tmp_path: Path) -
     ("old", "new", "said"),
     [
         (b'"ruleset_version":"7"', b'"ruleset_version":"2"', "made under energion version 2"),
-        (b'"dice":"blake2b-ctr-v1"', b'"dice":"blake2b-ctr-v0"', "its dice are 'blake2b-ctr-v0'"),
+        (b'"dice":"blake2b-ctr-v2"', b'"dice":"blake2b-ctr-v0"', "its dice are 'blake2b-ctr-v0'"),
     ],
     ids=["ruleset-version", "dice"],
 )
@@ -127,7 +127,7 @@ def test_a_hand_edit_fails(affray: Affray, tmp_path: Path) -> None:
     log, result = verified(affray, tmp_path, join_lines(blow_edited()))
     assert result.code == EXIT_VERIFY_FAILED, result
     line = one_line(result)
-    assert line.startswith(f"FAILED: {log}: line 11 (seq 10): ")
+    assert line.startswith(f"FAILED: {log}: line 13 (seq 12): ")
     assert RE_CHAINED not in line
     assert "CHANGED" not in line
 
@@ -156,7 +156,7 @@ def test_a_re_chained_edit_then_a_hand_edit_after_it_fails(affray: Affray, tmp_p
     log, result = verified(affray, tmp_path, join_lines(lines))
     assert result.code == EXIT_VERIFY_FAILED, result
     line = one_line(result)
-    assert line.startswith(f"FAILED: {log}: line 11 (seq 10): differs from the re-simulation: ")
+    assert line.startswith(f"FAILED: {log}: line 13 (seq 12): differs from the re-simulation: ")
     assert "; and line 21 (seq 20): " in line
     assert RE_CHAINED not in line
 

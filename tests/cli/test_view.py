@@ -20,7 +20,7 @@ def test_the_page_is_written_and_its_size_said(affray: Affray, duel_log: Path, t
     out = tmp_path / "duel.html"
     result = affray("view", duel_log, "-o", out)
     assert result.code == 0, result
-    assert re.fullmatch(rf"{re.escape(str(out))}: 27 events, \d+ KiB", result.out.strip())
+    assert re.fullmatch(rf"{re.escape(str(out))}: 31 events, \d+ KiB", result.out.strip())
     assert out.read_text().startswith("<!doctype html>")
 
 
@@ -72,7 +72,7 @@ def test_a_stretch_with_no_event_is_one_error_line(affray: Affray, duel_log: Pat
     out = tmp_path / "empty.html"
     assert_user_error(
         affray("view", duel_log, "-o", out, "--from", "100", "--to", "200"),
-        "no event between --from and --to (the log runs to 46.330 s)",
+        "no event between --from and --to (the log runs to 54.996 s)",
     )
     assert not out.exists()
 

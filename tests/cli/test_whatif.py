@@ -12,8 +12,8 @@ from tests.cli.conftest import DUEL, Affray, Result, assert_user_error, rechain
 from tests.cli.test_entered_dice import logged_rolls
 from tests.strategies import read_path
 
-# In the duel brenna's second blow (seq 12) misses: roll 81 against 82.5% - armor 20; a 5 hits.
-CHANGE = "brenna/hit#2=5"
+# In the duel brenna's third blow (seq 13) misses: roll 98 against 82.5% - armor 20 = 62.5; a 5 hits.
+CHANGE = "brenna/hit#3=5"
 
 
 @pytest.fixture
@@ -41,22 +41,22 @@ def test_a_what_if_log_verifies(affray: Affray, whatif: tuple[Path, Result]) -> 
 
 
 def test_everything_before_the_change_is_as_it_was(whatif: tuple[Path, Result], duel_log: Path) -> None:
-    assert read_path(whatif[0]).events[:11] == read_path(duel_log).events[:11]
+    assert read_path(whatif[0]).events[:12] == read_path(duel_log).events[:12]
 
 
 def test_the_what_if_shows_the_changed_seq_first_and_then_the_outcome(whatif: tuple[Path, Result]) -> None:
     lines = whatif[1].out.splitlines()
-    parting = lines.index("the logs part at seq 12 (11.666 s, attack_resolved in both):")
+    parting = lines.index("the logs part at seq 13 (15.999 s, attack_resolved in both):")
     assert lines.index("the outcome differs:") > parting
-    assert any(line.split()[:3] == ["hit.roll.total", "81", "5"] for line in lines)
+    assert any(line.split()[:3] == ["hit.roll.total", "98", "5"] for line in lines)
 
 
 def test_diff_of_a_log_and_its_what_if_names_the_changed_seq_and_the_outcome(
     affray: Affray, whatif: tuple[Path, Result], duel_log: Path
 ) -> None:
     found = json.loads(affray("diff", duel_log, whatif[0], "--json").out)
-    assert found["parting"]["seq"] == 12
-    assert (found["outcome"]["a"]["t"], found["outcome"]["b"]["t"]) == (46330, 24665)
+    assert found["parting"]["seq"] == 13
+    assert (found["outcome"]["a"]["t"], found["outcome"]["b"]["t"]) == (54996, 37664)
 
 
 def test_the_what_ifs_header_names_its_parent_and_the_change(
@@ -74,7 +74,7 @@ def test_a_what_if_of_a_what_if_keeps_the_first_change(
     second = tmp_path / "second.jsonl"
     assert affray("whatif", whatif[0], "--set", "gorm/perception#1=2", "-o", second).code == 0
     rolled = json.loads(bytes(read_path(second).header.scenario))["dice"]["rolled"]
-    assert rolled == {"brenna/hit#2": [5], "gorm/perception#1": [2]}
+    assert rolled == {"brenna/hit#3": [5], "gorm/perception#1": [2]}
     assert affray("verify", second).code == 0
 
 
@@ -116,7 +116,7 @@ def test_lineage_says_when_the_parent_was_replaced(
 @pytest.mark.parametrize(
     ("change", "said"),
     [
-        pytest.param("brenna/hit#99=5", "the fight made no such roll (brenna/hit has 10 draws)", id="draw"),
+        pytest.param("brenna/hit#99=5", "the fight made no such roll (brenna/hit has 12 draws)", id="draw"),
         pytest.param("nobody/hit#1=5", "the fight made no such roll (no roll on nobody/hit)", id="stream"),
         pytest.param(
             "brenna/hit#2=101", "brenna/hit#2 rolls 1d100, which needs 1 face of 1..100", id="range"
@@ -145,7 +145,7 @@ def test_a_seq_that_does_not_hold_the_roll_is_one_error_line(
     affray: Affray, duel_log: Path, tmp_path: Path
 ) -> None:
     result = affray("whatif", duel_log, "--set", CHANGE, "--seq", "10", "-o", tmp_path / "out.jsonl")
-    assert_user_error(result, "--seq 10: brenna/hit#2 is rolled at seq 12")
+    assert_user_error(result, "--seq 10: brenna/hit#3 is rolled at seq 13")
 
 
 def test_a_cut_log_is_refused(affray: Affray, duel_log: Path, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from tests.strategies import read_path
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "examples" / "skirmish.toml"
-# In the skirmish mira targets rusk at 4 s (seq 15), the nearest bandit, and at 7 s (seq 26) attacks him.
+# In the skirmish mira targets vell at 7 s (seq 32), the nearest bandit, and at 8 s (seq 35) attacks vell.
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def skirmish_log(affray: Affray, tmp_path: Path) -> Path:
 def _intent(affray: Affray, log: Path, intent: str) -> Path:
     out = log.parent / "intent.jsonl"
     result = affray(
-        "whatif", log, "--seq", "26", "--intent", intent, "--reason", "go for the leader", "-o", out
+        "whatif", log, "--seq", "35", "--intent", intent, "--reason", "go for the leader", "-o", out
     )
     assert result.code == 0, result
     return out
@@ -37,16 +37,16 @@ def test_from_the_events_time_the_combatant_goes_for_the_ordered_target(
 ) -> None:
     events = read_path(_intent(affray, skirmish_log, "mira:target=hask")).events
     chosen = [(e.t, e.target) for e in events if isinstance(e, TargetChosen) and e.combatant == "mira"]
-    assert chosen[:2] == [(4000, "rusk"), (7000, "hask")]
+    assert chosen[:2] == [(7000, "vell"), (8000, "hask")]
 
 
 def test_the_order_is_in_the_childs_scenario_and_changes(affray: Affray, skirmish_log: Path) -> None:
     header = read_path(_intent(affray, skirmish_log, "mira:controller=tactician")).header
     orders = msgspec.json.decode(header.scenario)["orders"]
     assert orders == [
-        {"combatant": "mira", "at": 7.0, "controller": "tactician", "reason": "go for the leader"}
+        {"combatant": "mira", "at": 8.0, "controller": "tactician", "reason": "go for the leader"}
     ]
-    assert header.changes == ["seq 26: mira controller=tactician from then on (go for the leader)"]
+    assert header.changes == ["seq 35: mira controller=tactician from then on (go for the leader)"]
 
 
 def test_an_intent_what_if_verifies(affray: Affray, skirmish_log: Path) -> None:
@@ -69,7 +69,7 @@ def test_a_bad_intent_is_one_error_line_and_writes_nothing(
     affray: Affray, skirmish_log: Path, tmp_path: Path, intent: str, said: str
 ) -> None:
     out = tmp_path / "out.jsonl"
-    assert_user_error(affray("whatif", skirmish_log, "--seq", "26", "--intent", intent, "-o", out), said)
+    assert_user_error(affray("whatif", skirmish_log, "--seq", "35", "--intent", intent, "-o", out), said)
     assert not list(tmp_path.glob("out.jsonl*"))
 
 

@@ -62,8 +62,9 @@ def complete_events(data: bytes, cut: int) -> int:
 
 def test_the_example_runs_cover_every_event_kind() -> None:
     # no example yields action_refused; the refusal scenario (a shot at a man wholly behind cover) does.
-    # robots yields the special_damage kinds (S1-S6, S10), its 30-day aftermath the healing ones (S7, S8);
-    # no example yields condition_ended: the condition scenario's unconscious man comes round (S4);
+    # robots yields the special_damage kinds (S1-S6, S10), its 30-day aftermath the healing ones (S7, S8)
+    # and condition_ended (vix, knocked out by a head wound, comes round, S4), as the condition scenario's
+    # unconscious man does;
     # no example yields ruling_applied: the ruled duel does
     # bar-brawl and firefight yield the fivestep kinds (F3-F12); ambush intent_chosen
     names = ("duel", "skirmish", "archers", "mage-duel", "brawl", "robots", "ambush")

@@ -1,8 +1,8 @@
 """Standing orders (``[[orders]]``): a combatant played otherwise from a time on, in both rulesets.
 
 The skirmish (examples/skirmish.toml) without orders: mira (the watch, nearest-enemy controller) targets
-rusk at 4 s, the nearest bandit 8.246 m away, and vell, 0.999 m away, at 9 s. The bar brawl
-(examples/bar-brawl.toml): lily goes for gus, the nearest.
+vell at 7 s, the nearest bandit 3.000 m away, then rusk, 8.246 m away, at 11 s, and hask only at 33 s. The
+bar brawl (examples/bar-brawl.toml): lily goes for bruno, the nearest.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ def targets(encounter: Encounter[Any], who: str) -> list[tuple[int, str, str]]:
 
 def test_an_order_sends_the_combatant_after_its_target_from_its_time() -> None:
     chosen = targets(
-        run(SKIRMISH, '[[orders]]\ncombatant = "mira"\nat = 5\npriority_targets = ["hask"]\n'), "mira"
+        run(SKIRMISH, '[[orders]]\ncombatant = "mira"\nat = 8\npriority_targets = ["hask"]\n'), "mira"
     )
-    assert chosen[0][:2] == (4000, "rusk")  # before 5 s: the nearest, as without the order
+    assert chosen[0][:2] == (7000, "vell")  # before 8 s: the nearest, as without the order
     assert chosen[1][1] == "hask"
     assert chosen[1][2].startswith("priority target, ")
 
@@ -58,14 +58,14 @@ def test_an_order_changes_who_plays_the_combatant() -> None:
 
 
 def test_a_fivestep_order_sends_the_character_after_its_target() -> None:
-    # without the order lily's first attack is on gus, the nearest; ordered, it is on bruno
+    # without the order lily's first attack is on bruno, the nearest; ordered, it is on gus
     def first_target(encounter: Encounter[Any]) -> str:
         return next(e.target for e in encounter.log if isinstance(e, ToHitResolved) and e.attacker == "lily")
 
-    assert first_target(run(BRAWL)) == "gus"
+    assert first_target(run(BRAWL)) == "bruno"
     assert (
-        first_target(run(BRAWL, '[[orders]]\ncombatant = "lily"\nat = 0\npriority_targets = ["bruno"]\n'))
-        == "bruno"
+        first_target(run(BRAWL, '[[orders]]\ncombatant = "lily"\nat = 0\npriority_targets = ["gus"]\n'))
+        == "gus"
     )
 
 

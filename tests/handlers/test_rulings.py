@@ -7,9 +7,11 @@ long sword at gorm in studded leather (armor 20 against type 2); rule E4: hit ch
 rule E7: D = 18 + 15/20 = 18.75. Gorm (skill 72, ST 135, CO 110) swings an axe at brenna in a chain suit
 with a buckler (armor 30 + 10 against type 6); E4: 72 + 35/2 + 10/4 = 92. The log:
 
-- seq 13 at 15.999 s: brenna, roll 2; E6: 82.5 - 20 - 2 = 60.5; E7: TRUNC(70.5/10)/10 = x0.7 -> 13.125;
-- seq 14 at 20.332 s: brenna, roll 90; E6: 82.5 - 20 - 90 = -27.5, a miss;
-- seq 17 at 22.333 s: gorm, roll 41; E6: 92 - 40 - 41 = 11; E7 x0.2 of 21.75 -> 4.35 (parry roll 46 fails).
+- seq 12 at 11.666 s: brenna, roll 52; E6: 82.5 - 20 - 52 = 10.5; E7: TRUNC(20.5/10)/10 = x0.2 -> 3.75;
+- seq 13 at 15.999 s: brenna, roll 98; E6: 82.5 - 20 - 98 = -35.5, a miss;
+- seq 20 at 28.998 s: brenna, roll 24; E6: 82.5 - 20 - 24 = 38.5; E7: TRUNC(48.5/10)/10 = x0.4 -> 7.5;
+- seq 25 at 44.334 s: gorm, roll 7; E6: 92 - 40 - 7 = 45; E7: TRUNC(55/10)/10 = x0.5 of 21.75 -> 10.875
+  (parry roll 90 fails), gorm's only blow that lands.
 """
 
 from __future__ import annotations
@@ -77,79 +79,84 @@ def fields(event: Event) -> dict[str, Any]:
 
 def test_the_unruled_duel_is_the_log_these_tests_compute_from() -> None:
     encounter = run(DUEL)
-    brenna_hit, brenna_miss = at(encounter, 13, AttackResolved), at(encounter, 14, AttackResolved)
-    gorm_hit = at(encounter, 17, AttackResolved)
+    brenna_first_hit, brenna_miss = at(encounter, 12, AttackResolved), at(encounter, 13, AttackResolved)
+    brenna_hit, gorm_hit = at(encounter, 20, AttackResolved), at(encounter, 25, AttackResolved)
+    assert brenna_first_hit.damage is not None
+    assert brenna_first_hit.damage.damage == Decimal("3.75")
     assert brenna_hit.damage is not None
-    assert brenna_hit.damage.damage == Decimal("13.125")
+    assert brenna_hit.damage.damage == Decimal("7.5")
     assert (brenna_miss.outcome, brenna_miss.hit.roll.total, brenna_miss.hit.hit_chance) == (
         "miss",
-        90,
+        98,
         Decimal("82.5"),
     )
     assert (gorm_hit.attacker, gorm_hit.outcome) == ("gorm", "hit")
     assert gorm_hit.damage is not None
-    assert gorm_hit.damage.damage == Decimal("4.35")
+    assert gorm_hit.damage.damage == Decimal("10.875")
     assert of(encounter.log, RulingApplied) == []
 
 
 def test_a_miss_ruling_turns_a_hit_into_a_miss_with_no_damage() -> None:
-    # E6: 92 - 40 - 41 = 11 would hit for 4.35 (E7); the ruling makes it a miss, its rolls kept.
-    encounter = run(DUEL, '[[rulings]]\nseq = 17\noutcome = "miss"\nreason = "gorm slips on a stone"\n')
-    ruled = at(encounter, 17, AttackResolved)
-    assert (ruled.attacker, ruled.outcome, ruled.damage) == ("gorm", "miss", None)
-    assert (ruled.hit.roll.total, ruled.hit.quality) == (41, Decimal(11))
-    applied = at(encounter, 18, RulingApplied)
+    # E6: 82.5 - 20 - 24 = 38.5 would hit for 7.5 (E7); the ruling makes it a miss, its rolls kept.
+    encounter = run(DUEL, '[[rulings]]\nseq = 20\noutcome = "miss"\nreason = "brenna slips on a stone"\n')
+    ruled = at(encounter, 20, AttackResolved)
+    assert (ruled.attacker, ruled.outcome, ruled.damage) == ("brenna", "miss", None)
+    assert (ruled.hit.roll.total, ruled.hit.quality) == (24, Decimal("38.5"))
+    applied = at(encounter, 21, RulingApplied)
     assert (applied.combatant, applied.ruling, applied.rules_on, applied.effect, applied.reason) == (
-        "gorm",
+        "brenna",
         0,
-        17,
+        20,
         "the attack is a miss",
-        "gorm slips on a stone",
+        "brenna slips on a stone",
     )
-    # Gorm's two later hits still land: 4.35 + 2.175 taken instead of 4.35 + 4.35 + 2.175 = 10.875.
-    assert encounter.state.combatants["brenna"].damage_taken == Decimal("6.525")
+    # Brenna's other six hits still land: 3.75 + 1.875 + 3.75 + 9.375 + 9.375 + 9.375 = 37.5 taken, instead
+    # of 45 with the 7.5 of the ruled blow.
+    assert encounter.state.combatants["gorm"].damage_taken == Decimal("37.5")
 
 
 def test_a_damage_ruling_adds_its_points_to_a_landed_blow() -> None:
-    # E7: x0.7 of 18.75 = 13.125, +5 by the ruling = 18.125 dealt.
-    encounter = run(DUEL, '[[rulings]]\nseq = 13\ndamage = 5\nreason = "a clean cut"\n')
-    ruled = at(encounter, 13, AttackResolved)
+    # E7: x0.4 of 18.75 = 7.5, +5 by the ruling = 12.5 dealt.
+    encounter = run(DUEL, '[[rulings]]\nseq = 20\ndamage = 5\nreason = "a clean cut"\n')
+    ruled = at(encounter, 20, AttackResolved)
     assert ruled.damage is not None
-    assert (ruled.damage.damage, ruled.damage.ruled_points) == (Decimal("18.125"), Decimal(5))
-    applied = at(encounter, 14, RulingApplied)
-    assert (applied.rules_on, applied.effect) == (13, "+5 damage points")
-    # Gorm's state after seq 13: 11.25 (seq 10, x0.6 of 18.75) + 18.125 = 29.375 taken of 36.
-    gorm = fold(encounter.log[:13], encounter.vocabulary).combatants["gorm"]
-    assert (gorm.damage_taken, gorm.damage_left) == (Decimal("29.375"), Decimal("6.625"))
+    assert (ruled.damage.damage, ruled.damage.ruled_points) == (Decimal("12.5"), Decimal(5))
+    applied = at(encounter, 21, RulingApplied)
+    assert (applied.rules_on, applied.effect) == (20, "+5 damage points")
+    # Gorm's state after seq 20: 3.75 (seq 12, x0.2 of 18.75) + 1.875 (seq 18, x0.1) + 12.5 = 18.125 taken
+    # of 36, 17.875 left.
+    gorm = fold(encounter.log[:20], encounter.vocabulary).combatants["gorm"]
+    assert (gorm.damage_taken, gorm.damage_left) == (Decimal("18.125"), Decimal("17.875"))
 
 
 def test_a_negative_damage_ruling_deals_no_less_than_nothing() -> None:
-    # E7: 13.125 - 20 would be -6.875: the blow deals 0, and the ruling took off the 13.125 it had.
-    encounter = run(DUEL, '[[rulings]]\nseq = 13\ndamage = -20\nreason = "the flat of the blade"\n')
-    ruled = at(encounter, 13, AttackResolved)
+    # E7: 7.5 - 20 would be -12.5: the blow deals 0, and the ruling took off the 7.5 it had.
+    encounter = run(DUEL, '[[rulings]]\nseq = 20\ndamage = -20\nreason = "the flat of the blade"\n')
+    ruled = at(encounter, 20, AttackResolved)
     assert ruled.damage is not None
-    assert (ruled.damage.damage, ruled.damage.ruled_points) == (Decimal(0), Decimal("-13.125"))
-    assert fold(encounter.log[:13], encounter.vocabulary).combatants["gorm"].damage_taken == Decimal("11.25")
+    assert (ruled.damage.damage, ruled.damage.ruled_points) == (Decimal(0), Decimal("-7.5"))
+    # Gorm took only the blows before it: 3.75 (seq 12) + 1.875 (seq 18) = 5.625.
+    assert fold(encounter.log[:20], encounter.vocabulary).combatants["gorm"].damage_taken == Decimal("5.625")
 
 
 def test_a_modifier_ruling_raises_the_hit_chance_by_exactly_the_modifier() -> None:
-    # E4: 82.5 + 10 = 92.5; E6: 92.5 - 20 - 90 = -17.5, still a miss.
-    encounter = run(DUEL, '[[rulings]]\nseq = 14\nmodifier = 10\nreason = "gorm is dazzled"\n')
-    ruled = at(encounter, 14, AttackResolved)
+    # E4: 82.5 + 10 = 92.5; E6: 92.5 - 20 - 98 = -25.5, still a miss.
+    encounter = run(DUEL, '[[rulings]]\nseq = 13\nmodifier = 10\nreason = "gorm is dazzled"\n')
+    ruled = at(encounter, 13, AttackResolved)
     assert (ruled.hit.hit_chance, ruled.hit.quality, ruled.outcome) == (
         Decimal("92.5"),
-        Decimal("-17.5"),
+        Decimal("-25.5"),
         "miss",
     )
     assert ruled.hit.modifiers == (Modifier(name="referee's ruling", value=Decimal(10), rule="ruling"),)
-    assert "modifiers" not in fields(at(encounter, 13, AttackResolved))["hit"]
-    applied = at(encounter, 15, RulingApplied)
-    assert (applied.combatant, applied.rules_on, applied.effect) == ("brenna", 14, "+10 to hit")
+    assert "modifiers" not in fields(at(encounter, 12, AttackResolved))["hit"]
+    applied = at(encounter, 14, RulingApplied)
+    assert (applied.combatant, applied.rules_on, applied.effect) == ("brenna", 13, "+10 to hit")
 
 
 def test_a_modifier_until_a_time_applies_to_each_attack_in_its_window_and_not_after() -> None:
     # Brenna attacks at 7.333, 11.666, 15.999, 20.332 s...: [11.666, 20.332) holds the second and third.
-    # E4: 82.5 + 10 = 92.5; at 15.999 s E6: 92.5 - 20 - 2 = 70.5, E7: TRUNC(80.5/10)/10 = x0.8 -> 15.
+    # E4: 82.5 + 10 = 92.5; at 11.666 s E6: 92.5 - 20 - 52 = 20.5, E7: TRUNC(30.5/10)/10 = x0.3 -> 5.625.
     encounter = run(
         DUEL,
         '[[rulings]]\nat = 11.666\nuntil = 20.332\ncombatant = "brenna"\nmodifier = 10\nreason = "mist"\n',
@@ -163,8 +170,8 @@ def test_a_modifier_until_a_time_applies_to_each_attack_in_its_window_and_not_af
         (20332, Decimal("82.5"), 0),
         (24665, Decimal("82.5"), 0),
     ]
-    assert brennas[2].damage is not None
-    assert brennas[2].damage.damage == Decimal(15)
+    assert brennas[1].damage is not None
+    assert brennas[1].damage.damage == Decimal("5.625")
     applied = of(encounter.log, RulingApplied)
     assert [(a.rules_on, a.ruling, a.effect) for a in applied] == [
         (brennas[1].seq, 0, "+10 to hit"),
@@ -173,32 +180,32 @@ def test_a_modifier_until_a_time_applies_to_each_attack_in_its_window_and_not_af
 
 
 def test_a_ruling_by_time_rules_on_only_its_combatants_outcomes() -> None:
-    # Gorm's first attack at or after 10 s is seq 17 (22.333 s); brenna's attacks before it are not his.
-    encounter = run(DUEL, '[[rulings]]\nat = 10\ncombatant = "gorm"\noutcome = "miss"\nreason = "fog"\n')
-    ruled = at(encounter, 17, AttackResolved)
+    # Gorm's first attack at or after 40 s is seq 25 (44.334 s); brenna's attack at 41.997 s is not his.
+    encounter = run(DUEL, '[[rulings]]\nat = 40\ncombatant = "gorm"\noutcome = "miss"\nreason = "fog"\n')
+    ruled = at(encounter, 25, AttackResolved)
     assert (ruled.attacker, ruled.outcome, ruled.damage) == ("gorm", "miss", None)
-    assert [(a.rules_on, a.combatant) for a in of(encounter.log, RulingApplied)] == [(17, "gorm")]
+    assert [(a.rules_on, a.combatant) for a in of(encounter.log, RulingApplied)] == [(25, "gorm")]
 
 
 def test_a_later_rulings_seq_counts_the_ruling_applied_events_before_it() -> None:
-    # The first ruling's ruling_applied is seq 14, so gorm's first attack (seq 17 unruled) is seq 18.
+    # The first ruling's ruling_applied is seq 21, so gorm's hit (seq 25 unruled) is seq 26.
     encounter = run(
         DUEL,
-        '[[rulings]]\nseq = 13\ndamage = 5\nreason = "a clean cut"\n\n'
-        '[[rulings]]\nseq = 18\noutcome = "miss"\nreason = "gorm slips"\n',
+        '[[rulings]]\nseq = 20\ndamage = 5\nreason = "a clean cut"\n\n'
+        '[[rulings]]\nseq = 26\noutcome = "miss"\nreason = "gorm slips"\n',
     )
-    ruled = at(encounter, 18, AttackResolved)
+    ruled = at(encounter, 26, AttackResolved)
     assert (ruled.attacker, ruled.outcome) == ("gorm", "miss")
     assert [(a.seq, a.ruling, a.rules_on) for a in of(encounter.log, RulingApplied)] == [
-        (14, 0, 13),
-        (19, 1, 18),
+        (21, 0, 20),
+        (27, 1, 26),
     ]
 
 
 def test_a_damage_ruling_keyed_to_a_miss_is_an_error() -> None:
-    # E6: seq 14 is -27.5, a miss: no blow landed to add 5 points to.
-    with pytest.raises(RulingError, match=r"^\$\.rulings\[0\]: seq 14 is a miss: no blow landed"):
-        run(DUEL, '[[rulings]]\nseq = 14\ndamage = 5\nreason = "a clean cut"\n')
+    # E6: seq 13 is -35.5, a miss: no blow landed to add 5 points to.
+    with pytest.raises(RulingError, match=r"^\$\.rulings\[0\]: seq 13 is a miss: no blow landed"):
+        run(DUEL, '[[rulings]]\nseq = 13\ndamage = 5\nreason = "a clean cut"\n')
 
 
 def test_a_leaves_ruling_takes_the_combatant_out_at_its_time_and_ends_the_fight() -> None:
@@ -211,20 +218,20 @@ def test_a_leaves_ruling_takes_the_combatant_out_at_its_time_and_ends_the_fight(
     assert isinstance(ended, EncounterEnded)
     assert (ended.t, ended.winner) == (30000, "ford")
     assert encounter.state.combatants["gorm"].out
-    # Gorm's next attack was due at 31 s: there is none.
-    assert [a.t for a in of(encounter.log, AttackResolved) if a.attacker == "gorm"] == [22333]
+    # Gorm's next attack was due at 35.667 s: there is none.
+    assert [a.t for a in of(encounter.log, AttackResolved) if a.attacker == "gorm"] == [18333, 27000]
 
 
 def test_a_seq_ruling_on_another_kind_of_event_is_an_error_naming_that_kind() -> None:
-    # seq 11 is gorm's reaction (rule E1), not an attack.
+    # seq 6 is gorm's reaction (rule E1), not an attack.
     with pytest.raises(
         RulingError,
         match=(
-            r"^\$\.rulings\[0\]: seq 11 is a reacted, "
+            r"^\$\.rulings\[0\]: seq 6 is a reacted, "
             r"not what an outcome ruling rules on \(an attack_resolved\)$"
         ),
     ):
-        run(DUEL, '[[rulings]]\nseq = 11\noutcome = "miss"\nreason = "fog"\n')
+        run(DUEL, '[[rulings]]\nseq = 6\noutcome = "miss"\nreason = "fog"\n')
 
 
 def test_a_seq_ruling_on_another_combatants_attack_is_an_error() -> None:
@@ -240,15 +247,15 @@ def test_a_seq_ruling_on_another_combatants_attack_is_an_error() -> None:
     [
         (
             'seq = 99\ndamage = 5\nreason = "x"',
-            r"\$\.rulings\[0\]: the fight ended at seq 27, before seq 99$",
+            r"\$\.rulings\[0\]: the fight ended at seq 31, before seq 99$",
         ),
         (
             'at = 100\ncombatant = "gorm"\nmodifier = 5\nreason = "x"',
-            r"gorm had no attack_resolved at or after 100\.0 s to rule on \(the fight ended at 46\.330 s\)$",
+            r"gorm had no attack_resolved at or after 100\.0 s to rule on \(the fight ended at 54\.996 s\)$",
         ),
         (
             'at = 100\ncombatant = "gorm"\nleaves = true\nreason = "x"',
-            r"the fight ended at 46\.330 s, before gorm could leave at 100\.0 s$",
+            r"the fight ended at 54\.996 s, before gorm could leave at 100\.0 s$",
         ),
     ],
     ids=["seq-beyond-the-end", "at-after-the-end", "leaves-after-the-end"],
@@ -271,13 +278,14 @@ def test_a_log_with_rulings_verifies(tmp_path: Path, capsys: pytest.CaptureFixtu
     scenario, log = tmp_path / "duel.toml", tmp_path / "duel.jsonl"
     scenario.write_text(
         DUEL.read_text()
-        + '\n[[rulings]]\nseq = 13\ndamage = 5\nreason = "a clean cut"\n'
-        + '\n[[rulings]]\nseq = 18\noutcome = "miss"\nreason = "gorm slips"\n'
+        + '\n[[rulings]]\nseq = 12\ndamage = 5\nreason = "a clean cut"\n'
         + '\n[[rulings]]\nat = 24\nuntil = 30\ncombatant = "brenna"\nmodifier = -5\nreason = "mist"\n'
-        + '\n[[rulings]]\nat = 30\ncombatant = "gorm"\nleaves = true\nreason = "he runs"\n'
+        + '\n[[rulings]]\nseq = 28\noutcome = "miss"\nreason = "gorm slips"\n'
+        + '\n[[rulings]]\nat = 50\ncombatant = "gorm"\nleaves = true\nreason = "he runs"\n'
     )
     assert call_main(["run", scenario, "-o", log]) == 0
-    # One each for the seq rulings and the leaving, two for brenna's attacks at 24.665 and 28.998 s.
+    # One each for the seq rulings and the leaving, two for brenna's attacks at 24.665 and 28.998 s; the
+    # three ruling_applied before gorm's hit (seq 25 unruled) make it seq 28.
     assert log.read_text().count('"kind":"ruling_applied"') == 5
     capsys.readouterr()
     assert call_main(["verify", log]) == 0
@@ -291,16 +299,17 @@ SPECIAL = 'modules = ["special_damage"]\n'
 
 def test_a_special_damage_ruling_and_a_general_one_load_and_apply_together() -> None:
     rulings = (
-        '[[rulings]]\ntarget = "gorm"\nstamina = 0\nreason = "a glancing blow"\n\n'
+        '[[rulings]]\ntarget = "brenna"\nstamina = 0\nreason = "a glancing blow"\n\n'
         '[[rulings]]\nat = 0\ncombatant = "brenna"\nmodifier = 5\nreason = "the sun behind her"\n'
     )
     scenario = load(DUEL, rulings, SPECIAL)
-    assert [(r.target, r.modifier) for r in scenario.rulings] == [("gorm", None), (None, 5)]
+    assert [(r.target, r.modifier) for r in scenario.rulings] == [("brenna", None), (None, 5)]
     encounter = ruleset("energion").battle(scenario).run()
-    # E4: brenna's first attack (seq 10) at 82.5 + 5 = 87.5; the general ruling is number 1.
-    first = at(encounter, 10, AttackResolved)
+    # E4: brenna's first attack (seq 11) at 82.5 + 5 = 87.5; the general ruling is number 1.
+    first = at(encounter, 11, AttackResolved)
     assert first.hit.hit_chance == Decimal("87.5")
-    assert [(a.ruling, a.rules_on) for a in of(encounter.log, RulingApplied)] == [(1, 10)]
+    assert [(a.ruling, a.rules_on) for a in of(encounter.log, RulingApplied)] == [(1, 11)]
+    # The special damage ruling is on brenna's first special damage: gorm's hit at 44.334 s.
     assert any(fields(e)["kind"] == "referee_ruling" for e in encounter.log)
 
 
@@ -339,29 +348,36 @@ def first_to_hit(outcome: str) -> ToHitResolved:
 
 def test_a_fivestep_miss_ruling_makes_a_hit_a_miss_with_no_damage() -> None:
     hit = first_to_hit("hit")
-    # F8, procedure 1: a d100 under BRAWL (50 + 25) / 2 = 37.5 hits: lily's roll 25 would hit gus.
-    assert (hit.attacker, hit.skill, hit.roll.total if hit.roll else None) == ("lily", Decimal("37.5"), 25)
-    encounter = run(BRAWL, f'[[rulings]]\nseq = {hit.seq}\noutcome = "miss"\nreason = "lily trips"\n')
+    # F8, procedure 1: a d100 under BRAWL (65 + 20) / 2 = 42.5 hits: bruno's roll 23 would hit lily.
+    assert (hit.attacker, hit.target, hit.skill, hit.roll.total if hit.roll else None) == (
+        "bruno",
+        "lily",
+        Decimal("42.5"),
+        23,
+    )
+    encounter = run(BRAWL, f'[[rulings]]\nseq = {hit.seq}\noutcome = "miss"\nreason = "bruno trips"\n')
     ruled = at(encounter, hit.seq, ToHitResolved)
     assert (ruled.outcome, ruled.ruled_miss, ruled.part, ruled.roll) == ("miss", True, None, hit.roll)
     applied = at(encounter, hit.seq + 1, RulingApplied)
-    assert (applied.combatant, applied.rules_on, applied.effect) == ("lily", hit.seq, "the attack is a miss")
+    assert (applied.combatant, applied.rules_on, applied.effect) == ("bruno", hit.seq, "the attack is a miss")
     # No damage (F10) follows the ruled attack: the unruled blow's damage_resolved at that instant is gone.
-    assert [e.seq for e in of(unruled_brawl(), DamageResolved) if e.t == hit.t] == [hit.seq + 2]
+    assert [e.seq for e in of(unruled_brawl(), DamageResolved) if e.t == hit.t] == [hit.seq + 1]
     assert [e.seq for e in of(encounter.log, DamageResolved) if e.t == hit.t] == []
 
 
 def test_a_fivestep_damage_ruling_adds_its_points_to_the_damage() -> None:
     blow = next(iter(of(unruled_brawl(), DamageResolved)))
-    # F10: lily's Knife, DAMAGE DIE ROLL "1": one d10, face 2 -> 2 points to gus's head; +3 -> 5.
-    assert (blow.attacker, blow.points, blow.part) == ("lily", 2, "head")
-    encounter = run(BRAWL, f'[[rulings]]\nseq = {blow.seq}\ndamage = 3\nreason = "into the eye"\n')
+    # F10: bruno's Fists, DAMAGE DIE ROLL "1/2+1": one d10, face 2 -> 2/2 + 1 = 2 points to lily's right leg;
+    # +3 -> 5.
+    assert (blow.attacker, blow.target, blow.points, blow.part) == ("bruno", "lily", 2, "right leg")
+    encounter = run(BRAWL, f'[[rulings]]\nseq = {blow.seq}\ndamage = 3\nreason = "into the knee"\n')
     ruled = at(encounter, blow.seq, DamageResolved)
     assert (ruled.points, ruled.ruled_points, ruled.part_taken) == (5, 3, 5)
     applied = at(encounter, blow.seq + 1, RulingApplied)
-    assert (applied.combatant, applied.rules_on, applied.effect) == ("lily", blow.seq, "+3 points")
+    assert (applied.combatant, applied.rules_on, applied.effect) == ("bruno", blow.seq, "+3 points")
     assert (
-        fold(encounter.log[: blow.seq], encounter.vocabulary).combatants["gus"].location_damage["head"] == 5
+        fold(encounter.log[: blow.seq], encounter.vocabulary).combatants["lily"].location_damage["right leg"]
+        == 5
     )
 
 
@@ -376,26 +392,26 @@ def test_a_fivestep_damage_ruling_keyed_to_the_to_hit_is_an_error_naming_what_it
 
 def test_a_fivestep_modifier_ruling_adds_to_the_skill() -> None:
     miss = first_to_hit("miss")
-    # F8, procedure 1: BRAWL 37.5 + 50 = 87.5; lily's roll 81 is under it: a hit, where procedure 1 lets
+    # F8, procedure 1: BRAWL 42.5 + 50 = 92.5; bruno's roll 61 is under it: a hit, where procedure 1 lets
     # a random location say (Table 3-3.4), and its damage follows (F10).
     assert (miss.attacker, miss.skill, miss.roll.total if miss.roll else None) == (
-        "lily",
-        Decimal("37.5"),
-        81,
+        "bruno",
+        Decimal("42.5"),
+        61,
     )
-    encounter = run(BRAWL, f'[[rulings]]\nseq = {miss.seq}\nmodifier = 50\nreason = "gus is drunk"\n')
+    encounter = run(BRAWL, f'[[rulings]]\nseq = {miss.seq}\nmodifier = 50\nreason = "lily is drunk"\n')
     ruled = at(encounter, miss.seq, ToHitResolved)
     assert (ruled.skill, ruled.ruled_modifier, ruled.chance, ruled.outcome) == (
-        Decimal("87.5"),
+        Decimal("92.5"),
         50,
-        Decimal("87.5"),
+        Decimal("92.5"),
         "hit",
     )
     assert ruled.part is not None
     applied = at(encounter, miss.seq + 1, RulingApplied)
     assert (applied.rules_on, applied.effect) == (miss.seq, "+50 to skill")
     damage = next(e for e in of(encounter.log[miss.seq :], DamageResolved))
-    assert (damage.attacker, damage.part) == ("lily", ruled.part)
+    assert (damage.attacker, damage.part) == ("bruno", ruled.part)
 
 
 def test_a_fivestep_leaves_ruling_takes_the_combatant_out_at_its_time() -> None:

@@ -118,9 +118,9 @@ def test_expression_prints_in_canonical_form(text: str, canonical: str) -> None:
 # -- the generator -----------------------------------------------------------------------------------
 
 
-def test_fights_roll_with_blake2b_ctr_v1_unless_their_scenario_names_v2() -> None:
-    assert DICE_ALGORITHM == "blake2b-ctr-v1"
-    assert GeneratedDice(1).algorithm == "blake2b-ctr-v1"
+def test_fights_roll_with_blake2b_ctr_v2_unless_their_scenario_names_v1() -> None:
+    assert DICE_ALGORITHM == "blake2b-ctr-v2"
+    assert GeneratedDice(1).algorithm == "blake2b-ctr-v2"
 
 
 def test_known_vector_of_the_first_d10_and_d100_faces_under_v1() -> None:

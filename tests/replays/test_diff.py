@@ -107,11 +107,12 @@ def test_a_log_that_stops_early_parts_where_the_longer_goes_on() -> None:
 def test_the_outcome_of_each_log_is_its_end_and_each_combatants_fate() -> None:
     outcome = diff_logs(DUEL, DUEL).a
     gorm = outcome.combatants["gorm"]
-    # the duel: gorm goes out at its end, 46.330 s, having taken 39.375 of brenna's blows
-    assert (outcome.events, outcome.t, outcome.winner) == (N, 46330, "ford")
+    # the duel: gorm goes out at its end, 54.996 s, having taken 45 of brenna's blows
+    # (3.75 + 1.875 + 7.5 + 3.75 + 9.375 + 9.375 + 9.375 = 45: 36 DP down to -9)
+    assert (outcome.events, outcome.t, outcome.winner) == (N, 54996, "ford")
     assert (gorm.out_at, gorm.damage_taken, outcome.combatants["brenna"].out_at) == (
-        46330,
-        Decimal("39.375"),
+        54996,
+        Decimal("45"),
         None,
     )
 

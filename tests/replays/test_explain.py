@@ -49,23 +49,24 @@ def test_an_energion_attack_gives_a_rule_for_every_step_of_its_derivation() -> N
 
 
 def test_the_duels_axe_blow_is_derived_as_the_rules_work_it_out() -> None:
-    # E4: 72 + 20 = 92%; E9 + E5: Chain Suit vs type 6 is 30, the buckler +10; E6: 92 - 40 - 41 = 11;
-    # E5: parry 46 > 25% fails; E7: D = 20 + 1.75 + 0 + 0 = 21.75, TRUNC((11 + 10) / 10) / 10 = 0.2,
-    # 0.2 x 21.75 = 4.35
-    steps = {step.what: step for step in explained(GOLDEN / "duel.jsonl", 17).steps}
+    # seq 25, gorm's one axe blow that lands (his first, seq 16, is parried):
+    # E4: 72 + 20 = 92%; E9 + E5: Chain Suit vs type 6 is 30, the buckler +10; E6: 92 - 40 - 7 = 45;
+    # E5: parry 90 > 25% fails; E7: D = 20 + 1.75 + 0 + 0 = 21.75, TRUNC((45 + 10) / 10) / 10 = 0.5,
+    # 0.5 x 21.75 = 10.875
+    steps = {step.what: step for step in explained(GOLDEN / "duel.jsonl", 25).steps}
     assert steps["hit chance"].value == "92%"
     assert (steps["armor value"].value, steps["shield"].value) == ("30", "+10")
-    assert (steps["hit quality"].value, steps["hit quality"].how) == ("11", "92 - 40 - 41")
-    assert (steps["parry"].value, steps["parry"].how) == ("fails", "46 > 25%")
-    assert (steps["multiplier"].value, steps["damage"].value) == ("x0.2", str(Decimal("4.35")))
-    assert steps["hit roll"].source == "@gorm/hit#1, generated"
+    assert (steps["hit quality"].value, steps["hit quality"].how) == ("45", "92 - 40 - 7")
+    assert (steps["parry"].value, steps["parry"].how) == ("fails", "90 > 25%")
+    assert (steps["multiplier"].value, steps["damage"].value) == ("x0.5", str(Decimal("10.875")))
+    assert steps["hit roll"].source == "@gorm/hit#4, generated"
 
 
 def test_an_attack_depends_on_the_weapon_readied_and_the_target_chosen() -> None:
-    found = explained(GOLDEN / "duel.jsonl", 17)
+    found = explained(GOLDEN / "duel.jsonl", 25)
     assert [(b.seq, b.why.split(" (")[0]) for b in found.depends_on] == [
-        (15, "gorm readied a weapon"),
-        (16, "gorm chose its target"),
+        (14, "gorm readied a weapon"),
+        (15, "gorm chose its target"),
     ]
     assert found.depends_on[0].told.startswith("gorm readies Axe, 1 hand")
 

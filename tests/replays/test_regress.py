@@ -2,8 +2,8 @@
 
 Every log here is a copy of a golden log (tests/golden), whole or edited: re-chained (its chain made valid
 again, so only the re-simulation can object: ``changed``) or by hand (its chain broken: ``damaged``). In
-the duel, seq 1 is brenna joining with 32 damage points and seq 10 is brenna's first blow, 11.25 damage to
-gorm; side ford wins at 46.330 s after 27 events.
+the duel, seq 1 is brenna joining with 32 damage points and seq 12 is brenna's first hit, 3.75 damage to
+gorm (her first blow, seq 11, misses); side ford wins at 54.996 s after 31 events.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ GOLDEN = ROOT / "tests" / "golden"
 EXAMPLES = ROOT / "examples"
 GOLDEN_LOGS = sorted(GOLDEN.glob("*.jsonl"))
 DUEL = (GOLDEN / "duel.jsonl").read_bytes()
-FIRST_BLOW = 10
-"""The seq of brenna's first blow in the duel: 11.25 damage to gorm."""
+FIRST_HIT = 12
+"""The seq of brenna's first hit in the duel: 3.75 damage to gorm."""
 
 
 def read_canonical(path: Path) -> LogFile:
@@ -59,10 +59,10 @@ def with_header(data: bytes, old: bytes, new: bytes) -> list[bytes]:
 
 
 def with_blow(data: bytes, damage: bytes) -> list[bytes]:
-    """The duel's lines with brenna's first blow dealing ``damage``."""
+    """The duel's lines with brenna's first hit dealing ``damage``."""
     lines = log_lines(data)
-    assert b'"damage":11.25}' in lines[FIRST_BLOW]
-    lines[FIRST_BLOW] = lines[FIRST_BLOW].replace(b'"damage":11.25}', b'"damage":' + damage + b"}", 1)
+    assert b'"damage":3.75}' in lines[FIRST_HIT]
+    lines[FIRST_HIT] = lines[FIRST_HIT].replace(b'"damage":3.75}', b'"damage":' + damage + b"}", 1)
     return lines
 
 
@@ -109,31 +109,30 @@ def test_a_copy_of_a_golden_log_is_unchanged(tmp_path: Path, golden: Path) -> No
 
 
 def test_a_re_chained_edit_of_a_blows_damage_is_changed_at_its_seq(tmp_path: Path) -> None:
-    path = written(tmp_path, rechain(with_blow(DUEL, b"12.25")))
+    path = written(tmp_path, rechain(with_blow(DUEL, b"4.75")))
     found, _ = regressed(path)
-    assert (found.sort, found.seq, found.where) == ("changed", FIRST_BLOW, f"line 11 (seq {FIRST_BLOW})")
-    assert "damage.damage: recorded 12.25, simulated 11.25" in found.message
-    assert found.fields == [FieldDifference("damage.damage", Decimal("12.25"), Decimal("11.25"))]
+    assert (found.sort, found.seq, found.where) == ("changed", FIRST_HIT, f"line 13 (seq {FIRST_HIT})")
+    assert "damage.damage: recorded 4.75, simulated 3.75" in found.message
+    assert found.fields == [FieldDifference("damage.damage", Decimal("4.75"), Decimal("3.75"))]
     assert not found.updated
 
 
 def test_the_outcome_rows_of_a_re_chained_damage_edit_are_the_combatants_damage(tmp_path: Path) -> None:
-    found, _ = regressed(written(tmp_path, rechain(with_blow(DUEL, b"12.25"))))
+    # brenna's hits: 3.75 + 1.875 + 7.5 + 3.75 + 9.375 + 9.375 + 9.375 = 45, or 46 with the edited 4.75
+    found, _ = regressed(written(tmp_path, rechain(with_blow(DUEL, b"4.75"))))
     assert found.outcome == [
-        FieldDifference(
-            "brenna", "dealt 40.375, took 10.875, standing", "dealt 39.375, took 10.875, standing"
-        ),
+        FieldDifference("brenna", "dealt 46, took 10.875, standing", "dealt 45, took 10.875, standing"),
         FieldDifference(
             "gorm",
-            "dealt 10.875, took 40.375, out at 46.330 s",
-            "dealt 10.875, took 39.375, out at 46.330 s",
+            "dealt 10.875, took 46, out at 54.996 s",
+            "dealt 10.875, took 45, out at 54.996 s",
         ),
     ]
     assert not found.winner_changed
 
 
 def test_today_the_re_chained_damage_edit_is_the_golden_log_again(tmp_path: Path) -> None:
-    _, today = regressed(written(tmp_path, rechain(with_blow(DUEL, b"12.25"))))
+    _, today = regressed(written(tmp_path, rechain(with_blow(DUEL, b"4.75"))))
     assert today == DUEL
 
 
@@ -145,8 +144,8 @@ def test_a_re_chained_header_edit_that_fells_the_winner_changes_the_winner(tmp_p
     rows = {row.path: (row.a, row.b) for row in found.outcome}
     assert list(rows) == ["winner", "ends at", "end reason", "events", "brenna", "gorm"]
     assert rows["winner"] == ("ford", "raiders")
-    assert rows["ends at"][0] == "46.330 s"
-    assert rows["events"][0] == 27
+    assert rows["ends at"][0] == "54.996 s"
+    assert rows["events"][0] == 31
     assert rows["end reason"] == ("only side ford still stands", "only side raiders still stands")
     assert rows["brenna"][0].endswith(", standing")
     assert re.fullmatch(r"dealt .+, took .+, out at .+ s", rows["brenna"][1])
@@ -204,9 +203,9 @@ def test_a_changed_what_if_keeps_its_parent_and_its_changes_today(tmp_path: Path
 
 
 def test_a_hand_edit_of_a_blows_damage_is_damaged_at_its_seq(tmp_path: Path) -> None:
-    found, today = regressed(written(tmp_path, join_lines(with_blow(DUEL, b"12.25"))))
-    assert (found.sort, found.seq) == ("damaged", FIRST_BLOW)
-    assert found.where == f"line 11 (seq {FIRST_BLOW})"
+    found, today = regressed(written(tmp_path, join_lines(with_blow(DUEL, b"4.75"))))
+    assert (found.sort, found.seq) == ("damaged", FIRST_HIT)
+    assert found.where == f"line 13 (seq {FIRST_HIT})"
     assert (found.fields, found.outcome) == ([], [])
     assert today is None
     assert not found.winner_changed
@@ -220,11 +219,11 @@ def test_a_hand_edit_of_the_header_is_damaged(tmp_path: Path) -> None:
 
 
 def test_a_re_chained_edit_then_a_hand_edit_after_it_is_damaged(tmp_path: Path) -> None:
-    lines = log_lines(rechain(with_blow(DUEL, b"12.25")))
+    lines = log_lines(rechain(with_blow(DUEL, b"4.75")))
     lines[20] = bump_time(lines[20])  # seq 20, not re-chained
     found, today = regressed(written(tmp_path, join_lines(lines)))
     assert found.sort == "damaged"
-    assert found.seq == FIRST_BLOW
+    assert found.seq == FIRST_HIT
     assert "differs from the re-simulation" in found.message
     assert "; and line 21 (seq 20): " in found.message
     assert today is None

@@ -63,10 +63,10 @@ def kept(log: Path) -> list[snapshots.Snapshot]:
 def test_a_long_log_read_far_has_its_snapshots_kept(skirmish: Path) -> None:
     assert kept(skirmish) == []
     state_digest(skirmish, 100)
-    assert [s.at.seq for s in kept(skirmish)] == list(range(16, 123, 16))  # of 123 events
+    assert [s.at.seq for s in kept(skirmish)] == list(range(16, 103, 16))  # of 103 events
 
 
-@pytest.mark.parametrize("seq", [0, 15, 16, 17, 63, 64, 100, 123])
+@pytest.mark.parametrize("seq", [0, 15, 16, 17, 63, 64, 100, 103])
 def test_the_state_from_a_snapshot_is_the_state_from_the_start(skirmish: Path, seq: int) -> None:
     snapshots.keep(skirmish, rulesets.reading)
     assert state_digest(skirmish, seq) == from_the_start(seq)
@@ -92,7 +92,7 @@ def test_a_log_changed_since_is_read_from_the_start(skirmish: Path) -> None:
 def test_a_short_log_keeps_none(tmp_path: Path) -> None:
     log = tmp_path / "skirmish.jsonl"
     log.write_bytes(example_log("skirmish"))
-    snapshots.keep(log, rulesets.reading)  # 123 events: fewer than the 8,192 worth it
+    snapshots.keep(log, rulesets.reading)  # 103 events: fewer than the 8,192 worth it
     assert kept(log) == []
 
 
@@ -117,7 +117,7 @@ def test_a_long_log_cut_short_is_read_through_once_until_it_changes(
     before = os.stat(log)
     os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
     snapshots.keep(log, rulesets.reading)
-    assert len(read_through) == 122  # every event but the last, cut short
+    assert len(read_through) == 102  # every event but the last, cut short
 
 
 @pytest.fixture
@@ -181,7 +181,7 @@ def explained_from_the_start(seq: int) -> str:
     return msgspec.json.encode(explain(read(example_log("skirmish")).events, seq, READING)).decode()
 
 
-@pytest.mark.parametrize("seq", [1, 16, 17, 40, 64, 65, 100, 123])
+@pytest.mark.parametrize("seq", [1, 16, 17, 40, 64, 65, 100, 103])
 def test_an_event_explained_from_a_snapshot_is_explained_as_from_the_start(skirmish: Path, seq: int) -> None:
     snapshots.keep(skirmish, rulesets.reading, histories=True)
     assert explained_digest(skirmish, seq) == explained_from_the_start(seq)
@@ -264,7 +264,7 @@ def page_data(log: Path, start: int) -> bytes:
         return msgspec.json.encode(page.fight(reader.header, reader, READING, "s", start, None, explaining))
 
 
-@pytest.mark.parametrize("start", [1, 20_000, 45_000])
+@pytest.mark.parametrize("start", [1, 20_000, 38_000])
 def test_a_stretch_of_the_page_from_a_snapshot_is_the_stretch_from_the_start(
     skirmish: Path, start: int
 ) -> None:

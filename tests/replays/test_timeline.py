@@ -1,10 +1,10 @@
 """The timeline of a fight (replays/timeline.py): lanes, spans, instants and damage points over time,
 from the log alone, through each ruleset's markers.
 
-The duel (examples/duel.toml): brenna perceives at once (1d10 = 1 s, the first to see, so the clock
-starts), reacts in 1 s and readies her sword in 4.333 s (5.333 s); gorm perceives at 7 s (8 - 1), reacts
-in 2 s and readies his axe in 13.333 s (22.333 s). Her first blow (7.333 s) deals 11.25, gorm's first
-(22.333 s) 4.35; he is out at 46.330 s.
+The duel (examples/duel.toml): brenna perceives at once (1d10 = 7 s, the first to see, so the clock
+starts), reacts in 1 s and readies her sword in 4.333 s (5.333 s); gorm perceives at 3 s (10 - 7), reacts
+in 2 s and readies his axe in 13.333 s (18.333 s). Her first blow (7.333 s) misses, her second (11.666 s)
+deals 3.75; gorm's first (18.333 s) is parried; he is out at 54.996 s.
 """
 
 from __future__ import annotations
@@ -44,27 +44,28 @@ def test_a_lane_per_combatant_in_the_order_they_joined(duel: Timeline) -> None:
 
 
 def test_perception_reaction_and_initiative_are_spans_ending_when_each_is_done(duel: Timeline) -> None:
-    # E1: gorm perceives 7 s after the clock starts, reacts in 2 s, readies his axe in 13.333 s (E3)
-    assert spans(duel, "gorm", "perception") == [(0, 7000)]
-    assert spans(duel, "gorm", "reaction") == [(7000, 9000)]
-    assert spans(duel, "gorm", "initiative") == [(9000, 22333)]
+    # E1: gorm perceives 3 s after the clock starts, reacts in 2 s, readies his axe in 13.333 s (E3)
+    assert spans(duel, "gorm", "perception") == [(0, 3000)]
+    assert spans(duel, "gorm", "reaction") == [(3000, 5000)]
+    assert spans(duel, "gorm", "initiative") == [(5000, 18333)]
 
 
 def test_an_attack_is_an_instant_with_its_outcome_and_damage(duel: Timeline) -> None:
-    first = duel.lanes["brenna"].instants[0]
-    assert (first.kind, first.at, first.target, first.damage) == ("hit", 7333, "gorm", Decimal("11.25"))
-    assert [i.kind for i in duel.lanes["brenna"].instants[:2]] == ["hit", "miss"]
+    first, second = duel.lanes["brenna"].instants[:2]
+    assert (first.kind, first.at, first.target, first.damage) == ("miss", 7333, "gorm", None)
+    assert (second.kind, second.at, second.target, second.damage) == ("hit", 11666, "gorm", Decimal("3.75"))
+    assert [i.kind for i in duel.lanes["brenna"].instants[:3]] == ["miss", "hit", "miss"]
 
 
 def test_going_out_is_an_instant_and_ends_the_lane(duel: Timeline) -> None:
     gorm = duel.lanes["gorm"]
-    assert (gorm.out_at, gorm.instants[-1].kind) == (46330, "out")
+    assert (gorm.out_at, gorm.instants[-1].kind) == (54996, "out")
 
 
 def test_damage_points_left_are_noted_at_each_change(duel: Timeline) -> None:
-    # gorm: 36, then 36 - 11.25 = 24.75 at 7.333 s
-    assert duel.health["gorm"][:2] == [(0, Decimal(36)), (7333, Decimal("24.75"))]
-    assert duel.health["gorm"][-1][0] == duel.end == 46330
+    # gorm: 36, then 36 - 3.75 = 32.25 at 11.666 s
+    assert duel.health["gorm"][:2] == [(0, Decimal(36)), (11666, Decimal("32.25"))]
+    assert duel.health["gorm"][-1][0] == duel.end == 54996
 
 
 def test_the_outcome_is_the_logs(duel: Timeline) -> None:
@@ -165,14 +166,14 @@ def test_fivestep_marks_where_each_sub_turn_after_the_first_begins() -> None:
 
 
 def test_a_healed_logs_fight_ends_where_the_encounter_did() -> None:
-    # robots healed 30 days: the aftermath runs on for days; the fight itself ended at 64 s
+    # robots healed 30 days: the aftermath runs on for days; the fight itself ended at 47 s
     log = read(example_log("robots"))
     healed = build(
         healed_events(example("robots"), 30),
         rulesets.reading(log.header, "robots-healed"),
         scenario=log.header.scenario,
     )
-    assert (healed.fight_end(), healed.end > 86_400_000) == (64_000, True)
+    assert (healed.fight_end(), healed.end > 86_400_000) == (47_000, True)
 
 
 def lines_of(per_side: int, damage_points: int = 20) -> Timeline:
@@ -196,17 +197,17 @@ def lines() -> Timeline:
 
 
 def test_each_side_stands_as_many_as_it_has_in_the_fight(duel: Timeline) -> None:
-    # gorm, alone for the raiders, is out at 46.330 s; brenna stands to the end
-    assert duel.standing("raiders") == [(0, 1), (46330, 0)]
-    assert duel.standing("ford") == [(0, 1), (46330, 1)]
+    # gorm, alone for the raiders, is out at 54.996 s; brenna stands to the end
+    assert duel.standing("raiders") == [(0, 1), (54996, 0)]
+    assert duel.standing("ford") == [(0, 1), (54996, 1)]
 
 
 def test_a_sides_damage_points_left_are_what_its_combatants_have_above_zero(duel: Timeline) -> None:
-    # raiders: gorm alone, 36 at the start, then 24.75 after brenna's first blow; 0 once he is below 0
+    # raiders: gorm alone, 36 at the start, then 32.25 after brenna's first hit; 0 once he is below 0
     raiders = duel.side_health["raiders"]
-    assert raiders[:2] == [(0, Decimal(36)), (7333, Decimal("24.75"))]
-    assert raiders[-1] == (46330, Decimal(0))
-    assert duel.side_health["ford"][-1] == (46330, duel.health["brenna"][-1][1])
+    assert raiders[:2] == [(0, Decimal(36)), (11666, Decimal("32.25"))]
+    assert raiders[-1] == (54996, Decimal(0))
+    assert duel.side_health["ford"][-1] == (54996, duel.health["brenna"][-1][1])
 
 
 def test_a_side_has_one_point_an_instant_however_many_join_or_are_hit_then(lines: Timeline) -> None:

@@ -279,7 +279,7 @@ def test_verify_refuses_a_header_whose_seed_is_not_its_scenarios_seed() -> None:
 
 
 def test_verify_refuses_a_header_naming_another_dice_algorithm() -> None:
-    assert not verdict(rechained_header(b'"dice":"blake2b-ctr-v1"', b'"dice":"mt19937"')).ok
+    assert not verdict(rechained_header(b'"dice":"blake2b-ctr-v2"', b'"dice":"mt19937"')).ok
 
 
 def test_verify_refuses_a_header_naming_another_ruleset() -> None:

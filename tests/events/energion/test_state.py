@@ -112,9 +112,9 @@ def test_a_whole_example_log_folds_to_its_last_seq(name: str) -> None:
 def test_the_examples_cover_and_fold_every_kind_of_the_vocabulary() -> None:
     # duel, archers, mage-duel and brawl cover the Energion kinds but action_refused, which the refusal
     # scenario yields, and intent_chosen, which the ambush's outside controllers yield; robots healed 30
-    # days the special_damage kinds (S1-S8, S10) but condition_ended, which the condition scenario's
-    # aftermath yields (an unconscious man comes round, S4); a referee's ruling on the duel yields
-    # ruling_applied
+    # days the special_damage kinds (S1-S8, S10), condition_ended among them (vix comes round, S4), which
+    # the condition scenario's aftermath yields too (an unconscious man comes round); a referee's ruling on
+    # the duel yields ruling_applied
     names = ("duel", "archers", "mage-duel", "brawl", "ambush")
     logs = [read(example_log(name)).events for name in names]
     logs.append(read(log_bytes(refusal_scenario())).events)

@@ -20,6 +20,7 @@ from tests.strategies import log_lines, read, read_path, rechain
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+DICE_V1 = CORPUS / "format-1-dice-v1"
 EARLY_DUEL = CORPUS / "format-1-early" / "duel.jsonl"
 PINNED_BRAWL = CORPUS / "format-1-pins" / "brawl.jsonl"
 
@@ -63,11 +64,13 @@ def test_hold_damage_under_its_former_name_reads_as_hold_damage_dealt() -> None:
 
 
 def test_an_old_log_read_through_upcasters_and_aliases_writes_out_as_todays_log() -> None:
-    # format-1-pins/brawl.jsonl is today's fight (same ruleset version), written before perceived and
-    # reacted were version 2 and hold_damage was renamed: read, its events are today's golden log's
-    golden = read_path(GOLDEN / "brawl.jsonl")
+    # format-1-pins/brawl.jsonl is the fight rolled with blake2b-ctr-v1, written before perceived and
+    # reacted were version 2 and hold_damage was renamed: read, its events are those of the same fight
+    # written by today's kinds, the last golden log rolled with v1 (format-1-dice-v1/brawl.jsonl)
+    v1_golden = DICE_V1 / "brawl.jsonl"
+    golden = read_path(v1_golden)
     old = read_path(PINNED_BRAWL)
-    assert encode_log(golden.header, old.events) == (GOLDEN / "brawl.jsonl").read_bytes()
+    assert encode_log(golden.header, old.events) == v1_golden.read_bytes()
 
 
 def test_a_line_under_a_former_name_is_refused_in_a_log_whose_header_has_todays() -> None:
