@@ -46,12 +46,12 @@ from affray.handlers.energion import battle as battle_module
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario, decode_scenario
 from affray.handlers.fivestep import battle as fivestep_battle_module
-from affray.handlers.outside import check_controllers
 from affray.handlers.special_damage.aftermath import run_aftermath
 from affray.kernel.dice import Need, Stream
 from affray.kernel.encounter import Encounter
 from affray.kernel.fold import digest
 from affray.kernel.ruleset import Battle, Reading, Recorded
+from affray.npc.outside import check_controllers
 from affray.replays.narrate import narrate
 from affray.replays.verify import Verdict, verify
 

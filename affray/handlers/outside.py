@@ -15,22 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 import simpy
 from simpy.events import URGENT, EventPriority
 
-from affray.errors import AffrayError, ControllerError, ScenarioError, UnrecordedDecision, excerpt
+from affray.errors import ControllerError, ScenarioError, UnrecordedDecision
 from affray.events.base import Event
 from affray.npc.outside import (
     EXTERNAL,
     NOTHING,
     Chosen,
     Seat,
-    check_spec,
     chosen,
-    factory,
     imported,
     seat_seed,
     where_it_failed,
@@ -43,32 +40,6 @@ class Outside:
 
     def __init__(self, name: str) -> None:
         self.name = name
-
-
-def check_controllers(
-    controllers: Sequence[str], own: Sequence[str], source: str, folder: Path | None = None
-) -> None:
-    """Each combatant's controller is one of the ruleset's ``own``, ``external`` or a
-    ``package.module:factory``; with ``folder`` (a scenario read from a file there), each factory is
-    imported from that folder, so that one that cannot be is an error at once. Without it (a scenario
-    read from a log's header) nothing is imported."""
-    for index, controller in enumerate(controllers):
-        if controller in own or controller == EXTERNAL:
-            continue
-        where = f"{source}: $.combatants[{index}].controller"
-        if ":" not in controller:
-            choices = ", ".join((*own, EXTERNAL))
-            raise ScenarioError(
-                f"{where}: {excerpt(controller)!r} is none of {choices}, nor a package.module:factory"
-            )
-        problem = check_spec(controller)
-        if problem:
-            raise ScenarioError(f"{where}: {problem}")
-        if folder is not None:
-            try:
-                factory(controller, folder)
-            except AffrayError as exc:
-                raise ScenarioError(f"{where}: {exc}") from None
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,17 @@ altering that special damage). Fields are listed in the order logs have always r
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
 from affray.errors import ScenarioError
 from affray.handlers.shared import check_end, put_out_only
-from affray.kernel.encounter import Encounter
 from affray.kernel.referee import Referee, RulingTerms, check_terms, moment
 from affray.kernel.scenario import Section
+
+if TYPE_CHECKING:
+    from affray.kernel.encounter import Encounter
 
 Points = Annotated[int, msgspec.Meta(ge=-10000, le=10000)]
 Moment = Annotated[float, msgspec.Meta(ge=0, le=86400)]

@@ -4,11 +4,13 @@ when at most one side stands or time is up."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.events.shared import TIME_LIMIT, ActionRefused, CombatantOut, EncounterEnded
 from affray.kernel.clock import MS_PER_SECOND
-from affray.kernel.encounter import Encounter
+
+if TYPE_CHECKING:
+    from affray.kernel.encounter import Encounter
 
 REFUSED_MS = MS_PER_SECOND
 """After a refusal a combatant waits a second before it decides again (a ruling)."""

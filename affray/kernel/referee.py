@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from affray.errors import ScenarioError, excerpt
 from affray.events.base import Event
 from affray.events.shared import RulingApplied, kind_of
 from affray.kernel.clock import game_time, to_ms
-from affray.kernel.encounter import Encounter
+
+if TYPE_CHECKING:
+    from affray.kernel.encounter import Encounter
 
 Effect = Literal["outcome", "damage", "modifier", "leaves"]
 EFFECTS: tuple[Effect, ...] = ("outcome", "damage", "modifier", "leaves")

@@ -17,7 +17,7 @@ from decimal import Decimal
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -29,12 +29,14 @@ from affray.events.shared import CombatantJoined, kind_of
 from affray.events.state import SHARED
 from affray.events.vocabulary import Folded, Part, Vocabularies, Vocabulary
 from affray.kernel.dice import DICE_ALGORITHM, Algorithm
-from affray.kernel.encounter import Encounter, EventSink
 from affray.kernel.explanation import Explainer
 from affray.kernel.referee import Effect
 from affray.kernel.scenario import Dice
 from affray.kernel.tables import RulesTable
 from affray.kernel.timeline import Marker
+
+if TYPE_CHECKING:
+    from affray.kernel.encounter import Encounter, EventSink
 
 Teller = Callable[[Any, Any], str]
 """``teller(event, state)``: one line telling ``event``, read against the state right after it."""

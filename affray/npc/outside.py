@@ -15,7 +15,7 @@ import importlib.util
 import math
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from importlib.machinery import ModuleSpec, PathFinder
@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from affray.errors import ControllerError, excerpt
+from affray.errors import AffrayError, ControllerError, ScenarioError, excerpt
 from affray.events.shared import Score
 
 EXTERNAL = "external"
@@ -155,6 +155,32 @@ def factory(controller: str, folder: Path) -> Callable[[Seat], Any]:
 
 _IMPORTED: dict[str, Callable[[Seat], Any]] = {}
 """The factories :func:`factory` imported in this process, by the ``controller`` that names them."""
+
+
+def check_controllers(
+    controllers: Sequence[str], own: Sequence[str], source: str, folder: Path | None = None
+) -> None:
+    """Each combatant's controller is one of the ruleset's ``own``, ``external`` or a
+    ``package.module:factory``; with ``folder`` (a scenario read from a file there), each factory is
+    imported from that folder, so that one that cannot be is an error at once. Without it (a scenario
+    read from a log's header) nothing is imported."""
+    for index, controller in enumerate(controllers):
+        if controller in own or controller == EXTERNAL:
+            continue
+        where = f"{source}: $.combatants[{index}].controller"
+        if ":" not in controller:
+            choices = ", ".join((*own, EXTERNAL))
+            raise ScenarioError(
+                f"{where}: {excerpt(controller)!r} is none of {choices}, nor a package.module:factory"
+            )
+        problem = check_spec(controller)
+        if problem:
+            raise ScenarioError(f"{where}: {problem}")
+        if folder is not None:
+            try:
+                factory(controller, folder)
+            except AffrayError as exc:
+                raise ScenarioError(f"{where}: {exc}") from None
 
 
 def imported(controller: str) -> Callable[[Seat], Any]:

@@ -71,3 +71,10 @@ def test_every_command_is_listed_with_its_own_short_help() -> None:
 def test_each_command_is_found_by_its_name(name: str) -> None:
     with click.Context(cli) as ctx:
         assert cli.get_command(ctx, name) is cli.commands[name]
+
+
+@pytest.mark.parametrize("command", [("replay",), ("state",), ("explain", "12")])
+def test_a_command_that_only_reads_a_log_imports_no_simulation_engine(command: tuple[str, ...]) -> None:
+    modules = loaded(command[0], ROOT / "tests" / "golden" / "duel.jsonl", *command[1:])
+    assert f"affray.cli.{COMMANDS[command[0]][0]}" in modules
+    assert "simpy" not in modules

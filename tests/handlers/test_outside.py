@@ -1,6 +1,6 @@
-"""Combatants played from outside affray (affray/handlers/outside.py): the scenario's controllers checked,
-controllers made by their factories and called (Called), answers given between steps (Stepped), and the
-recorded answers taken when a log is re-simulated (Replayed).
+"""Combatants played from outside affray (affray/handlers/outside.py): a scenario naming a factory that
+is not there, controllers made by their factories and called (Called), answers given between steps
+(Stepped), and the recorded answers taken when a log is re-simulated (Replayed).
 
 Controllers are small modules written into the test's folder, next to a scenario file that names them, so
 that they are imported from the scenario's folder as ``affray run`` imports them.
@@ -29,8 +29,7 @@ from affray.events.energion.kinds import AttackResolved, IntentChosen, TargetCho
 from affray.events.shared import ActionRefused, CombatantOut, EncounterEnded, Score
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.repertoire import menu
-from affray.handlers.energion.scenario import CONTROLLERS, EnergionScenario
-from affray.handlers.outside import check_controllers
+from affray.handlers.energion.scenario import EnergionScenario
 from affray.npc.energion.intents import Flee, Intent, Surrender
 from affray.npc.energion.nearest import NearestEnemy
 from affray.npc.outside import Decision, Seat, seat_seed
@@ -86,38 +85,7 @@ def first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> str:
     return f"one stops first: {len(a)} events against {len(b)}"
 
 
-# --- check_controllers ----------------------------------------------------------------------------------
-
-
-def test_an_unknown_controller_is_an_error_naming_its_field() -> None:
-    with pytest.raises(ScenarioError) as error:
-        check_controllers(["nearest", "tactical"], CONTROLLERS, "s.toml")
-    assert str(error.value) == (
-        "s.toml: $.combatants[1].controller: 'tactical' is none of auto, nearest, tactician, external, "
-        "nor a package.module:factory"
-    )
-
-
-@pytest.mark.parametrize("controller", ["a b:c", "bots.utility:", ":utility", "bots:utility:x"])
-def test_a_controller_that_is_no_factory_spec_is_an_error_naming_its_field(controller: str) -> None:
-    with pytest.raises(ScenarioError) as error:
-        check_controllers(["auto", controller], CONTROLLERS, "s.toml")
-    assert (
-        str(error.value) == f"s.toml: $.combatants[1].controller: {controller!r} is no package.module:factory"
-    )
-
-
-def test_without_a_folder_a_factory_is_not_imported() -> None:
-    """A scenario read from a log names factories that need not be there: verifying takes its decisions."""
-    check_controllers(["no_such_outside_module:make", "external", "tactician"], CONTROLLERS, "log")
-
-
-def test_with_a_folder_a_factory_that_cannot_be_imported_is_an_error_naming_its_field(tmp_path: Path) -> None:
-    with pytest.raises(ScenarioError) as error:
-        check_controllers(["auto", "no_such_outside_module:make"], CONTROLLERS, "s.toml", tmp_path)
-    assert str(error.value).startswith(
-        "s.toml: $.combatants[1].controller: controller 'no_such_outside_module:make': cannot import"
-    )
+# --- a scenario's controllers ---------------------------------------------------------------------------
 
 
 def test_a_scenario_file_naming_a_missing_factory_is_an_error_at_load(tmp_path: Path) -> None:

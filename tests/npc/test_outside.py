@@ -1,7 +1,7 @@
-"""Controllers from outside affray (affray/npc/outside.py): answers checked and made ready to record, the
-``package.module:factory`` spec, a seat's own seed, and importing a factory from a folder: only from it,
-never from the import path or the current folder, and never taking a module of the same name imported
-from elsewhere in its place.
+"""Controllers from outside affray (affray/npc/outside.py): a scenario's controllers checked, answers
+checked and made ready to record, the ``package.module:factory`` spec, a seat's own seed, and importing a
+factory from a folder: only from it, never from the import path or the current folder, and never taking a
+module of the same name imported from elsewhere in its place.
 
 Factories are small modules written into the test's folder, each under a name of its own (a module once
 imported stays in ``sys.modules``).
@@ -19,15 +19,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from affray.errors import ControllerError
+from affray.errors import ControllerError, ScenarioError
 from affray.events.energion.intents import INTENTS, Approach, Attack, Wait
 from affray.events.shared import Score
+from affray.handlers.energion.scenario import CONTROLLERS
 from affray.npc.outside import (
     EXTERNAL,
     NOTHING,
     Chosen,
     Decision,
     Seat,
+    check_controllers,
     check_spec,
     chosen,
     factory,
@@ -388,3 +390,37 @@ def test_where_it_failed_names_the_exception_and_the_innermost_file_and_line(tmp
 
 def test_where_it_failed_of_an_exception_never_raised_has_no_place() -> None:
     assert where_it_failed(ValueError("boom")) == "ValueError: boom"
+
+
+# --- check_controllers ----------------------------------------------------------------------------------
+
+
+def test_an_unknown_controller_is_an_error_naming_its_field() -> None:
+    with pytest.raises(ScenarioError) as error:
+        check_controllers(["nearest", "tactical"], CONTROLLERS, "s.toml")
+    assert str(error.value) == (
+        "s.toml: $.combatants[1].controller: 'tactical' is none of auto, nearest, tactician, external, "
+        "nor a package.module:factory"
+    )
+
+
+@pytest.mark.parametrize("controller", ["a b:c", "bots.utility:", ":utility", "bots:utility:x"])
+def test_a_controller_that_is_no_factory_spec_is_an_error_naming_its_field(controller: str) -> None:
+    with pytest.raises(ScenarioError) as error:
+        check_controllers(["auto", controller], CONTROLLERS, "s.toml")
+    assert (
+        str(error.value) == f"s.toml: $.combatants[1].controller: {controller!r} is no package.module:factory"
+    )
+
+
+def test_without_a_folder_a_factory_is_not_imported() -> None:
+    """A scenario read from a log names factories that need not be there: verifying takes its decisions."""
+    check_controllers(["no_such_outside_module:make", "external", "tactician"], CONTROLLERS, "log")
+
+
+def test_with_a_folder_a_factory_that_cannot_be_imported_is_an_error_naming_its_field(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as error:
+        check_controllers(["auto", "no_such_outside_module:make"], CONTROLLERS, "s.toml", tmp_path)
+    assert str(error.value).startswith(
+        "s.toml: $.combatants[1].controller: controller 'no_such_outside_module:make': cannot import"
+    )

@@ -10,7 +10,6 @@ import msgspec
 
 from affray.errors import ScenarioError, read_user_file
 from affray.handlers.orders import Orders, check_orders, given
-from affray.handlers.outside import check_controllers
 from affray.handlers.rulings import Ruling, check_rulings
 from affray.handlers.special_damage.scenario import (
     SpecialDamageOptions,
@@ -32,6 +31,7 @@ from affray.kernel.scenario import (
     convert,
     parse_toml,
 )
+from affray.npc.outside import check_controllers
 
 Stat = Annotated[int, msgspec.Meta(ge=1, le=300, description="a characteristic; 100 is average")]
 Percent = Annotated[int, msgspec.Meta(ge=0, le=300)]

@@ -15,7 +15,6 @@ import msgspec
 
 from affray.errors import QUOTE_LIMIT, ScenarioError, TableError, excerpt, read_user_file
 from affray.handlers.orders import Orders, check_orders, given
-from affray.handlers.outside import check_controllers
 from affray.handlers.rulings import Ruling, check_rulings
 from affray.handlers.special_damage.scenario import (
     SpecialDamageOptions,
@@ -36,6 +35,7 @@ from affray.kernel.scenario import (
     check_fighters,
     convert,
 )
+from affray.npc.outside import check_controllers
 from affray.rules.fivestep.damage import dice_needed, parse_damage_die_roll
 from affray.rules.tabledata import NUMBER_LIMIT
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Generator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.events.base import Event
 from affray.events.special_damage.kinds import (
@@ -27,8 +27,10 @@ from affray.events.special_damage.kinds import (
 from affray.events.special_damage.state import Carrier, dead
 from affray.handlers.special_damage.host import SpecialHost
 from affray.kernel.clock import MS_PER_DAY, UNIT_MS
-from affray.kernel.encounter import Encounter
 from affray.rules.special_damage.recovery import healing_time, repair_time
+
+if TYPE_CHECKING:
+    from affray.kernel.encounter import Encounter
 
 TIMED = ("unconscious", "stunned")
 """The conditions that end with time (S4, S5); a deactivation lasts."""

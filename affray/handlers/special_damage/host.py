@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
 from affray.handlers.special_damage.scenario import SpecialDamageOptions, SpecialTraits
-from affray.kernel.encounter import Encounter
+
+if TYPE_CHECKING:
+    from affray.kernel.encounter import Encounter
 
 
 class SpecialHit(msgspec.Struct, frozen=True, kw_only=True):

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from affray.events.energion.state import vocabulary
 from affray.handlers.energion.scenario import CONTROLLERS, RULES_ON, EnergionScenario, convert_scenario
-from affray.handlers.outside import check_controllers
 from affray.kernel.ruleset import Ruleset, package_data
+from affray.npc.outside import check_controllers
 from affray.rulesets.energion.display import DISPLAY
 from affray.rulesets.energion.explanation import EXPLAINERS
 from affray.rulesets.energion.marks import MARKERS

@@ -19,8 +19,8 @@ from affray.handlers.fivestep.scenario import (
     convert_fivestep,
     embed_tables,
 )
-from affray.handlers.outside import check_controllers
 from affray.kernel.ruleset import Ruleset
+from affray.npc.outside import check_controllers
 from affray.rulesets.fivestep.display import DISPLAY
 from affray.rulesets.fivestep.explanation import EXPLAINERS
 from affray.rulesets.fivestep.marks import MARKERS
