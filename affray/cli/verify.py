@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -14,10 +15,11 @@ from affray.cli.command import LOG, find_parent, open_log_arg
 from affray.cli.group import EXIT_CHANGED, EXIT_VERIFY_FAILED, cli, short_help_of
 from affray.cli.signatures import Checked, check_signatures, trusted_keys
 from affray.cli.terminal import echo_lines, one_line
-from affray.errors import AffrayError, LogError
+from affray.errors import AffrayError, LogError, excerpt, printable
 from affray.events.codec import MAX_LINE_BYTES, LogHeader
-from affray.events.reader import LogReader
+from affray.events.reader import LogProblem, LogReader
 from affray.events.sealed import Sealing
+from affray.events.signature import SIGNATURE_PREFIX
 from affray.kernel.fairseed import FairSeed, told
 from affray.replays.lineage import parent_link
 from affray.replays.verify import Verdict, fold_only, verify
@@ -87,7 +89,8 @@ def verify_command(
     Each signature after the end line (affray sign) is named with its signer and key, and whether it
     holds: one that does not (the log was changed or extended after it was signed) fails, exit 1. With
     --trust, a signer whose key is none of the trusted keys fails too, and so does a log not signed; with
-    --require, a key that has not signed it (its line removed, say) fails too.
+    --require, a key that has not signed it (its line removed, say) fails too. The signatures of a log
+    damaged before them are not checked: a line after the FAILED one names their signers.
     """
     required = trusted_keys(require)
     trusted = {**trusted_keys(trust), **required} if trust else None
@@ -98,6 +101,7 @@ def verify_command(
             raise
         why = re.sub(r"^line 1(?: \(header\))?:? ", "", str(exc).removeprefix(f"{log}: "))
         click.echo(one_line(f"FAILED: {log}: line 1 (header): {why}"))
+        echo_lines(_unchecked_signatures(log, trust, require))
         sys.exit(EXIT_VERIFY_FAILED)
     if _other_version(reader.header):
         # a log of another ruleset version need not be in today's canonical form: its chain is checked
@@ -117,6 +121,8 @@ def verify_command(
     signed = _signatures(log, reader, trusted, required)
     status = _tell_copy(log, reader.header, verdict) if copy else tell_verdict(log, reader.header, verdict)
     echo_lines(signed.lines)
+    if not verdict.ok and _stopped_before_the_end(reader.problem, reader.ended):
+        echo_lines(_unchecked_signatures(log, trust, require))
     if signed.failed:
         status = EXIT_VERIFY_FAILED
     if status:
@@ -131,6 +137,87 @@ def _signatures(
     if not reader.signatures and trusted is None and not required:
         return Checked()
     return check_signatures(str(log), reader, trusted, first_line=reader.count + 3, required=required)
+
+
+def _stopped_before_the_end(problem: LogProblem | None, ended: bool) -> bool:
+    """Whether the reading of a log that failed stopped at or before its end line, short of its signature
+    lines: it did not end, and its problem, if any, is no line after the end line's (those are named at a
+    later line than their seq's: docs/log-format.md, "What a reader checks")."""
+    return not ended and (problem is None or problem.line == problem.seq + 1)
+
+
+_TAIL_BYTES = 1 << 16
+"""The most of a damaged log's end that is read for its signature lines, whatever the file's size: 64 KiB,
+63 of the longest a reader takes (1,024 bytes and a newline), 250 to 340 as affray writes them."""
+
+
+class _Signer(msgspec.Struct):
+    signer: str
+
+
+def _trailing_signature_lines(log: LogStore) -> tuple[list[bytes], bool]:
+    """The lines beginning ``{"signer":`` that end a log file, read from its last ``_TAIL_BYTES`` at most,
+    and whether more may come before them (they fill what was read). None for a campaign's encounter,
+    whose signature lines are stored apart (its stream gives them only after its every line), nor for a
+    file that cannot be read."""
+    if log.own_file is None:
+        return [], False
+    try:
+        with log.open_bytes() as stream:
+            start = max(0, stream.seek(0, os.SEEK_END) - _TAIL_BYTES)
+            stream.seek(start)
+            tail = stream.read(_TAIL_BYTES)
+    except (OSError, AffrayError):
+        return [], False
+    lines = tail.removesuffix(b"\n").split(b"\n")[1 if start else 0 :]  # a line begun before the tail
+    found: list[bytes] = []
+    for line in reversed(lines):
+        if not line.startswith(SIGNATURE_PREFIX):
+            return found[::-1], False
+        found.append(line)
+    return found[::-1], start > 0
+
+
+def _signer(line: bytes) -> str | None:
+    """The signer a signature line names, escaped for the terminal; None when it names none."""
+    try:
+        return excerpt(printable(msgspec.json.decode(line, type=_Signer).signer))
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+
+
+_SHOWN_SIGNERS = 8
+"""The most signers named in the line that says a damaged log's signatures were not checked."""
+
+
+def _signers(lines: list[bytes], more: bool) -> str:
+    """The signers ``lines`` name, in order and escaped for the terminal, ``_SHOWN_SIGNERS`` at most and
+    then how many more; and how many lines name none that can be read."""
+    signers = [_signer(line) for line in lines]
+    names = [name for name in signers if name is not None]
+    said = names[:_SHOWN_SIGNERS]
+    if more or len(names) > _SHOWN_SIGNERS:
+        said.append("and more" if more else f"and {len(names) - _SHOWN_SIGNERS} more")
+    unread = len(signers) - len(names)
+    if unread:
+        said.append(f"{unread} whose signer cannot be read")
+    return ", ".join(said)
+
+
+def _unchecked_signatures(log: LogStore, trust: tuple[Path, ...], require: tuple[Path, ...]) -> list[str]:
+    """For a log file damaged before its signature lines, a line saying it was signed, by whom, and that
+    neither its signatures nor ``--trust`` and ``--require`` were checked; nothing for a file that ends
+    in none."""
+    lines, more = _trailing_signature_lines(log)
+    if not lines:
+        return []
+    counted = f"{'at least ' if more else ''}{len(lines)} signature line{'' if len(lines) == 1 else 's'}"
+    options = " and ".join(name for name, given in (("--trust", trust), ("--require", require)) if given)
+    so = f"; so {options} {'are' if ' and ' in options else 'is'} not checked either" if options else ""
+    return [
+        f"signatures: {counted} ({_signers(lines, more)}) not checked: the log is damaged before them, "
+        f"and a signature vouches only for a log that is whole up to its end line{so}"
+    ]
 
 
 def tell_verdict(log: LogStore, header: LogHeader, verdict: Verdict) -> int:

@@ -212,3 +212,66 @@ def test_verify_fails_any_single_byte_change_in_the_header(
         code = call_main(["verify", log])
     assert code == 1, (out.getvalue(), err.getvalue())
     assert out.getvalue().startswith(f"FAILED: {log}: line 1 (header)"), out.getvalue()
+
+
+NOT_CHECKED = "not checked: the log is damaged before them, and a signature vouches only for a log"
+"""What verify says of the signature lines of a log damaged before them."""
+
+
+def _signed_and_damaged(affray: Affray, log: Path, *names: str) -> Lines:
+    """The lines of ``log`` signed by each of ``names`` (keys made beside it) and then damaged at seq K
+    (its time bumped: the chain breaks there); the file is written so."""
+    for name in names:
+        assert affray("keygen", name, "-o", log.parent).code == 0
+        assert affray("sign", log, "--key", log.parent / f"{name}.key").code == 0
+    lines = log.read_bytes().split(b"\n")[:-1]
+    lines[K] = _bump_time(lines[K])
+    log.write_bytes(_join(lines))
+    return lines
+
+
+def _named_seq_of_a_signed_log(result: Result) -> int:
+    """The seq the FAILED line names, which the line on the signatures follows (and no other)."""
+    assert result.code == 1, result
+    match = FAILED.match(result.out)
+    assert match is not None, result.out
+    assert len(result.out.splitlines()) == 2, result.out
+    assert result.out.splitlines()[1].startswith("signatures: "), result.out
+    return int(match["seq"])
+
+
+def test_verify_names_the_signers_of_a_log_damaged_before_its_signatures(
+    affray: Affray, duel_log: Path
+) -> None:
+    _signed_and_damaged(affray, duel_log, "alice", "bob")
+    result = affray("verify", duel_log)
+    assert _named_seq_of_a_signed_log(result) == K
+    said = f"signatures: 2 signature lines (alice, bob) {NOT_CHECKED} that is whole up to its end line"
+    assert result.out.splitlines()[1] == said
+
+
+def test_verify_says_nothing_of_signatures_of_an_unsigned_damaged_log(
+    affray: Affray, tmp_path: Path, duel_bytes: bytes
+) -> None:
+    result = _verify_tampered(affray, tmp_path, duel_bytes, edit)
+    assert _named_seq(result) == K  # the FAILED line alone
+    assert "signature" not in result.out
+
+
+def test_verify_escapes_the_name_of_a_signer_of_a_damaged_log(affray: Affray, duel_log: Path) -> None:
+    lines = _signed_and_damaged(affray, duel_log, "alice")
+    lines[-1] = lines[-1].replace(b'"signer":"alice"', b'"signer":"al\\u001b]0;PWNED\\u0007ice"')
+    duel_log.write_bytes(_join(lines))
+    result = affray("verify", duel_log)
+    assert _named_seq_of_a_signed_log(result) == K
+    assert "(al\\u001b]0;PWNED\\u0007ice)" in result.out
+    assert "\x1b" not in result.out
+
+
+def test_verify_says_trust_is_not_checked_for_a_signed_log_damaged_before_its_signatures(
+    affray: Affray, duel_log: Path
+) -> None:
+    _signed_and_damaged(affray, duel_log, "alice")
+    result = affray("verify", duel_log, "--trust", duel_log.parent / "alice.pub")
+    assert _named_seq_of_a_signed_log(result) == K
+    assert result.out.splitlines()[1].endswith("; so --trust is not checked either")
