@@ -22,7 +22,7 @@ import msgspec
 from affray import files, rulesets
 from affray.cli.command import Interrupted, a_log_file, refuse_overwriting, tell_notes
 from affray.cli.group import cli, short_help_of
-from affray.cli.run import record, summarize
+from affray.cli.run import record, summarize, tell_warnings
 from affray.cli.terminal import echo_lines
 from affray.errors import AffrayError, DiceExhausted, ScenarioError, WantedRoll, read_user_file
 from affray.events.base import Event
@@ -270,4 +270,5 @@ def adjudicate(scenario: Path, output: Path, rolls_file: Path | None, resume: bo
     )
     if saved.exists():
         os.remove(saved)  # every roll it held is in the log's scenario now
+    tell_warnings(scenario, encounter)
     summarize(ruleset, encounter, final.name or scenario.stem, log)

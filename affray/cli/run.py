@@ -125,7 +125,15 @@ def run(
     unused = source.unused()
     if unused:
         click.echo(f"warning: {scenario}: {unused}", err=True)
+    tell_warnings(scenario, fought)
     summarize(ruleset, fought, spec.name or scenario.stem, output)
+
+
+def tell_warnings(scenario: Path, encounter: Encounter[Any]) -> None:
+    """What the run of ``scenario`` has to tell once it is over (``Encounter.warnings``: a ruling on
+    special damage never used, S10), a line each on stderr."""
+    for warning in encounter.warnings:
+        click.echo(f"warning: {scenario}: {warning}", err=True)
 
 
 def summarize(ruleset: Ruleset[Any, Any], encounter: Encounter[Any], name: str, output: LogStore) -> None:

@@ -8,7 +8,7 @@ altering that special damage). Fields are listed in the order logs have always r
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
 import msgspec
 
@@ -94,12 +94,25 @@ def on_the_clock(encounter: Encounter[Any], referee: Referee) -> None:
         encounter.process(_leave(encounter, referee, number, ruling))
 
 
-def after_the_run(encounter: Encounter[Any], referee: Referee) -> None:
-    """After the run: a ruling that never took effect is an error of the scenario."""
+class SpecialRulings(Protocol):
+    """What a run's end asks of the special_damage module (its ``SpecialDamageModule``)."""
+
+    def unused(self, state: Any) -> str | None:
+        """Its rulings (S10) never used in the fight that left ``state``, in words (None: all were)."""
+        ...
+
+
+def after_the_run(encounter: Encounter[Any], referee: Referee, special: SpecialRulings | None = None) -> None:
+    """After the run: a general ruling that never took effect is an error of the scenario; special
+    damage's (S10) never used are a warning (``Encounter.warnings``), as another seed or a what-if may
+    well not give a target that special damage."""
     last = encounter.last
     problem = referee.unapplied(int(encounter.now), last.seq if last else 0)
     if problem is not None:
         raise problem
+    unused = special.unused(encounter.state) if special is not None else None
+    if unused is not None:
+        encounter.warnings.append(unused)
 
 
 def _leave(

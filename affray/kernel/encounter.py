@@ -56,7 +56,9 @@ class Encounter(simpy.Environment, Generic[S]):
     only go to the sinks and ``log`` stays empty, so a run of any length takes memory for its state
     alone. ``changes`` counts the events that may change what an action is checked against
     (``Event.CHANGES_THE_WORLD``). With ``trace`` every emit is also logged through structlog at debug
-    level, with ``seq`` and ``t`` bound; without it the hot path never touches the logger.
+    level, with ``seq`` and ``t`` bound; without it the hot path never touches the logger. ``warnings``
+    holds what the user should be told once the run is over (a ruling never used, say), one line each,
+    which the battle adds when it closes the run; a command that fights one scenario prints them.
     """
 
     def __init__(
@@ -78,6 +80,8 @@ class Encounter(simpy.Environment, Generic[S]):
         self.sinks: list[EventSink] = []
         self._sink_failed: BaseException | None = None
         self.finished = self.event()
+        self.warnings: list[str] = []
+        """What the user should be told about the run once it is over, one line each (no log holds it)."""
         self._log: Any = _kernel_log() if trace else None
         self._trace = self._log is not None and bool(self._log.is_enabled_for(_DEBUG))
 

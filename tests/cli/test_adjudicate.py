@@ -251,3 +251,23 @@ def test_a_rolls_file_cannot_hold_a_roll_the_fight_never_asks_for(
     result = _from_table(affray, table, tmp_path, {**brennas, "brenna/hit#13": [3]})
     assert_user_error(result, f"{tmp_path / 'rolls.toml'}: brenna/hit#13: not a roll the fight asks for")
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_a_special_damage_ruling_never_used_is_one_warning_line(
+    affray: Affray, tmp_path: Path, brennas: dict[str, list[int]]
+) -> None:
+    # S10: the duel with the module, brenna's perception rolled at the table: gorm takes no special damage
+    scenario = tmp_path / "ruled.toml"
+    scenario.write_text(
+        DUEL.read_text().replace("seed = 1130\n", 'seed = 1130\nmodules = ["special_damage"]\n', 1)
+        + '\n[dice]\nmanual = ["brenna/perception"]\n'
+        + '\n[[rulings]]\ntarget = "gorm"\nstamina = 0\nreason = "a glancing blow"\n'
+    )
+    rolls = tmp_path / "rolls.toml"
+    rolls.write_text(f'"brenna/perception#1" = {brennas["brenna/perception#1"]}\n')
+    result = affray("adjudicate", scenario, "-o", tmp_path / "ruled.jsonl", "--rolls", rolls)
+    assert result.code == 0
+    assert result.err_lines == [
+        f"warning: {scenario}: 1 of the rulings on special damage (S10) was never used: "
+        "$.rulings[0] (gorm never took special damage)"
+    ]

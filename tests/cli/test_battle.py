@@ -148,3 +148,17 @@ def test_a_name_with_dollar_signs_is_drawn_as_written(
     result = affray("battle", scenario, "--runs", "10", *vary, "--plots", tmp_path / "plots")
     assert result.code == 0, result
     assert all(png.read_bytes().startswith(b"\x89PNG") for png in (tmp_path / "plots").iterdir())
+
+
+def test_a_special_damage_ruling_no_run_uses_is_no_warning_of_the_batch(
+    affray: Affray, tmp_path: Path
+) -> None:
+    # S10: a ruling on gorm's third special damage; each run that never gives him one is no warning
+    scenario = tmp_path / "ruled.toml"
+    scenario.write_text(
+        DUEL.read_text().replace("seed = 1130\n", 'seed = 1130\nmodules = ["special_damage"]\n', 1)
+        + '\n[[rulings]]\ntarget = "gorm"\nnth = 3\nstamina = 0\nreason = "a glancing blow"\n'
+    )
+    result = affray("battle", scenario, "--runs", "5")
+    assert result.code == 0
+    assert "warning" not in result.err

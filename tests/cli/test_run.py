@@ -124,6 +124,31 @@ def test_normal_run_prints_nothing_on_stderr(affray: Affray, tmp_path: Path) -> 
     assert result.err == ""
 
 
+def test_a_run_whose_special_damage_ruling_is_used_warns_of_nothing(affray: Affray, tmp_path: Path) -> None:
+    # S10: the robots' ruling alters sentry-1's first special damage
+    result = affray("run", EXAMPLES / "robots.toml", "-o", tmp_path / "robots.jsonl")
+    assert result.code == 0
+    assert '"kind":"referee_ruling"' in (tmp_path / "robots.jsonl").read_text()
+    assert result.err == ""
+
+
+def test_a_special_damage_ruling_never_used_is_one_warning_line(affray: Affray, tmp_path: Path) -> None:
+    # S10: in the duel with the module gorm takes no special damage; the run goes on and its log is whole
+    scenario = tmp_path / "ruled.toml"
+    scenario.write_text(
+        DUEL.read_text().replace("seed = 1130\n", 'seed = 1130\nmodules = ["special_damage"]\n', 1)
+        + '\n[[rulings]]\ntarget = "gorm"\nreplace_with = "Leg wound"\nreason = "a glancing blow"\n'
+    )
+    out = tmp_path / "ruled.jsonl"
+    result = affray("run", scenario, "-o", out)
+    assert result.code == 0
+    assert result.err_lines == [
+        f"warning: {scenario}: 1 of the rulings on special damage (S10) was never used: "
+        "$.rulings[0] (gorm never took special damage)"
+    ]
+    assert read_path(out).ended
+
+
 def test_a_forced_run_that_fails_keeps_the_old_log(affray: Affray, tmp_path: Path, duel_bytes: bytes) -> None:
     # --force replaces the old log only when the new one is whole: here the manual dice run out
     out = tmp_path / "duel.jsonl"

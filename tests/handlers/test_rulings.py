@@ -313,6 +313,34 @@ def test_a_special_damage_ruling_and_a_general_one_load_and_apply_together() -> 
     assert any(fields(e)["kind"] == "referee_ruling" for e in encounter.log)
 
 
+GORMS = '[[rulings]]\ntarget = "gorm"\nreplace_with = "Leg wound"\nreason = "a glancing blow"\n'
+"""A ruling on gorm's first special damage: the duel with the module gives him none."""
+
+
+def test_a_special_damage_ruling_used_leaves_the_run_without_a_warning() -> None:
+    # S10: brenna's first special damage (gorm's hit at 44.334 s) is ruled
+    encounter = run(
+        DUEL, '[[rulings]]\ntarget = "brenna"\nstamina = 0\nreason = "a glancing blow"\n', SPECIAL
+    )
+    assert encounter.warnings == []
+
+
+def test_a_special_damage_ruling_never_used_is_a_warning_of_the_run_not_an_error() -> None:
+    # S10: gorm takes no special damage in the duel; another seed or a what-if may well give him some
+    encounter = run(DUEL, GORMS, SPECIAL)
+    assert encounter.warnings == [
+        "1 of the rulings on special damage (S10) was never used: "
+        "$.rulings[0] (gorm never took special damage)"
+    ]
+
+
+def test_a_general_ruling_never_applied_is_still_an_error_beside_an_unused_special_one() -> None:
+    # the fight ends at 54.996 s, long before the general ruling's seq
+    rulings = GORMS + '\n[[rulings]]\nseq = 500\ndamage = 5\nreason = "late"\n'
+    with pytest.raises(RulingError, match=r"^\$\.rulings\[1\]: the fight ended at seq \d+, before seq 500"):
+        run(DUEL, rulings, SPECIAL)
+
+
 @pytest.mark.parametrize("field", ['replace_with = "Leg wound"', "stamina = 3"])
 def test_a_special_damage_alteration_without_a_target_is_an_error(field: str) -> None:
     with pytest.raises(

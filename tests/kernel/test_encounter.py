@@ -54,6 +54,11 @@ def test_the_clock_starts_at_zero_with_an_empty_state_and_log() -> None:
     assert (e.now, e.log, e.state.seq) == (0, [], 0)
 
 
+def test_an_encounter_starts_with_nothing_to_warn_of() -> None:
+    # the battle adds its warnings when it closes the run (a ruling on special damage never used, S10)
+    assert encounter().warnings == []
+
+
 def test_emit_stamps_seq_one_to_n_in_emission_order() -> None:
     e = encounter()
     for name in "abc":

@@ -174,8 +174,9 @@ class EnergionBattle(Finisher):
         return encounter
 
     def close(self, encounter: Arena) -> None:
-        """After the run: every ruling has taken effect (RulingError names one that did not)."""
-        after_the_run(encounter, self.referee)
+        """After the run: every general ruling has taken effect (RulingError names one that did not); the
+        rulings on special damage never used are a warning (S10)."""
+        after_the_run(encounter, self.referee, self.special)
 
     def join(self, encounter: Arena, perception_rolls: Mapping[str, Roll | None] | None = None) -> None:
         """Every combatant enters the encounter (``combatant_joined``), in file order, with the roll of its

@@ -18,6 +18,7 @@ from typing import Any
 
 from msgspec import UNSET
 
+from affray.errors import printable
 from affray.events.base import Roll
 from affray.events.shared import CheckRolled
 from affray.events.special_damage.kinds import (
@@ -26,7 +27,7 @@ from affray.events.special_damage.kinds import (
     SpecialDamage,
     SpecialModifier,
 )
-from affray.events.special_damage.state import Carrier
+from affray.events.special_damage.state import Carrier, Field
 from affray.handlers.rulings import Ruling
 from affray.handlers.special_damage.conditions import start_conditions
 from affray.handlers.special_damage.host import SpecialHit, SpecialHost, SpecialProfile
@@ -169,9 +170,41 @@ class SpecialDamageModule:
         )
         return row, effect, stamina
 
-    def _ruling(self, target: Carrier) -> Any:
-        nth = target.special.hits + 1
-        return next((r for r in self.rulings if r.target == target.id and r.nth == nth), None)
+    def _ruling(self, target: Carrier) -> Ruling | None:
+        number = ruling_on(self.rulings, target.id, target.special.hits + 1)
+        return None if number is None else self.rulings[number]
+
+    def unused(self, state: Field) -> str | None:
+        """Rule S10: the rulings on special damage that never altered one, once the fight is over, each
+        by its number in the scenario's rulings and why, in words for a warning (None when all were used).
+        Another seed or a what-if may well not give a target its nth special damage: no error."""
+        left = [
+            f"$.rulings[{number}] ({why})"
+            for number, ruling in enumerate(self.rulings)
+            if ruling.target is not None and (why := self._why_unused(number, ruling, state))
+        ]
+        if not left:
+            return None
+        named = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+        verb = "was" if len(left) == 1 else "were"
+        return f"{len(left)} of the rulings on special damage (S10) {verb} never used: {named}"
+
+    def _why_unused(self, number: int, ruling: Ruling, state: Field) -> str:
+        """Why ruling ``number`` (special damage's) altered no special damage, or "" when it did one."""
+        assert ruling.target is not None
+        target = printable(ruling.target)
+        carrier: Carrier | None = state.combatants.get(ruling.target)
+        if carrier is None:
+            return f"{target} never joined the fight"
+        if carrier.special.body == "computer":
+            return f"{target} is a computer: its special damage destroys programs and reads no table"
+        hits = carrier.special.hits
+        if hits == 0:
+            return f"{target} never took special damage"
+        if hits < ruling.nth:
+            return f"nth = {ruling.nth}, but {target} took special damage only {_times(hits)}"
+        first = ruling_on(self.rulings, ruling.target, ruling.nth)
+        return f"$.rulings[{first}] ruled on the same special damage" if first != number else ""
 
     def _modifiers(
         self,
@@ -239,6 +272,16 @@ class SpecialDamageModule:
             return None
         reason = f"Target makes RS check ({check.total} <= RS {rs})"
         return SpecialModifier(reason, self.modifiers.named("Target makes RS check").modifier)
+
+
+def ruling_on(rulings: Sequence[Ruling], target: str, nth: int) -> int | None:
+    """Rule S10: the number (in the scenario's rulings) of the ruling on ``target``'s ``nth`` special
+    damage: the first that names both, if any (a later one on the same damage is never used)."""
+    return next((n for n, r in enumerate(rulings) if r.target == target and r.nth == nth), None)
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def malfunction(encounter: Encounter[Any], combatant: Carrier) -> str:

@@ -13,6 +13,7 @@ from affray.events.fivestep.state import vocabulary as fivestep_vocabulary
 from affray.events.shared import EncounterEnded
 from affray.events.special_damage.kinds import ConditionStarted, SpecialDamage
 from affray.handlers.fivestep.battle import FivestepBattle
+from affray.kernel.encounter import Encounter
 from affray.kernel.fold import fold
 from affray.npc.fivestep.controllers import Strike
 from tests.handlers.fivestep import RIFLE, Scripted, character, of_kind, run, scenario
@@ -22,6 +23,11 @@ SURPRISE = [1, 99, 10, 50]
 
 
 def _one_shot(*rolls: int, **top: Any) -> list[Any]:
+    return _fought(*rolls, **top).log
+
+
+def _fought(*rolls: int, **top: Any) -> Encounter[Any]:
+    """Red's one rifle shot at blue, with ``rolls`` after the surprise rolls."""
     built = scenario(
         character("red", "red", aim=90, weapons=[RIFLE]),
         character("blue", "blue", position=[20, 0], weapons=[RIFLE]),
@@ -32,7 +38,7 @@ def _one_shot(*rolls: int, **top: Any) -> list[Any]:
         **top,
     )
     shot = Scripted([Strike(target="blue", arm=0, cost=13, reason="test")])
-    return run(built, red=shot, blue=Scripted()).log
+    return run(built, red=shot, blue=Scripted())
 
 
 def test_a_fivestep_hit_scores_special_damage_at_the_add_ons_chance() -> None:
@@ -61,6 +67,21 @@ def test_an_unconscious_character_takes_no_turns_and_its_side_no_longer_stands()
     )
     assert of_kind(log, EncounterEnded)[0].winner == "red"
     assert not [t for t in of_kind(log, TurnStarted) if t.combatant == "blue"]
+
+
+def test_a_ruling_on_the_special_damage_taken_leaves_the_run_without_a_warning() -> None:
+    # S10: blue's first special damage (the to-hit roll 5 within 15 %) is ruled a head wound
+    ruling = {"target": "blue", "replace_with": "Head wound", "stamina": 3, "reason": "test"}
+    assert _fought(5, 1, 1, 5, 10, 30, rulings=[ruling]).warnings == []
+
+
+def test_a_ruling_on_special_damage_never_taken_is_a_warning_of_the_run() -> None:
+    # S10 over F8: 16 hits but is over the special chance 15: blue takes no special damage to rule on
+    ruling = {"target": "blue", "replace_with": "Head wound", "reason": "test"}
+    assert _fought(16, 1, 1, rulings=[ruling]).warnings == [
+        "1 of the rulings on special damage (S10) was never used: "
+        "$.rulings[0] (blue never took special damage)"
+    ]
 
 
 def test_no_special_damage_when_the_roll_is_over_the_chance() -> None:

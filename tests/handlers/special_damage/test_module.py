@@ -515,7 +515,11 @@ PROGRAMS = (
 
 
 def computer_scenario(
-    rolls: list[int], level_divisor: int = 100, programs: str = PROGRAMS, **fields: TomlValue
+    rolls: list[int],
+    level_divisor: int = 100,
+    programs: str = PROGRAMS,
+    extra: str = "",
+    **fields: TomlValue,
 ) -> EnergionScenario:
     spec: dict[str, TomlValue] = {
         "id": "c",
@@ -533,7 +537,7 @@ def computer_scenario(
     ]
     text += "\n[[combatants]]\n" + "\n".join(lines).replace("'", '"') + f"\nprograms = [{programs}]\n"
     text += f"\n[special_damage]\nlevel_divisor = {level_divisor}\n"
-    return decode_scenario(text, "computer.toml")
+    return decode_scenario(text + extra, "computer.toml")
 
 
 def test_a_computer_loses_its_lowest_level_program_and_sounds_its_alarms() -> None:
@@ -636,3 +640,67 @@ def test_a_ruling_for_the_second_special_damage_leaves_the_first_alone() -> None
     first, second = of_kind(encounter, SpecialDamage)
     assert (first.damage, second.damage) == ("Arm wound", "Leg wound")
     assert [r.nth for r in of_kind(encounter, RefereeRuling)] == [2]
+
+
+# -- S10: rulings never used ---------------------------------------------------------------------------
+
+
+def unused(built: EnergionScenario) -> str | None:
+    """What the module says of the rulings on special damage the fight never used (S10)."""
+    battle = EnergionBattle(built)
+    encounter = battle.run()
+    assert battle.special is not None
+    return battle.special.unused(encounter.state)
+
+
+NEVER_USED = "1 of the rulings on special damage (S10) was never used: "
+
+
+def test_a_ruling_that_altered_its_special_damage_is_not_unused() -> None:
+    # S10: b's first special damage (5 + 2 = 7) is ruled a Leg wound
+    assert unused(special(a(), b(), rolls=[3, 5], extra=RULING)) is None
+
+
+def test_a_ruling_on_a_target_that_never_took_special_damage_is_unused() -> None:
+    # S10: roll 4 hits but is over the 3 % chance: b takes no special damage for the ruling to alter
+    said = unused(special(a(), b(), rolls=[4], extra=RULING))
+    assert said == NEVER_USED + "$.rulings[0] (b never took special damage)"
+
+
+def test_a_ruling_on_a_later_special_damage_than_the_target_took_is_unused() -> None:
+    # S10: nth = 2, and b's only special damage is its first (5 + 2 = 7, within the one second)
+    said = unused(special(a(), b(), rolls=[3, 5], extra=RULING.replace("nth = 1", "nth = 2")))
+    assert said == NEVER_USED + "$.rulings[0] (nth = 2, but b took special damage only once)"
+
+
+def test_a_second_ruling_on_the_same_special_damage_is_unused() -> None:
+    # S10: the first ruling on b's first special damage alters it; the second never does
+    second = RULING.replace('replace_with = "Leg wound"', "stamina = 1")
+    said = unused(special(a(), b(), rolls=[3, 5], extra=RULING + second))
+    assert said == NEVER_USED + "$.rulings[1] ($.rulings[0] ruled on the same special damage)"
+
+
+def test_a_ruling_on_a_computer_is_unused() -> None:
+    # S6, S10: a computer's special damage (3 + 2 = 5) destroys programs and reads no table to rule on
+    ruling = '\n[[rulings]]\ntarget = "c"\nstamina = 0\nreason = "the casing held"\n'
+    said = unused(computer_scenario([3, 3], extra=ruling))
+    assert said == NEVER_USED + (
+        "$.rulings[0] (c is a computer: its special damage destroys programs and reads no table)"
+    )
+
+
+def test_more_than_five_unused_rulings_are_counted_and_the_first_five_named() -> None:
+    # S10: rulings on b's 2nd to 7th special damages; b takes one
+    extra = "".join(RULING.replace("nth = 1", f"nth = {nth}") for nth in range(2, 8))
+    said = unused(special(a(), b(), rolls=[3, 5], extra=extra))
+    assert said is not None
+    assert said.startswith(
+        "6 of the rulings on special damage (S10) were never used: $.rulings[0] (nth = 2, "
+    )
+    assert said.endswith("$.rulings[4] (nth = 6, but b took special damage only once) and 1 more")
+
+
+def test_the_ruling_on_a_special_damage_is_the_first_that_names_it() -> None:
+    # S10: of two rulings on b's first special damage, the first is the one that alters it
+    built = special(a(), b(), rolls=[3, 5], extra=RULING.replace("nth = 1", "nth = 2") + RULING + RULING)
+    assert module.ruling_on(built.rulings, "b", 1) == 1
