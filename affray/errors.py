@@ -8,6 +8,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -243,6 +244,12 @@ def read_user_file(
         shown = _shown(str(path) if named is None else named)
         raise error(f"{shown}: larger than {size_in_words(limit)}, the most {kind} may hold")
     return data
+
+
+def first_named(names: Sequence[str], most: int) -> str:
+    """``names`` for a message: the first ``most`` of them, then how many more (``a, b and 3 more``)."""
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more
 
 
 def size_in_words(size: int) -> str:

@@ -21,7 +21,7 @@ from typing import Literal
 
 import msgspec
 
-from affray.errors import DiceExhausted, ScenarioError, WantedRoll, excerpt
+from affray.errors import DiceExhausted, ScenarioError, WantedRoll, excerpt, first_named
 from affray.events.base import Roll, RollSource
 
 Algorithm = Literal["blake2b-ctr-v1", "blake2b-ctr-v2"]
@@ -323,7 +323,7 @@ class EnteredDice(DiceSource):
         left = [key for key in self._entered if key not in self._used]
         if not left:
             return None
-        named = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+        named = first_named(left, 5)
         return f"{len(left)} of the rolls entered in $.dice.rolled were never asked for: {named}"
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from affray.errors import printable
+from affray.errors import first_named, printable
 from affray.events.output import Output
 from affray.events.reader import LogReader, Resolver
 
@@ -152,4 +152,4 @@ def whole_encounters(campaign: Path) -> list[StoredLog]:
 def listed(campaign: Path) -> str:
     """The names of a campaign's whole encounters, for an error: the first 20, then how many more."""
     names = [printable(log.name) for log in whole_encounters(campaign)]
-    return ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "") or "none"
+    return first_named(names, 20) or "none"

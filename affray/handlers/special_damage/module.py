@@ -18,7 +18,7 @@ from typing import Any
 
 from msgspec import UNSET
 
-from affray.errors import printable
+from affray.errors import first_named, printable
 from affray.events.base import Roll
 from affray.events.shared import CheckRolled
 from affray.events.special_damage.kinds import (
@@ -185,9 +185,8 @@ class SpecialDamageModule:
         ]
         if not left:
             return None
-        named = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
         verb = "was" if len(left) == 1 else "were"
-        return f"{len(left)} of the rulings on special damage (S10) {verb} never used: {named}"
+        return f"{len(left)} of the rulings on special damage (S10) {verb} never used: {first_named(left, 5)}"
 
     def _why_unused(self, number: int, ruling: Ruling, state: Field) -> str:
         """Why ruling ``number`` (special damage's) altered no special damage, or "" when it did one."""
