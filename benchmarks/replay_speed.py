@@ -5,7 +5,8 @@ fight), written with ``encode_log`` to a temporary file and read back into memor
 given with ``--log``. Then, best of ``--repeat`` runs each, wall clock (``time.perf_counter``), gc on:
 
 - replay: ``fold(read_bytes(data, rulesets.vocabulary_for, folding=True).events, vocabulary)``: split the
-  lines, check every line's hash chain, seq and time, decode each event with the members its fold reads
+  lines, check the hash chain (format 2: one hash per block of 1,024 lines; ``--format 1``: every line's),
+  every line's seq and time, decode each event with the members its fold reads
   (``Vocabulary.fold_decoder``: an attack without its rolls and derivation), fold them into the state;
 - whole replay: the same with every member of every event decoded (``folding=False``), as ``affray
   replay`` and ``verify`` read;
@@ -17,7 +18,7 @@ given with ``--log``. Then, best of ``--repeat`` runs each, wall clock (``time.p
 
 The target is a million events per second in replay.
 
-    python benchmarks/replay_speed.py [--events N] [--repeat R] [--log PATH] [--json]
+    python benchmarks/replay_speed.py [--events N] [--repeat R] [--format 1|2] [--log PATH] [--json]
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import msgspec.structs
 from melee import (
     ENERGION,
     WHOLE_FIGHT_SECONDS,
@@ -44,7 +46,7 @@ from melee import (
 )
 
 from affray import rulesets
-from affray.events.codec import encode_log, line_hash
+from affray.events.codec import BLOCK_LINES, block_hash, encode_log, format_of, line_hash
 from affray.events.reader import LogFile, read_bytes
 from affray.kernel.fold import digest, fold
 
@@ -77,8 +79,9 @@ def without_gc(work: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
-def make_log(events: int, folder: Path) -> tuple[bytes, str, float]:
-    """Run the melee, write its log with encode_log, read the file back; the bytes, live digest, run time.
+def make_log(events: int, folder: Path, format_version: int) -> tuple[bytes, str, float]:
+    """Run the melee, write its log with encode_log in that format, read the file back; the bytes, live
+    digest, run time.
 
     ``events`` 0 runs the whole melee, to the end of one side.
     """
@@ -86,7 +89,8 @@ def make_log(events: int, folder: Path) -> tuple[bytes, str, float]:
     battle = ENERGION.battle(scenario)
     seconds, encounter = timed(battle.run)
     path = folder / "melee.jsonl"
-    path.write_bytes(encode_log(ENERGION.header(scenario), encounter.log))
+    header = msgspec.structs.replace(ENERGION.header(scenario), format_version=format_version)
+    path.write_bytes(encode_log(header, encounter.log))
     return path.read_bytes(), digest(encounter.state), seconds
 
 
@@ -125,7 +129,7 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
     split_s = alone(lambda: data.split(b"\n"))
     split = {
         "split_lines": split_s,
-        "hash_lines": max(alone(lambda: [line_hash(line) for line in data.split(b"\n")]) - split_s, 0.0),
+        "hash_chain": max(alone(_chain_hashes(data)) - split_s, 0.0),
         "decode_events": alone(lambda: [decode(line) for line in lines]),
     }
     split["fold"] = _fold_alone(vocabulary.fold_decoder.decode_lines(block), vocabulary, repeat)
@@ -135,6 +139,7 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
         "benchmark": "replay_speed",
         "events": count,
         "log_bytes": len(data),
+        "format_version": format_of(data[: data.index(b"\n")]),
         "repeat": repeat,
         "replay_seconds": replay_s,
         "replay_seconds_gc_off": replay_no_gc_s,
@@ -152,6 +157,20 @@ def measure(data: bytes, repeat: int) -> dict[str, Any]:
     }
 
 
+def _chain_hashes(data: bytes) -> Callable[[], Any]:
+    """What hashing the chain costs, with splitting the lines: every line (format 1), or every block of
+    lines, joined with their newlines as a reader holds them (format 2)."""
+    if format_of(data[: data.index(b"\n")]) < 2:
+        return lambda: [line_hash(line) for line in data.split(b"\n")]
+
+    def blocks() -> list[str]:
+        lines = data.splitlines(keepends=True)
+        starts = range(0, len(lines), BLOCK_LINES)
+        return [block_hash(b"".join(lines[at : at + BLOCK_LINES])) for at in starts]
+
+    return blocks
+
+
 def _fold_alone(events: list[Any], vocabulary: Any, repeat: int) -> float:
     return best_of(repeat, without_gc(lambda: fold(events, vocabulary)))[0]
 
@@ -161,7 +180,8 @@ def report(r: dict[str, Any], generated: str) -> str:
     count = r["events"]
     verdict = "met" if r["meets_target"] else "not met"
     out = [
-        f"replay_speed: {count:,} events, {r['log_bytes'] / 1e6:.1f} MB of JSON Lines ({generated})",
+        f"replay_speed: {count:,} events, {r['log_bytes'] / 1e6:.1f} MB of JSON Lines, log format "
+        f"{r['format_version']} ({generated})",
         f"best of {r['repeat']}, wall clock (perf_counter), gc on, Python {r['python']}, "
         f"msgspec {r['msgspec']}",
         f"  replay  read_bytes + fold            {r['replay_seconds']:8.3f} s  "
@@ -175,7 +195,7 @@ def report(r: dict[str, Any], generated: str) -> str:
     ]
     labels = {
         "split_lines": "split into lines",
-        "hash_lines": "BLAKE2b of every line",
+        "hash_chain": "BLAKE2b of the chain",
         "decode_events": "decode what the fold reads",
         "fold": "fold (apply per event)",
         "chain_checks_and_calls": "rest (_Chain checks, calls)",
@@ -200,6 +220,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="about how many events (default 200000; 0 for the whole melee, 200k to 270k)",
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best counts")
+    parser.add_argument(
+        "--format", type=int, choices=(1, 2), default=2, help="the log format to write (default 2)"
+    )
     parser.add_argument("--log", type=Path, help="replay this log instead of running the melee")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the table")
     args = parser.parse_args(argv)
@@ -211,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         generated = str(args.log)
     else:
         with tempfile.TemporaryDirectory(prefix="affray-bench-") as folder:
-            data, live, seconds = make_log(args.events, Path(folder))
+            data, live, seconds = make_log(args.events, Path(folder), args.format)
         generated = f"the melee, simulated in {seconds:.1f} s, written with encode_log to a temporary file"
     result = measure(data, args.repeat)
     if live is not None:

@@ -624,22 +624,51 @@ def join_lines(lines: list[bytes]) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
-def rechain(lines: list[bytes]) -> bytes:
-    """Re-hash a tampered log so its chain is valid again: every ``prev`` and the end line recomputed.
+BLOCK = 1024
+"""Event lines per block of a format 2 log's chain (docs/log-format.md), written here rather than taken
+from the codec."""
 
-    ``lines`` is a header, event lines (their ``prev`` may be stale) and optionally an old end line.
+
+def rechain(lines: list[bytes]) -> bytes:
+    """Re-hash a tampered log so its chain is valid again, as its header's format chains (format 2 when it
+    names none, as a reader takes it): in format 1 every ``prev``, in format 2 the ``prev`` of each block's
+    first line (added or taken away where lines moved), and the end line recomputed.
+
+    ``lines`` is a header, event lines (their ``prev`` may be stale or missing) and optionally an old end
+    line; ValueError for a line that must end with a ``prev`` but does not end as a JSON object.
     """
     if lines[-1].startswith(b'{"end":'):
         lines = lines[:-1]
+    try:
+        version = json.loads(lines[0]).get("format_version", 2)
+    except (ValueError, RecursionError, AttributeError):
+        raise ValueError("the header is no JSON object to read a format from") from None
+    blocks = not isinstance(version, int) or version >= 2
     out = [lines[0]]
-    prev = chain_hash(lines[0])
-    for line in lines[1:]:
-        body = line[: line.rindex(_PREV)]
-        line = b'%s%s%s"}' % (body, _PREV, prev.encode())
-        prev = chain_hash(line)
+    chained = lines[0] + b"\n" if blocks else lines[0]
+    for seq, line in enumerate(lines[1:], 1):
+        body = line[: line.rindex(_PREV)] + b"}" if line.endswith(b'"}') and _PREV in line else line
+        if blocks and seq % BLOCK != 1:
+            out.append(body)
+            chained += body + b"\n"
+            continue
+        if not body.endswith(b"}"):
+            raise ValueError(f"line {seq + 1} does not end as a JSON object, so it cannot end with a prev")
+        line = b'%s%s%s"}' % (body[:-1], _PREV, chain_hash(chained).encode())
         out.append(line)
-    out.append(b'{"end":%d,"prev":"%s"}' % (len(out) - 1, prev.encode()))
+        chained = line + b"\n" if blocks else line
+    out.append(b'{"end":%d,"prev":"%s"}' % (len(out) - 1, chain_hash(chained).encode()))
     return join_lines(out)
+
+
+def in_format(data: bytes, version: int) -> bytes:
+    """A whole log written in another format version: its header saying so and its chain made again."""
+    lines = log_lines(data)
+    header = json.loads(lines[0])
+    lines[0] = lines[0].replace(
+        b'"format_version":%d' % header["format_version"], b'"format_version":%d' % version, 1
+    )
+    return rechain(lines)
 
 
 def all_kinds() -> set[type[Event]]:

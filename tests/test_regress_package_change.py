@@ -23,6 +23,8 @@ import pytest
 import affray
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
+FORMAT_1 = Path(__file__).resolve().parent / "corpus" / "format-1-last"
+"""The golden logs in format 1, which chains every line."""
 N = len(list(GOLDEN.glob("*.jsonl")))
 FIRST_DIVERGENT = {"duel": 12, "mage-duel": 37, "skirmish": 29}
 """The fights with a long sword in them, and the seq of each one's first long-sword hit."""
@@ -162,15 +164,18 @@ def test_a_changed_table_is_caught_then_accepted(scratch: Path, golden: Path, tm
     assert f"{N} unchanged" in third.stdout
 
 
+@pytest.mark.parametrize("version", [1, 2], ids=["format-1", "format-2"])
 @pytest.mark.parametrize(
     ("name", "index"),
     [("duel", 5), ("duel", 20), ("brawl", 10)],
     ids=["before-the-change", "after-the-change", "a-fight-without-a-long-sword"],
 )
 def test_a_hand_edited_golden_is_damaged_not_changed(
-    scratch: Path, golden: Path, tmp_path: Path, name: str, index: int
+    scratch: Path, golden: Path, tmp_path: Path, name: str, index: int, version: int
 ) -> None:
     log = golden / f"{name}.jsonl"
+    if version == 1:
+        log.write_bytes((FORMAT_1 / f"{name}.jsonl").read_bytes())
     lines = log.read_bytes().split(b"\n")
     lines[index], count = re.subn(rb'"t":(\d+)', lambda m: b'"t":%d' % (int(m[1]) + 1), lines[index], count=1)
     assert count == 1
@@ -182,8 +187,22 @@ def test_a_hand_edited_golden_is_damaged_not_changed(
     damaged = [line for line in result.stdout.splitlines() if line.startswith("DAMAGED ")]
     assert len(damaged) == 1, result.stdout
     assert damaged[0].startswith(f"DAMAGED {log}: "), damaged[0]
-    # an edit after the first long-sword hit is named after that hit's difference ("...; and line L ...")
-    assert f"line {index + 1} (seq {index}): this line was changed" in damaged[0], damaged[0]
+    if version == 1:
+        # format 1 chains every line: the line edited is named, after the first long-sword hit's difference
+        # when it comes after it ("...; and line L ...")
+        assert f"line {index + 1} (seq {index}): this line was changed" in damaged[0], damaged[0]
+    else:
+        # format 2 chains blocks of lines: the block holding the edit is named, after the first line of it
+        # that differs from the re-simulation (the long-sword hit, when it comes before the edit)
+        first = min(index, FIRST_DIVERGENT.get(name, index))
+        assert damaged[0].startswith(
+            f"DAMAGED {log}: line {first + 1} (seq {first}): differs from the re-simulation: "
+        ), damaged[0]
+        events = len(lines) - 3  # the header, the end line and the empty text after the last newline aside
+        assert damaged[0].endswith(
+            f"; and line 2 (seq 1): lines 2 to {events + 1} (seqs 1 to {events}) were changed: their hash no "
+            "longer matches the prev that the end line records"
+        ), damaged[0]
     assert name not in _changed(result.stdout)
     assert log.read_bytes() == before
     assert ", 1 damaged, " in _summary(result.stdout)

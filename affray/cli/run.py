@@ -179,7 +179,7 @@ def heal(ctx: click.Context, log: LogStore, days: int, output: Path, force: bool
     from affray.replays.verify import Comparison, Mismatch
 
     battle = recorded.battle()
-    comparison = Comparison(loaded.header_line, loaded.events)
+    comparison = Comparison(loaded.events)
     battle.replay_decisions(comparison.peek)  # the fight's own decisions: no controller's code is run
     try:
         encounter = battle.run(sinks=[comparison], trace=ctx.obj["verbose"])

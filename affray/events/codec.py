@@ -2,22 +2,29 @@
 
 ::
 
-    {"format":"affray-log","format_version":1,...,"scenario":{...}}      header
-    {"kind":"combatant_joined","seq":1,"t":0,...,"prev":"<hash of line 1>"}
+    {"format":"affray-log","format_version":2,...,"scenario":{...}}      header
+    {"kind":"combatant_joined","seq":1,"t":0,...,"prev":"<hash of the header line>"}
+    {"kind":"perceived","seq":2,...}                                        (no prev within a block)
     ...
-    {"end":N,"prev":"<hash of the last event line>"}                       end line
+    {"kind":"attack_resolved","seq":1025,...,"prev":"<hash of the lines of seqs 1 to 1024>"}
+    ...
+    {"end":N,"prev":"<hash of the last block's lines>"}                    end line
     {"signer":"alice",...}                                                  signature lines, if any
 
 Every line is encoded deterministically (struct fields in declaration order, mapping keys sorted, decimals
-as JSON numbers). ``prev`` is the BLAKE2b-128 hex digest of the previous line's bytes (without its newline),
-so an edit, insertion, deletion, reordering or cut is found at the first line that no longer chains.
-No line is longer than ``MAX_LINE_BYTES``. Reading is ``affray.events.reader``'s; the signature lines
-that may follow the end line are ``affray.events.signature``'s.
+as JSON numbers). Format 2 chains **blocks** of ``BLOCK_LINES`` event lines: the first line of each block
+(seq 1, 1025, 2049, ...) and the end line end with ``prev``, the BLAKE2b-128 hex digest of the block before
+(its lines' bytes, each with its newline; the header line is the block before seq 1), so a change anywhere
+is found at the block that holds it, with one hash call per block. Format 1, read forever, wrote ``prev``
+on every line: the digest of the line before, without its newline. No line is longer than
+``MAX_LINE_BYTES``, no block longer than ``MAX_BLOCK_BYTES``. Reading is ``affray.events.reader``'s; the
+signature lines that may follow the end line are ``affray.events.signature``'s.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
@@ -29,7 +36,13 @@ from affray.events.base import Event
 from affray.events.output import Output, OutputFile, take_notices
 from affray.events.sealed import Sealed, Sealing
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The format affray writes, and the newest it reads (docs/log-format.md)."""
+BLOCK_LINES = 1024
+"""Event lines per block of a format 2 log's chain."""
+MAX_BLOCK_BYTES = 32 * 1024 * 1024
+"""The most bytes a format 2 block's lines may hold, newlines included (32 MiB): a reader holds a block's
+events until the block's hash is checked, so this bounds what it holds."""
 
 
 class Parent(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,17 +110,29 @@ def encode_header(header: LogHeader) -> bytes:
     return ENCODER.encode(header)
 
 
-def _too_long(where: object, what: str, line: bytes) -> LogError:
-    return LogError(
-        f"{where}: {what} would be {len(line):,} bytes, longer than the {MAX_LINE_BYTES:,} a log line may "
-        "hold (docs/log-format.md)"
-    )
+class TooLong(LogError):
+    """A line, or a block of lines, longer than a log may hold: what it is, how long it would be, the
+    limit and what the limit is of (``line`` or ``block``)."""
+
+    def __init__(self, what: str, length: int, limit: int = MAX_LINE_BYTES, of: str = "line") -> None:
+        self.what, self.length, self.limit, self.of = what, length, limit, of
+        super().__init__(self._said())
+
+    def _said(self) -> str:
+        return (
+            f"{self.what} would be {self.length:,} bytes, longer than the {self.limit:,} a log {self.of} may "
+            "hold (docs/log-format.md)"
+        )
+
+    def at(self, where: object) -> LogError:
+        """The same, said of ``where`` (the log being written)."""
+        return LogError(f"{where}: {self._said()}")
 
 
 def _header_line(header: LogHeader, where: object) -> bytes:
     line = encode_header(header)
     if len(line) > MAX_LINE_BYTES:
-        raise _too_long(where, "the header line, which holds the scenario,", line)
+        raise TooLong("the header line, which holds the scenario,", len(line)).at(where)
     return line
 
 
@@ -117,9 +142,63 @@ def encode_event(event: Event, prev: str) -> bytes:
     return b'%s%s%s"}' % (body[:-1], PREV_KEY, prev.encode())
 
 
+def starts_block(seq: int) -> bool:
+    """Whether the line of ``seq`` begins a block in a format 2 log (and so ends with ``prev``)."""
+    return seq % BLOCK_LINES == 1
+
+
+def block_hash(lines: bytes) -> str:
+    """The chain hash of a format 2 block: of its lines' bytes, each with its newline."""
+    return hashlib.blake2b(lines, digest_size=16).hexdigest()
+
+
 def encode_end(count: int, prev: str) -> bytes:
     """The end line's bytes."""
     return ENCODER.encode(LogEnd(end=count, prev=prev))
+
+
+class Chained:
+    """A log's lines made one after another, each chained as its format says: every event line with
+    ``prev`` (format 1), or the first line of each block (format 2); then the end line."""
+
+    def __init__(self, header_line: bytes, format_version: int) -> None:
+        self.blocks = format_version >= 2
+        self.count = 0
+        self._block = [header_line + b"\n"]
+        self.block_bytes = len(self._block[0])
+        self._prev = block_hash(self._block[0]) if self.blocks else line_hash(header_line)
+
+    def event(self, event: Event) -> bytes:
+        """The event's line, newline included (the event being the next seq); see ``line``."""
+        return self.line(ENCODER.encode(event), event.seq)
+
+    def line(self, body: bytes, seq: int) -> bytes:
+        """The line of seq ``seq`` whose JSON object, without ``prev``, is ``body``: with ``prev`` where the
+        format puts one, and its newline. A line longer than a log line may be, or one that would bring its
+        block past its bound, raises ``TooLong`` (what it is) and changes nothing."""
+        starting = not self.blocks or starts_block(seq)
+        prev = (block_hash(b"".join(self._block)) if self.blocks else self._prev) if starting else ""
+        line = (b'%s%s%s"}' % (body[:-1], PREV_KEY, prev.encode()) if starting else body) + b"\n"
+        if len(line) > MAX_LINE_BYTES + 1:
+            raise TooLong(f"the line of seq {seq}", len(line) - 1)
+        held = len(line) + (0 if starting else self.block_bytes)
+        if self.blocks and held > MAX_BLOCK_BYTES:
+            raise TooLong(f"the block of lines ending at seq {seq}", held, MAX_BLOCK_BYTES, "block")
+        self.count += 1
+        if not self.blocks:
+            self._prev = line_hash(line[:-1])
+        elif starting:
+            self._prev, self._block = prev, [line]
+        else:
+            self._block.append(line)
+        self.block_bytes = held
+        return line
+
+    def end(self) -> bytes:
+        """The end line, newline included: it chains to the last line (format 1) or block (format 2; the
+        header when there is no event)."""
+        prev = block_hash(b"".join(self._block)) if self.blocks else self._prev
+        return encode_end(self.count, prev) + b"\n"
 
 
 class LogWriter:
@@ -128,9 +207,8 @@ class LogWriter:
 
     def __init__(self, output: Output, header: LogHeader) -> None:
         self._output = output
-        self._count = 0
         line = _header_line(header, self._where())
-        self._prev = line_hash(line)
+        self._lines = Chained(line, header.format_version)
         self._put(line + b"\n")
 
     @classmethod
@@ -174,18 +252,17 @@ class LogWriter:
 
     def write(self, event: Event) -> None:
         """Append one event line."""
-        line = encode_event(event, self._prev)
-        if len(line) > MAX_LINE_BYTES:
-            raise _too_long(self._where(), f"the line of seq {event.seq}", line)
-        self._prev = line_hash(line)
-        self._count += 1
-        self._put(line + b"\n")
+        try:
+            line = self._lines.event(event)
+        except TooLong as refused:
+            raise refused.at(self._where()) from None
+        self._put(line)
 
     def abandon(self, *, keep_empty: bool = False) -> object | None:
         """Stop without an end line, keeping the log of a failed run as far as it went; return where
         (None when it holds no event, and is not kept, unless ``keep_empty``: a stopped run keeps its
         header)."""
-        if self._count == 0 and not keep_empty:
+        if self._lines.count == 0 and not keep_empty:
             self._output.discard()
             return None
         return self._output.keep_partial()
@@ -197,20 +274,52 @@ class LogWriter:
     def close(self) -> None:
         """Append the end line and put the log in place."""
         try:
-            self._put(encode_end(self._count, self._prev) + b"\n")
+            self._put(self._lines.end())
         except LogError:
             self.abandon()
             raise
         self._output.commit()
 
 
+class _Format(msgspec.Struct):
+    format_version: int = FORMAT_VERSION
+
+
+def format_of(header_line: bytes) -> int:
+    """The format version a header line names (today's when it names none); ValueError when it is no
+    JSON object."""
+    try:
+        return msgspec.json.decode(header_line, type=_Format).format_version
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        raise ValueError(f"not a log header: {exc}") from None
+
+
+_PREV_TAIL = re.compile(rb',"prev":"[^"]*"}\Z')
+
+
+def rechained(lines: list[bytes]) -> bytes:
+    """A log from a header line and event lines (each without its newline, with or without a ``prev``,
+    a stale end line after them or not), chained again as the header's format says: every ``prev`` put
+    where the format puts one and recomputed, and a fresh end line. What a careful forger does, so tests
+    and the contract suites make one; ValueError when a line does not end as a JSON object."""
+    header, *events = lines
+    if events and events[-1].startswith(END_PREFIX):
+        events.pop()
+    chained = Chained(header, format_of(header))
+    made = [header + b"\n"]
+    for seq, line in enumerate(events, 1):
+        body = _PREV_TAIL.sub(b"}", line)
+        if not body.endswith(b"}"):
+            raise ValueError(f"line {seq + 1} does not end as a JSON object")
+        made.append(chained.line(body, seq))
+    made.append(chained.end())
+    return b"".join(made)
+
+
 def encode_log(header: LogHeader, events: list[Event]) -> bytes:
     """A whole log in memory: the same bytes LogWriter writes."""
-    lines = [encode_header(header)]
-    prev = line_hash(lines[0])
-    for event in events:
-        line = encode_event(event, prev)
-        prev = line_hash(line)
-        lines.append(line)
-    lines.append(encode_end(len(events), prev))
-    return b"\n".join(lines) + b"\n"
+    lines = Chained(encode_header(header), header.format_version)
+    made = [encode_header(header) + b"\n"]
+    made += [lines.event(event) for event in events]
+    made.append(lines.end())
+    return b"".join(made)

@@ -9,6 +9,7 @@ recorded as the reader's ``problem``; every event before it is still read.
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from decimal import Decimal
@@ -23,15 +24,19 @@ from affray.errors import LogError, briefly, excerpt, open_user_file
 from affray.events.base import Event
 from affray.events.canonical import is_canonical
 from affray.events.codec import (
+    BLOCK_LINES,
     ENCODER,
     END_PREFIX,
     FORMAT_VERSION,
+    MAX_BLOCK_BYTES,
     MAX_LINE_BYTES,
     PREV_KEY,
     LogEnd,
     LogHeader,
+    block_hash,
     encode_header,
     line_hash,
+    starts_block,
 )
 from affray.events.players_copy import header_problem, unsealing
 from affray.events.sealed import Sealing
@@ -65,12 +70,14 @@ Resolver = Callable[[LogHeader, str], Vocabulary[Any]]
 
 class Position(msgspec.Struct, frozen=True, kw_only=True):
     """Where an event's line is in its log file: its seq, the byte offset the line starts at, the hash of
-    the line (which the next line records as its ``prev``) and the event's time."""
+    the line (in format 1, what the next line records as its ``prev``), the event's time, and in format 2
+    the byte offset of the first line of its block (-1 in format 1)."""
 
     seq: int
     offset: int
     hash: str
     t: int
+    block: int = -1
 
 
 class LogProblem(msgspec.Struct, frozen=True, kw_only=True):
@@ -105,6 +112,9 @@ def _header(line: bytes, source: str, resolve: Resolver) -> tuple[LogHeader, Voc
             f"{source}: log format version {header.format_version} is newer than this affray reads "
             f"({FORMAT_VERSION})"
         )
+    if header.format_version < 1:
+        version = header.format_version
+        raise LogError(f"{source}: line 1: log format version {version} is no version affray ever wrote")
     sealing = header_problem(header)
     if sealing:
         raise LogError(f"{source}: line 1: {sealing}")
@@ -176,6 +186,16 @@ def _at(seq: int, message: str) -> _Broken:
     return _Broken(LogProblem(line=seq + 1, seq=seq, message=message))
 
 
+def _in_order(events: list[Event], first: int, t: int) -> bool:
+    """Whether ``events`` hold the seqs from ``first`` on, one after another, and no time before ``t``
+    or before the event's before."""
+    for seq, event in enumerate(events, first):
+        if event.seq != seq or event.t < t:
+            return False
+        t = event.t
+    return True
+
+
 class _Chain:
     """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them; with
     ``canonical``, that each line is in the form affray writes (kinds read under a former name or through
@@ -191,13 +211,22 @@ class _Chain:
     ) -> None:
         self._whole = _decoder_for(header, vocabulary)
         self._decode = self._whole
-        if folding and not recorded_otherwise(header, vocabulary) and not isinstance(header.sealed, Sealing):
+        plain = not recorded_otherwise(header, vocabulary) and not isinstance(header.sealed, Sealing)
+        if folding and plain:
             self._decode = vocabulary.fold_decoder.decode
+        self._lines_decoder: msgspec.json.Decoder[Any] | None = None
+        """What decodes a whole block of lines at once, when nothing is read line by line (upcast, unsealed,
+        held to its form)."""
+        if plain and not canonical:
+            self._lines_decoder = vocabulary.fold_decoder if folding else vocabulary.decoder
         self._canonical = canonical
         self._otherwise = {
             vocabulary.aliases.get(name, name) for name in recorded_otherwise(header, vocabulary)
         }
         self._vocabulary = vocabulary
+        self.blocks = header.format_version >= 2
+        self._block = [header_line + b"\n"]
+        self._block_bytes = 0
         self._prev = line_hash(header_line)
         self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
         self.count = 0
@@ -215,8 +244,11 @@ class _Chain:
             return f"unknown event kind {excerpt(unknown.group(1))!r} (not a kind of {self._vocabulary.name})"
         return f"not a valid event ({briefly(message)})"
 
-    def _previous_changed(self) -> _Broken:
-        """The line before no longer hashes to the ``prev`` that the current line records."""
+    def _previous_changed(self, by: str) -> _Broken:
+        """The line before (in format 2, the block before) no longer hashes to the ``prev`` that the
+        current line, ``by``, records."""
+        if self.blocks and self.count:
+            return self._block_changed(by)
         if self.count == 0:
             return _Broken(
                 LogProblem(
@@ -228,6 +260,21 @@ class _Chain:
                 line=self.count + 1,
                 seq=self.count,
                 message="this line was changed: its hash no longer matches the prev the next line records",
+            ),
+            drop_last=True,
+        )
+
+    def _block_changed(self, by: str) -> _Broken:
+        """The block before no longer hashes to the ``prev`` that ``by`` (a line named) records."""
+        first = self.count - len(self._block) + 1
+        return _Broken(
+            LogProblem(
+                line=first + 1,
+                seq=first,
+                message=(
+                    f"lines {first + 1} to {self.count + 1} (seqs {first} to {self.count}) were changed: "
+                    f"their hash no longer matches the prev that {by} records"
+                ),
             ),
             drop_last=True,
         )
@@ -245,11 +292,10 @@ class _Chain:
             return _at(
                 seq, "does not end with its prev as affray writes it (the prev member last, nothing after)"
             )
-        return self._previous_changed()
+        return self._previous_changed(f"line {seq + 1} (seq {seq})")
 
-    def event(self, line: bytes) -> Event:
-        """Check and decode the next event line."""
-        seq = self.count + 1
+    def _decoded(self, line: bytes, seq: int) -> Event:
+        """The event line of ``seq`` decoded; _Broken when it is none, or holds another seq."""
         try:
             event: Event = self._decode(line)
         except msgspec.ValidationError as exc:
@@ -258,6 +304,12 @@ class _Chain:
             raise _at(seq, f"not a valid event ({exc})") from None
         if event.seq != seq:
             raise _at(seq, f"holds seq {event.seq} (a line was inserted, removed, duplicated or moved here)")
+        return event
+
+    def event(self, line: bytes) -> Event:
+        """Check and decode the next event line."""
+        seq = self.count + 1
+        event = self._decoded(line, seq)
         if not line.endswith(self._suffix):
             raise self._unchained(line, seq)
         if self._canonical and not self._written_as_affray_writes(line, event):
@@ -269,6 +321,70 @@ class _Chain:
         self._suffix = PREV_KEY + hashed.encode() + b'"}'
         self.count = seq
         return event
+
+    def block_event(self, raw: bytes) -> Event:
+        """Check and decode the next event line of a format 2 log, ``raw`` with its newline: at the first
+        line of a block, that its ``prev`` is the hash of the block before."""
+        seq = self.count + 1
+        line = raw[:-1]
+        event = self._decoded(line, seq)
+        starting = starts_block(seq)
+        if starting:
+            self._prev = block_hash(b"".join(self._block))
+            self._suffix = b'%s%s"}' % (PREV_KEY, self._prev.encode())
+            if not line.endswith(self._suffix):
+                raise self._unchained(line, seq)
+            self._block, self._block_bytes = [], 0
+        if self._canonical and not self._written_as_affray_writes(line, event, starting):
+            raise _at(seq, NOT_CANONICAL)
+        if event.t < self._t:
+            raise _at(seq, f"time runs backwards ({event.t} ms after {self._t} ms)")
+        self._block_bytes += len(raw)
+        if self._block_bytes > MAX_BLOCK_BYTES:
+            raise _at(seq, f"passes the {MAX_BLOCK_BYTES:,} bytes a block of lines may hold; it is not read")
+        self._block.append(raw)
+        self._t = event.t
+        self.count = seq
+        return event
+
+    def lines(self, raws: list[bytes]) -> list[Event] | None:
+        """The events of ``raws``, the next lines up to the end of their block (each with its newline), all
+        checked at once: decoded in one call, seqs and times in order, the block's first line chained to
+        the block before, its bytes within bounds. None, and nothing changed, when any of that fails or
+        the lines cannot be decoded together: ``block_event``, line by line, then names the problem."""
+        if self._lines_decoder is None:
+            return None
+        data = b"".join(raws)
+        try:
+            events: list[Event] = self._lines_decoder.decode_lines(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return None
+        first = self.count + 1
+        if len(events) != len(raws) or not _in_order(events, first, self._t):
+            return None
+        starting = starts_block(first)
+        held = len(data) if starting else self._block_bytes + len(data)
+        if held > MAX_BLOCK_BYTES:
+            return None
+        if starting:
+            prev = block_hash(b"".join(self._block))
+            if not raws[0].endswith(b'%s%s"}\n' % (PREV_KEY, prev.encode())):
+                return None
+            self._prev, self._block = prev, list(raws)
+        else:
+            self._block += raws
+        self._block_bytes = held
+        self.count = events[-1].seq
+        self._t = events[-1].t
+        return events
+
+    def resume_block(self, block: list[bytes], at: Position) -> None:
+        """Go on from the event ``at`` names in a format 2 log, ``block`` being the lines of its block up
+        to and with its own, already checked."""
+        self._t = at.t
+        self._block = block
+        self._block_bytes = sum(len(raw) for raw in block)
+        self.count = at.seq
 
     def resume(self, line: bytes, at: Position) -> None:
         """Go on from ``line``, the line of the event ``at`` names, already checked: the next line must be
@@ -285,10 +401,10 @@ class _Chain:
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             return None
 
-    def _written_as_affray_writes(self, line: bytes, event: Event) -> bool:
+    def _written_as_affray_writes(self, line: bytes, event: Event, chained: bool = True) -> bool:
         if type(event).__struct_config__.tag in self._otherwise:
             return True
-        return is_canonical(line, event, ENCODER, self._suffix)
+        return is_canonical(line, event, ENCODER, self._suffix if chained else b"")
 
     def end(self, line: bytes) -> None:
         """Check the end line (what follows it is the reader's to check)."""
@@ -299,8 +415,10 @@ class _Chain:
             raise _at(after, f"the end line is damaged ({exc})") from None
         if end.end != self.count:
             raise _at(after, f"the end line counts {end.end} events where the log holds {self.count}")
+        if self.blocks:
+            self._prev = block_hash(b"".join(self._block))
         if end.prev != self._prev:
-            raise self._previous_changed()
+            raise self._previous_changed("the end line")
         if self._canonical and not is_canonical(line, end, ENCODER):
             raise _at(after, f"the end line {NOT_CANONICAL}")
 
@@ -310,12 +428,47 @@ class _Chain:
         return _at(self.count + 1, f"the log is cut short: {what} after seq {self.count}")
 
 
+class _Held:
+    """Events of a format 2 block read but not yet confirmed, with their lines: ``first``, the byte offset
+    of their block's first line, and ``start``, of the first of them (a reading resumed in the middle of a
+    block holds only the lines after)."""
+
+    def __init__(self, first: int, start: int) -> None:
+        self.first = first
+        self.start = start
+        self.events: list[Event] = []
+        self.raws: list[bytes] = []
+        self._offsets: list[int] | None = None
+
+    def add(self, event: Event, raw: bytes) -> None:
+        """One more event and its line."""
+        self.events.append(event)
+        self.raws.append(raw)
+
+    def extend(self, events: list[Event], raws: list[bytes]) -> None:
+        """More events, with their lines."""
+        self.events += events
+        self.raws += raws
+
+    def position(self, seq: int) -> Position:
+        """Where the line of event ``seq``, one of these, is."""
+        if self._offsets is None:
+            self._offsets = list(itertools.accumulate(map(len, self.raws), initial=self.start))
+        at = seq - self.events[0].seq
+        raw = self.raws[at]
+        return Position(
+            seq=seq, offset=self._offsets[at], hash=line_hash(raw[:-1]), t=self.events[at].t, block=self.first
+        )
+
+
 class LogReader:
     """A log read from ``stream`` line by line: its ``header`` and ``vocabulary`` at once, its events by
     iterating, once.
 
-    Each event is yielded once the next line has confirmed its hash (the last one at a cut too). The first
-    problem ends the events and is then ``problem``; ``ended`` says the end line was read and holds;
+    Each event is yielded once the next line has confirmed its hash (in format 2, each block's events once
+    the next block's first line or the end line has confirmed the block's; the last at a cut too). The
+    first problem ends the events and is then ``problem``, and the events of a block it found changed are
+    ``disowned``, not yielded; ``ended`` says the end line was read and holds;
     ``count`` is how many events were yielded, and ``end_hash`` the hash of the end line once it holds
     (the chain makes it a hash of the whole log). The signature lines after the end line are
     ``signatures`` once it is read (affray.events.signature); a damaged one is the problem and
@@ -353,10 +506,15 @@ class LogReader:
         self.ended = False
         self.signatures: list[LogSignature] = []
         self.damaged_signature: LogProblem | None = None
+        self.disowned: list[Event] = []
         self.count = 0
         self._chain = _Chain(self.header_line, self.header, self.vocabulary, canonical, folding)
         self._started = False
-        self._at: tuple[int, str, int] | None = None
+        self._at: tuple[int, str, int, int] | None = None
+        """Where the last event yielded is, in format 1 (or the event a format 2 reading resumed after): its
+        line's offset, its line's hash, its time, and its block's offset (-1 in format 1)."""
+        self._held: _Held | None = None
+        """The format 2 block whose events are being yielded."""
         # every member of the header has been in it since format 1: none may be missing, even at its default
         if canonical and self.header_line != encode_header(self.header):
             self.problem = LogProblem(line=1, seq=0, message=f"the header {NOT_CANONICAL}")
@@ -372,20 +530,53 @@ class LogReader:
     def resume_after(self, at: Position) -> bool:
         """Read on from the event ``at`` names, not from the start (a seekable file, before any event is
         read): its line must be at ``at.offset``, hold that seq and hash to ``at.hash``, and the lines
-        after must chain to it. False, and the reader as it was, when the line is not so."""
+        after must chain to it (in format 2, its block is read again from ``at.block`` to be hashed with
+        the lines after). False, and the reader as it was, when the line is not so."""
         if self._started or self.problem is not None or at.offset < 0:
             return False
-        self._stream.seek(at.offset)
-        self._offset = at.offset
-        line = self._readline()
+        if (at.block >= 0) != self._chain.blocks:
+            return False
+        block = self._block_up_to(at) if self._chain.blocks else [self._line_at(at.offset)]
+        line = block[-1] if block else b""
         if not (line.endswith(b"\n") and line_hash(line[:-1]) == at.hash and _seq_of(line) == at.seq):
             self._stream.seek(len(self.header_line) + 1)
             self._offset = len(self.header_line) + 1
             return False
-        self._chain.resume(line[:-1], at)
+        if self._chain.blocks:
+            self._chain.resume_block(block, at)
+        else:
+            self._chain.resume(line[:-1], at)
         self.count = at.seq
-        self._at = (at.offset, at.hash, at.t)
+        self._at = (at.offset, at.hash, at.t, at.block)
         return True
+
+    def _line_at(self, offset: int) -> bytes:
+        self._stream.seek(offset)
+        self._offset = offset
+        return self._readline()
+
+    def _block_up_to(self, at: Position) -> list[bytes]:
+        """The lines of the block ``at`` is in, from ``at.block`` to the line at ``at.offset``, each with its
+        newline; [] when they are not so (``at.block`` not where a line begins, its line not the block's
+        first seq, more lines or bytes than a block holds, a partial line)."""
+        first_seq = at.seq - (at.seq - 1) % BLOCK_LINES
+        if not 0 < at.block <= at.offset:
+            return []
+        self._stream.seek(at.block - 1)
+        if self._stream.read(1) != b"\n":
+            return []
+        self._offset, held = at.block, 0
+        lines: list[bytes] = []
+        while self._offset < at.offset:
+            raw = self._readline()
+            held += len(raw)
+            if not raw.endswith(b"\n") or held > MAX_BLOCK_BYTES or len(lines) >= BLOCK_LINES:
+                return []
+            lines.append(raw)
+        if self._offset != at.offset or len(lines) != at.seq - first_seq:
+            return []
+        lines.append(self._readline())
+        return lines if _seq_of(lines[0]) == first_seq else []
 
     def recall(self, at: Position) -> Event | None:
         """The earlier event ``at`` names, read again from its line (a seekable file, before the events are
@@ -414,16 +605,21 @@ class LogReader:
     @property
     def position(self) -> Position | None:
         """Where the line of the last event yielded is (None before any): affray.replays.snapshots."""
+        held = self._held
+        if held is not None and held.events and self.count >= held.events[0].seq:
+            return held.position(self.count)
         if self._at is None:
             return None
-        offset, hashed, t = self._at
-        return Position(seq=self.count, offset=offset, hash=hashed, t=t)
+        offset, hashed, t, block = self._at
+        return Position(seq=self.count, offset=offset, hash=hashed, t=t, block=block)
 
     def __iter__(self) -> Iterator[Event]:
         if self._started:
             raise RuntimeError("a LogReader's events are read once")
         self._started = True
-        return self._events() if self.problem is None else iter(())
+        if self.problem is not None:
+            return iter(())
+        return self._block_events() if self._chain.blocks else self._events()
 
     def _events(self) -> Iterator[Event]:
         chain = self._chain
@@ -448,7 +644,7 @@ class LogReader:
                 event = chain.event(line)
                 if pending is not None:
                     self.count += 1
-                    self._at = (pending_at, before, pending.t)
+                    self._at = (pending_at, before, pending.t, -1)
                     yield pending
                 pending, pending_at = event, start
         except _Broken as broken:
@@ -457,8 +653,85 @@ class LogReader:
                 pending = None
         if pending is not None:
             self.count += 1
-            self._at = (pending_at, chain.prev, pending.t)
+            self._at = (pending_at, chain.prev, pending.t, -1)
             yield pending
+
+    def _block_events(self) -> Iterator[Event]:
+        """The events of a format 2 log: each block's once the next block's first line (or the end line)
+        has confirmed its hash; the last block's at a cut too. The lines are read up to the end of their
+        block and checked together (``_Chain.lines``), or one by one when that fails, to name the problem."""
+        chain = self._chain
+        held = _Held(self._offset if self._at is None else self._at[3], self._offset)
+        try:
+            while True:
+                start = self._offset
+                raws, last = self._lines_to_block_end()
+                events = chain.lines(raws) if raws else []
+                if events is None:
+                    for raw in raws:
+                        event = chain.block_event(raw)
+                        if starts_block(event.seq):
+                            yield from self._confirmed(held)
+                            held = _Held(start, start)
+                        held.add(event, raw)
+                        start += len(raw)
+                elif raws:
+                    if starts_block(events[0].seq):
+                        yield from self._confirmed(held)
+                        held = _Held(start, start)
+                    held.extend(events, raws)
+                if last is not None:
+                    self._last_line(last)
+                    break
+        except _Broken as broken:
+            self.problem = broken.problem
+            if broken.drop_last:
+                self.disowned = held.events
+                held = _Held(self._offset, self._offset)
+        yield from self._confirmed(held)
+
+    def _lines_to_block_end(self) -> tuple[list[bytes], bytes | None]:
+        """The next event lines up to the end of their block, each with its newline, and the line that
+        stopped them short, if one did: the end line, a partial line, or none at the end of the file
+        (b""); a block that passes its bound stops them too, for ``block_event`` to name."""
+        chain = self._chain
+        readline, limit = self._stream.readline, MAX_LINE_BYTES + 1
+        raws: list[bytes] = []
+        size = 0
+        try:
+            for _ in range(BLOCK_LINES - chain.count % BLOCK_LINES):
+                raw = readline(limit)
+                if not raw.endswith(b"\n") or raw.startswith(END_PREFIX):
+                    self._offset += size + len(raw)
+                    return raws, raw
+                raws.append(raw)
+                size += len(raw)
+                if size > MAX_BLOCK_BYTES:
+                    break
+        except OSError as exc:
+            raise LogError(f"{self.source}: cannot read: {exc.strerror or exc}") from None
+        self._offset += size
+        return raws, None
+
+    def _last_line(self, raw: bytes) -> None:
+        """After the events: the end line (and the signature lines after it), or a cut."""
+        chain = self._chain
+        if not raw.endswith(b"\n"):
+            if len(raw) > MAX_LINE_BYTES:
+                raise _at(chain.count + 1, f"line {chain.count + 2} {TOO_LONG}")
+            raise chain.cut(partial=bool(raw))
+        line = raw[:-1]
+        chain.end(line)
+        self._signature_lines(chain.count + 1)
+        chain.end_hash = line_hash(line)
+        self.ended = True
+
+    def _confirmed(self, held: _Held) -> Iterator[Event]:
+        if held.events:
+            self._held = held
+        for event in held.events:
+            self.count += 1
+            yield event
 
     def _signature_lines(self, end_seq: int) -> None:
         """Read what follows the end line (seq ``end_seq``): signature lines only, each read with
@@ -540,6 +813,8 @@ class LogFile(msgspec.Struct, kw_only=True):
     events: list[Event]
     ended: bool
     problem: LogProblem | None = None
+    disowned: list[Event] = msgspec.field(default_factory=list)
+    """The events of a format 2 block that the problem found changed, read but not in ``events``."""
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events)
@@ -555,6 +830,7 @@ def read_all(reader: LogReader) -> LogFile:
         events=events,
         ended=reader.ended,
         problem=reader.problem,
+        disowned=reader.disowned,
     )
 
 

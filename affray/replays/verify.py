@@ -14,7 +14,7 @@ import msgspec
 
 from affray.errors import QUOTE_LIMIT, AffrayError, LogError
 from affray.events.base import Event
-from affray.events.codec import LogHeader, Pins, encode_event, line_hash
+from affray.events.codec import ENCODER, LogHeader, Pins
 from affray.events.reader import LogProblem
 from affray.events.sealed import sealed_values
 from affray.events.shared import kind_of
@@ -54,6 +54,8 @@ class RecordedLog(Protocol):
     header_line: bytes
     vocabulary: Vocabulary[Any]
     problem: LogProblem | None
+    disowned: list[Event]
+    """The events of a format 2 block found changed (``LogReader.disowned``)."""
 
     def __iter__(self) -> Iterator[Event]: ...
 
@@ -85,9 +87,8 @@ class Comparison:
     bytes both would be written as; the first that differs raises Mismatch. ``finish`` checks that the
     recorded events end where the simulation did."""
 
-    def __init__(self, header_line: bytes, recorded: Iterable[Event]) -> None:
+    def __init__(self, recorded: Iterable[Event]) -> None:
         self._recorded = iter(recorded)
-        self._prev = line_hash(header_line)
         self._peeked: Event | None = None
         self.compared = 0
         self.simulated = 0
@@ -105,14 +106,12 @@ class Comparison:
         recorded, self._peeked = self.peek(), None
         if recorded is None:
             return
-        ours, theirs = encode_event(recorded, self._prev), encode_event(simulated, self._prev)
-        if ours != theirs:
+        if ENCODER.encode(recorded) != ENCODER.encode(simulated):
             raise Mismatch.at_seq(
                 self.simulated,
                 "differs from the re-simulation: " + _fields_differ(recorded, simulated),
                 "changed",
             )
-        self._prev = line_hash(ours)
         self.compared = self.simulated
 
     def finish(self) -> None:
@@ -154,6 +153,8 @@ class _Folding:
                 raise Mismatch.at_seq(event.seq, f"cannot be folded: {exc}") from None
             yield event
         if self._log.problem is not None:
+            # a changed block's events are compared too, so that the re-simulation names the line changed
+            yield from self._log.disowned
             raise Mismatch.of(self._log.problem)
 
 
@@ -221,7 +222,7 @@ def _verified(log: RecordedLog, folding: _Folding, recorded: Callable[[], Record
     header_difference = _header_difference(log.header, simulated)
     if header_difference:
         raise Mismatch(0, "line 1 (header)", header_difference)
-    comparison = Comparison(log.header_line, folding)
+    comparison = Comparison(folding)
     try:
         live = resimulate(what, comparison, trace=trace).state
     except AffrayError as exc:
@@ -301,13 +302,14 @@ def _other_version(recorded: LogHeader, simulated: LogHeader) -> str:
 def _header_difference(recorded: LogHeader, simulated: LogHeader) -> str:
     """How a recorded header disagrees with the one its own scenario re-simulates under ("" if not).
 
-    The affray version and event versions may differ: a newer affray re-running (and upcasting) an old
-    log is what regression tests do. A what-if's parent and changes say where it came from; its scenario
-    holds the changes.
+    The affray version, the log format's and the event versions may differ: a newer affray re-running (and
+    upcasting) an old log is what regression tests do. A what-if's parent and changes say where it came
+    from; its scenario holds the changes.
     """
     left: dict[str, Any] = msgspec.structs.asdict(recorded)
     right: dict[str, Any] = msgspec.structs.asdict(simulated)
-    for key in ("affray_version", "event_versions", "scenario", "parent", "changes", "pins"):
+    ignored = ("affray_version", "format_version", "event_versions", "scenario", "parent", "changes", "pins")
+    for key in ignored:
         left.pop(key)
         right.pop(key)
     if recorded.seed != msgspec.json.decode(recorded.scenario).get("seed"):

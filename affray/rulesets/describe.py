@@ -24,10 +24,11 @@ _HEAD = """# Event kinds, member by member
 <!-- Written by `python -m affray.rulesets.describe > docs/log-kinds.md`; do not edit by hand. -->
 
 Every kind of every vocabulary this affray writes, as [log-format.md](log-format.md) ("Canonical form")
-reads this page. A line is `{"kind":"<kind>"` followed by the members below, in this order, then
-`"prev":"<hash>"}`. "left out at its default" kinds write no member whose value is its default (`t` at 0
-included); the others write every member. A reader takes a missing member as its default either way. A type
-in *italics* is a structure described under "Structures", a member of which is written in its order too.
+reads this page. A line is `{"kind":"<kind>"` followed by the members below, in this order, then, on the
+first line of a block of the hash chain, `"prev":"<hash>"`, and `}`. "left out at its default" kinds write
+no member whose value is its default (`t` at 0 included); the others write every member. A reader takes a
+missing member as its default either way. A type in *italics* is a structure described under
+"Structures", a member of which is written in its order too.
 """
 
 

@@ -1,14 +1,27 @@
 """How a line is added to an encounter: only at the next seq, and only when its ``prev`` is the hash of the
-line before it, so what a campaign holds always reads as a log that chains. Appending a line already held
-changes nothing; another line at a held seq is refused.
+line before it (in a log of format 2, when the first line of a block and the end line hold the hash of the
+block before, and no block holds more bytes than a block may), so what a campaign holds always reads as a
+log that chains. Appending a line already held changes nothing; another line at a held seq is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import sqlite3
 
 from affray.errors import LogError
-from affray.events.codec import END_PREFIX, MAX_LINE_BYTES, PREV_KEY, encode_end, line_hash
+from affray.events.codec import (
+    BLOCK_LINES,
+    END_PREFIX,
+    MAX_BLOCK_BYTES,
+    MAX_LINE_BYTES,
+    PREV_KEY,
+    block_hash,
+    encode_end,
+    line_hash,
+    starts_block,
+)
 from affray.events.signature import SIGNATURE_PREFIX, DamagedSignature, decode_signature
 from affray.stores.rows import LINE, SIGNATURE_LINE, Bad, Column, Held, select, values
 from affray.stores.rows import held as held_row
@@ -57,21 +70,79 @@ def _put_header(
         return _same(where, 0, held.header, line)
     if line.startswith(END_PREFIX):
         raise LogError(f"{where}: seq 0 must be the header, not an end line")
+    chained = block_hash(line + b"\n") if _blocks(line) else line_hash(line)
     connection.execute(
-        "INSERT INTO encounters (name, header, events, last_hash) VALUES (?, ?, 0, ?)",
-        (name, line, line_hash(line)),
+        "INSERT INTO encounters (name, header, events, last_hash) VALUES (?, ?, 0, ?)", (name, line, chained)
     )
     return True
 
 
-def _check_chain(where: str, held: Held, seq: int, line: bytes) -> None:
-    before = "the header" if seq == 1 else f"seq {seq - 1}"
-    if not line.endswith(b'%s%s"}' % (PREV_KEY, held.last_hash.encode())):
-        raise LogError(
-            f"{where}: seq {seq} does not chain: its prev must be {held.last_hash}, the hash of {before}"
-        )
-    if line.startswith(END_PREFIX) and line != encode_end(held.events, held.last_hash):
+_FORMAT = re.compile(rb'\A\{"format":"affray-log","format_version":(\d{1,6})[,}]')
+_HEADER_START = "SELECT substr(header, 1, 64) FROM encounters WHERE id = ?"
+
+
+def _blocks(header: bytes) -> bool:
+    """Whether the log of this header line (its first 64 bytes will do) chains blocks of lines (format 2
+    and on), read from where affray writes ``format_version``; a header not so is taken as format 1's."""
+    found = _FORMAT.match(header)
+    return found is not None and int(found.group(1)) >= 2
+
+
+def _held_blocks(connection: sqlite3.Connection, held: Held) -> bool:
+    """Whether the encounter ``held`` chains blocks of lines, from the start of its header."""
+    (start,) = connection.execute(_HEADER_START, (held.id,)).fetchone()
+    return isinstance(start, bytes) and _blocks(start)
+
+
+_BLOCK = select([LINE], "FROM events WHERE encounter = ? AND seq >= ? ORDER BY seq", first="seq")
+_BLOCK_BYTES = "SELECT total(length(line)) + count(*) FROM events WHERE encounter = ? AND seq >= ?"
+
+
+def _block_first(held: Held) -> int:
+    """The seq of the first line of the last block held (format 2)."""
+    return held.events - (held.events - 1) % BLOCK_LINES
+
+
+def _held_block_hash(connection: sqlite3.Connection, where: str, held: Held) -> str:
+    """The hash of the last block held, line by line (the header's when no event is held)."""
+    if held.events == 0:
+        return held.last_hash
+    hasher = hashlib.blake2b(digest_size=16)
+    for row in connection.execute(_BLOCK, (held.id, _block_first(held))):
+        try:
+            (stored,) = values([LINE], row)
+        except Bad as bad:
+            raise LogError(f"{where}: seq {row[0]}: {bad}; affray did not write it so") from None
+        assert isinstance(stored, bytes)
+        hasher.update(stored + b"\n")
+    return hasher.hexdigest()
+
+
+def _check_block_chain(connection: sqlite3.Connection, where: str, held: Held, seq: int, line: bytes) -> str:
+    """Check a line of a format 2 log; the chain hash the encounter holds after it."""
+    if not (line.startswith(END_PREFIX) or starts_block(seq)):
+        (held_bytes,) = connection.execute(_BLOCK_BYTES, (held.id, _block_first(held))).fetchone()
+        if held_bytes + len(line) + 1 > MAX_BLOCK_BYTES:
+            raise LogError(
+                f"{where}: seq {seq} would bring its block of lines past the {MAX_BLOCK_BYTES:,} bytes a "
+                "block may hold"
+            )
+        return held.last_hash
+    prev = _held_block_hash(connection, where, held)
+    before = "the header" if held.events == 0 else f"the block of seqs {_block_first(held)} to {held.events}"
+    _check_prev(where, held, seq, line, prev, before)
+    return prev
+
+
+def _check_prev(where: str, held: Held, seq: int, line: bytes, prev: str, before: str) -> None:
+    if not line.endswith(b'%s%s"}' % (PREV_KEY, prev.encode())):
+        raise LogError(f"{where}: seq {seq} does not chain: its prev must be {prev}, the hash of {before}")
+    if line.startswith(END_PREFIX) and line != encode_end(held.events, prev):
         raise LogError(f"{where}: the end line (seq {seq}) must count the {held.events} events held")
+
+
+def _check_chain(where: str, held: Held, seq: int, line: bytes) -> None:
+    _check_prev(where, held, seq, line, held.last_hash, "the header" if seq == 1 else f"seq {seq - 1}")
 
 
 Found = tuple[str, tuple[int, int], Column, str]
@@ -141,12 +212,16 @@ def _put_line(connection: sqlite3.Connection, where: str, held: Held, seq: int, 
             f"{where}: seq {seq} would leave a gap: it holds lines up to seq {held.events}, so seq {after} "
             "comes next"
         )
-    _check_chain(where, held, seq, line)
+    if _held_blocks(connection, held):
+        chained = _check_block_chain(connection, where, held, seq, line)
+    else:
+        _check_chain(where, held, seq, line)
+        chained = line_hash(line)
     if line.startswith(END_PREFIX):
         connection.execute("UPDATE encounters SET end_line = ? WHERE id = ?", (line, held.id))
     else:
         connection.execute("INSERT INTO events (encounter, seq, line) VALUES (?, ?, ?)", (held.id, seq, line))
         connection.execute(
-            "UPDATE encounters SET events = ?, last_hash = ? WHERE id = ?", (seq, line_hash(line), held.id)
+            "UPDATE encounters SET events = ?, last_hash = ? WHERE id = ?", (seq, chained, held.id)
         )
     return True

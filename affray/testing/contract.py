@@ -43,7 +43,7 @@ from affray.batch.odds import Sampling, recorded_odds
 from affray.cli.odds import fight_odds
 from affray.errors import AffrayError
 from affray.events.base import Event, rolls_in
-from affray.events.codec import ENCODER, PREV_KEY, encode_end, encode_log, line_hash
+from affray.events.codec import ENCODER, encode_log, rechained
 from affray.events.reader import LogFile, read_bytes
 from affray.events.sealed import is_sealed, sealed_values
 from affray.events.shared import RulingApplied, kind_of
@@ -90,19 +90,6 @@ def _read(data: bytes) -> LogFile:
 def _lines(data: bytes) -> list[bytes]:
     """The lines of a whole log, without newlines: header, events, end line."""
     return data[:-1].split(b"\n")
-
-
-def _rechained(lines: list[bytes]) -> bytes:
-    """A tampered log (its header and event lines, no end line) whose chain holds again: every ``prev``
-    and the end line recomputed."""
-    out = [lines[0]]
-    prev = line_hash(lines[0])
-    for line in lines[1:]:
-        line = b'%s%s%s"}' % (line[: line.rindex(PREV_KEY)], PREV_KEY, prev.encode())
-        prev = line_hash(line)
-        out.append(line)
-    out.append(encode_end(len(out) - 1, prev))
-    return b"\n".join(out) + b"\n"
 
 
 def _verifies(log: LogFile, path: Path) -> Any:
@@ -395,11 +382,20 @@ class RulesetContract(_TablesContract):
         assert _verifies(_read(_log_of(sample)), sample).ok
 
     def test_a_changed_line_is_caught_at_its_seq(self, sample: Path) -> None:
-        """A member added to the second event breaks the chain there."""
+        """The last event told a millisecond later by hand, its chain left as it was: the chain no longer
+        holds (in format 2, the end line disowns the block holding the event), and verify's re-simulation
+        names the event, a damaged log."""
         lines = _lines(_log_of(sample))
-        lines[2] = lines[2].replace(b'"seq":2', b'"seq":2,"note":"x"', 1)
+        last = len(lines) - 2  # the last event (encounter_ended)
+
+        def later(stamp: re.Match[bytes]) -> bytes:
+            return b'"seq":%s,"t":%d' % (stamp.group(1), int(stamp.group(2) or 0) + 1)
+
+        lines[last] = re.sub(rb'"seq":(\d+)(?:,"t":(\d+))?', later, lines[last], count=1)
         verdict = _verifies(_read(b"\n".join(lines) + b"\n"), sample)
-        assert (verdict.ok, verdict.seq) == (False, 2)
+        assert (verdict.ok, verdict.seq, verdict.finding) == (False, last, "damaged")
+        assert verdict.message.startswith("differs from the re-simulation: "), verdict.message
+        assert "the prev that the end line records" in verdict.message, verdict.message
 
     def test_a_rechained_forgery_is_caught_by_the_re_simulation(self, sample: Path) -> None:
         """The last event told a millisecond later, its chain re-hashed, fails at that event."""
@@ -410,7 +406,7 @@ class RulesetContract(_TablesContract):
             return b'"seq":%s,"t":%d' % (stamp.group(1), int(stamp.group(2) or 0) + 1)
 
         lines[last] = re.sub(rb'"seq":(\d+)(?:,"t":(\d+))?', later, lines[last], count=1)
-        verdict = _verifies(_read(_rechained(lines[:-1])), sample)
+        verdict = _verifies(_read(rechained(lines[:-1])), sample)
         assert (verdict.ok, verdict.seq) == (False, last)
 
     def test_every_die_rolled_is_in_the_log_once(self, sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -548,7 +544,7 @@ class RulesetContract(_TablesContract):
         lines[seq] = re.sub(
             rb'"total":(-?\d+)', lambda m: b'"total":%d' % (int(m[1]) + 1), lines[seq], count=1
         )
-        changed = _read(_rechained(lines[:-1]))
+        changed = _read(rechained(lines[:-1]))
         difference, _ = copy_difference(copy, changed, seal)
         assert difference.startswith(f"line {seq + 1} (seq {seq}): ")
         assert "the value the referee's log holds is not the one the players' copy committed to" in difference

@@ -11,7 +11,6 @@ import contextlib
 import io
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -24,10 +23,10 @@ from typing import Any
 import pytest
 
 from affray.cli import main
-from affray.events.codec import encode_end, line_hash
 from affray.events.reader import LogFile
 from affray.replays import snapshots
 from affray.replays.explain import Explaining
+from tests import strategies
 from tests.strategies import example_log, read_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,19 +149,12 @@ def duel_read(duel_log: Path) -> LogFile:
 
 
 def rechain(lines: list[bytes]) -> bytes:
-    """A log from a header and event lines, with every ``prev`` recomputed and a fresh end line.
+    """A log from a header and event lines, with every ``prev`` its format holds recomputed and a fresh end
+    line (tests.strategies.rechain).
 
     This is what a careful forger does: the result chains, so only the fold or a re-simulation can object.
     """
-    header, *events = lines
-    out = [header]
-    prev = line_hash(header)
-    for line in events:
-        line = re.sub(rb'"prev":"[0-9a-f]{32}"', b'"prev":"%s"' % prev.encode(), line, count=1)
-        out.append(line)
-        prev = line_hash(line)
-    out.append(encode_end(len(events), prev))
-    return b"\n".join(out) + b"\n"
+    return strategies.rechain(lines)
 
 
 def duel_named(folder: Path, brenna: str, gorm: str, title: str) -> Path:

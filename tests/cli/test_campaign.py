@@ -39,6 +39,13 @@ from tests.strategies import join_lines, log_lines, rechain
 GOLDEN = ROOT / "tests" / "golden"
 GOLDEN_DUEL = GOLDEN / "duel.jsonl"
 GOLDEN_SKIRMISH = GOLDEN / "skirmish.jsonl"
+FORMAT_1_DUEL = ROOT / "tests" / "corpus" / "format-1-last" / "duel.jsonl"
+"""The golden duel as format 1 wrote it, chaining every line."""
+DUEL_BLOCK_CHANGED = (
+    "line 2 (seq 1): lines 2 to 32 (seqs 1 to 31) were changed: their hash no longer matches the prev that "
+    "the end line records"
+)
+"""How a reader names a change to the duel's one block of lines (format 2), without re-simulating it."""
 HOLDS = "it holds: duel, skirmish"
 TEMPORARY = ".brawl.999999.tmp"
 """A temporary encounter left by a writer that was killed (a pid that is not this process's)."""
@@ -524,10 +531,20 @@ def test_regress_update_never_rewrites_a_hand_edited_encounter(affray: Affray, c
 def test_export_refuses_a_hand_edited_encounter_and_writes_nothing(
     affray: Affray, campaign: Path, tmp_path: Path
 ) -> None:
-    hand_edit(campaign, "duel")
+    hand_edit(campaign, "duel", seq=9)
     out = tmp_path / "out.jsonl"
     result = affray("export", f"{campaign}#duel", "-o", out)
-    assert_user_error(result, f"{campaign}#duel: line 11 (seq 10): ", "only a whole log")
+    assert_user_error(result, f"{campaign}#duel: {DUEL_BLOCK_CHANGED}", "only a whole log")
+    assert not out.exists()
+
+
+def test_export_refuses_a_hand_edited_format_1_encounter_at_its_line(affray: Affray, tmp_path: Path) -> None:
+    c = tmp_path / "c.sqlite"
+    assert affray("import", FORMAT_1_DUEL, "-o", c, "--encounter", "duel").code == 0
+    hand_edit(c, "duel")
+    out = tmp_path / "out.jsonl"
+    result = affray("export", f"{c}#duel", "-o", out)
+    assert_user_error(result, f"{c}#duel: line 11 (seq 10): ", "only a whole log")
     assert not out.exists()
 
 
@@ -828,7 +845,16 @@ def test_import_with_force_replaces_an_encounter_holding_another_log(
 
 
 def _hand_edited(log: Path) -> str:
+    """Seq 9 a millisecond later: in format 2 only the chain tells, at the end of its block."""
     lines = log_lines(GOLDEN_DUEL.read_bytes())
+    lines[9] = later(lines[9])
+    log.write_bytes(join_lines(lines))
+    return DUEL_BLOCK_CHANGED
+
+
+def _hand_edited_format_1(log: Path) -> str:
+    """Seq 10 a millisecond later in a log of format 1, which chains every line: named at that line."""
+    lines = log_lines(FORMAT_1_DUEL.read_bytes())
     lines[10] = later(lines[10])
     log.write_bytes(join_lines(lines))
     return "line 11 (seq 10): "
@@ -839,7 +865,9 @@ def _cut(log: Path) -> str:
     return "the log is cut short"
 
 
-@pytest.mark.parametrize("spoil", [_hand_edited, _cut], ids=["hand-edited", "cut"])
+@pytest.mark.parametrize(
+    "spoil", [_hand_edited, _hand_edited_format_1, _cut], ids=["hand-edited", "hand-edited-format-1", "cut"]
+)
 def test_import_refuses_a_log_that_is_not_whole_and_adds_nothing(
     affray: Affray, campaign: Path, tmp_path: Path, spoil: Callable[[Path], str]
 ) -> None:

@@ -108,7 +108,7 @@ def long_run(tmp_path_factory: pytest.TempPathFactory) -> LongRun:
     """A real log of over 100 MB, written by ``affray run``."""
     folder = tmp_path_factory.mktemp("siege")
     scenario = folder / "siege.toml"
-    scenario.write_text(siege(13))
+    scenario.write_text(siege(14))
     log = folder / "siege.jsonl"
     run = measure("run", scenario, "-o", log)
     assert run.code == 0, run.err

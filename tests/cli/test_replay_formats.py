@@ -16,7 +16,7 @@ from affray.events.codec import ENCODER
 from affray.events.fivestep.kinds import RoundStarted
 from affray.events.reader import LogFile
 from affray.kernel.clock import game_time
-from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error, call_main
+from tests.cli.conftest import DUEL, EXAMPLES, ROOT, Affray, assert_user_error, call_main
 from tests.strategies import read_path
 
 BAR_BRAWL = EXAMPLES / "bar-brawl.toml"
@@ -206,13 +206,17 @@ def test_json_told_is_the_text_narration(affray: Affray, duel_log: Path) -> None
     assert {r["seq"]: r["told"] for r in records} == told
 
 
-def test_json_event_is_the_log_line_without_prev(affray: Affray, duel_log: Path) -> None:
-    lines = duel_log.read_bytes().splitlines()[1:-1]
-    out = affray("replay", duel_log, "--format", "json").out.splitlines()
+@pytest.mark.parametrize("version", [1, 2])
+def test_json_event_is_the_log_line_without_prev(affray: Affray, duel_log: Path, version: int) -> None:
+    log = duel_log if version == 2 else ROOT / "tests" / "corpus" / "format-1-last" / "duel.jsonl"
+    lines = log.read_bytes().splitlines()[1:-1]
+    out = affray("replay", log, "--format", "json").out.splitlines()
     assert len(out) == len(lines)
-    for record, line in zip(out, lines, strict=True):
+    for seq, (record, line) in enumerate(zip(out, lines, strict=True), 1):
         held = msgspec.json.decode(line)
-        del held["prev"]
+        # format 1 chains every line; format 2 only the first of each block of 1,024 (here seq 1)
+        assert ("prev" in held) == (version == 1 or seq == 1)
+        held.pop("prev", None)
         event = msgspec.json.decode(record)["event"]
         assert event == held
         assert event["kind"] == msgspec.json.decode(record)["kind"]

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import DUEL, Affray, assert_user_error, rechain
+from tests.cli.conftest import DUEL, ROOT, Affray, assert_user_error, rechain
 from tests.cli.test_startup import loaded
 
+FORMAT_1_DUEL = ROOT / "tests" / "corpus" / "format-1-last" / "duel.jsonl"
+"""The duel's log in format 1, which chains every line."""
 SIGNED_BY = re.compile(r"^signed by (\w+) \(ed25519 key SHA256:[A-Za-z0-9+/]{43}\): the signature holds$")
 
 
@@ -223,11 +225,28 @@ def test_a_log_without_an_end_line_is_not_signed(affray: Affray, duel_log: Path)
 
 
 def test_a_log_whose_chain_breaks_is_not_signed(affray: Affray, duel_log: Path) -> None:
-    lines = _lines(duel_log)
+    # format 1 chains every line, so the line changed is the one named
+    lines = _lines(FORMAT_1_DUEL)
     lines[5] = lines[5].replace(b'"seq":5,', b'"seq":5, ')
     duel_log.write_bytes(b"\n".join(lines) + b"\n")
     result = affray("sign", duel_log, "--key", _keygen(affray, duel_log.parent, "alice"))
     assert_user_error(result, "line 6 (seq 5): this line was changed", "only a whole log is signed")
+    assert duel_log.read_bytes() == b"\n".join(lines) + b"\n"
+
+
+def test_a_log_whose_block_no_longer_chains_is_not_signed(affray: Affray, duel_log: Path) -> None:
+    # format 2 chains blocks of 1,024 lines: the duel's one block is named, from its first line
+    lines = _lines(duel_log)
+    lines[5] = lines[5].replace(b'"seq":5,', b'"seq":5, ')
+    duel_log.write_bytes(b"\n".join(lines) + b"\n")
+    result = affray("sign", duel_log, "--key", _keygen(affray, duel_log.parent, "alice"))
+    assert_user_error(
+        result,
+        "line 2 (seq 1): lines 2 to 32 (seqs 1 to 31) were changed: their hash no longer matches the prev "
+        "that the end line records",
+        "only a whole log is signed",
+    )
+    assert duel_log.read_bytes() == b"\n".join(lines) + b"\n"
 
 
 def test_signing_keeps_the_logs_mode_and_leaves_nothing_beside_it(affray: Affray, duel_log: Path) -> None:

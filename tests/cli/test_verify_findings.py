@@ -15,24 +15,47 @@ import pytest
 
 from affray.cli.group import EXIT_CHANGED, EXIT_VERIFY_FAILED
 from tests.cli.conftest import ROOT, Affray, Result
-from tests.cli.conftest import rechain as rechain_keeping_what_follows
-from tests.strategies import join_lines, log_lines, rechain
+from tests.strategies import BLOCK, chain_hash, join_lines, log_lines, rechain
 
 DUEL = (ROOT / "tests" / "golden" / "duel.jsonl").read_bytes()
 OLD_DUEL = ROOT / "tests" / "corpus" / "format-1" / "duel.jsonl"
+DUEL_1 = (ROOT / "tests" / "corpus" / "format-1-last" / "duel.jsonl").read_bytes()
+"""The golden duel in format 1, which chains every line."""
+BLOCK_CHANGED = (
+    "line 2 (seq 1): lines 2 to 32 (seqs 1 to 31) were changed: their hash no longer matches the prev that "
+    "the end line records"
+)
+"""A change to the duel's one block of lines (format 2), as its chain tells it."""
 RE_CHAINED = "or an edit was re-chained"
 
 
-def header_edited(old: bytes, new: bytes) -> list[bytes]:
-    lines = log_lines(DUEL)
+def rechain_keeping_what_follows(lines: list[bytes]) -> bytes:
+    """A header and event lines, each ``prev`` where the header's format holds one, with every ``prev``
+    recomputed and a fresh end line: as ``rechain``, but keeping whatever follows a line's ``prev`` member
+    (which ``rechain`` drops), so that only those bytes are wrong."""
+    blocks = b'"format_version":1,' not in lines[0]
+    out, chained = [lines[0]], lines[0] + b"\n" if blocks else lines[0]
+    for seq, line in enumerate(lines[1:], 1):
+        if not blocks or seq % BLOCK == 1:
+            at = line.rindex(b',"prev":"') + len(b',"prev":"')
+            line = line[:at] + chain_hash(chained).encode() + line[at + 32 :]
+            chained = b""
+        out.append(line)
+        chained = chained + line + b"\n" if blocks else line
+    out.append(b'{"end":%d,"prev":"%s"}' % (len(out) - 1, chain_hash(chained).encode()))
+    return join_lines(out)
+
+
+def header_edited(old: bytes, new: bytes, log: bytes = DUEL) -> list[bytes]:
+    lines = log_lines(log)
     assert old in lines[0]
     lines[0] = lines[0].replace(old, new, 1)
     return lines
 
 
-def blow_edited() -> list[bytes]:
+def blow_edited(log: bytes = DUEL) -> list[bytes]:
     """The duel's lines with brenna's first blow that lands dealing 4.75 instead of 3.75."""
-    lines = log_lines(DUEL)
+    lines = log_lines(log)
     assert b'"damage":3.75}' in lines[12]
     lines[12] = lines[12].replace(b'"damage":3.75}', b'"damage":4.75}', 1)
     return lines
@@ -141,7 +164,8 @@ def test_a_hand_edit_of_the_header_fails(affray: Affray, tmp_path: Path) -> None
 
 
 def test_a_hand_edit_of_another_versions_log_fails(affray: Affray, tmp_path: Path) -> None:
-    lines = log_lines(rechain(header_edited(b'"ruleset_version":"7"', b'"ruleset_version":"2"')))
+    # format 1 chains every line, so the hand edit is named at its line though the log is not re-simulated
+    lines = log_lines(rechain(header_edited(b'"ruleset_version":"7"', b'"ruleset_version":"2"', DUEL_1)))
     lines[20] = bump_time(lines[20])
     log, result = verified(affray, tmp_path, join_lines(lines))
     assert result.code == EXIT_VERIFY_FAILED, result
@@ -150,14 +174,41 @@ def test_a_hand_edit_of_another_versions_log_fails(affray: Affray, tmp_path: Pat
     assert "; and line 21 (seq 20): " in line
 
 
+def test_a_hand_edit_of_another_versions_format_2_log_names_its_block(affray: Affray, tmp_path: Path) -> None:
+    # format 2 chains blocks of lines, and a log of another version is not re-simulated to tell which line
+    # of the block differs: the block is named
+    lines = log_lines(rechain(header_edited(b'"ruleset_version":"7"', b'"ruleset_version":"2"')))
+    lines[20] = bump_time(lines[20])
+    log, result = verified(affray, tmp_path, join_lines(lines))
+    assert result.code == EXIT_VERIFY_FAILED, result
+    line = one_line(result)
+    assert line.startswith(f"FAILED: {log}: line 1 (header): made under energion version 2")
+    assert line.endswith(f"; and {BLOCK_CHANGED}")
+
+
 def test_a_re_chained_edit_then_a_hand_edit_after_it_fails(affray: Affray, tmp_path: Path) -> None:
-    lines = log_lines(rechain(blow_edited()))
+    # in format 1, each is named at its line
+    lines = log_lines(rechain(blow_edited(DUEL_1)))
     lines[20] = bump_time(lines[20])
     log, result = verified(affray, tmp_path, join_lines(lines))
     assert result.code == EXIT_VERIFY_FAILED, result
     line = one_line(result)
     assert line.startswith(f"FAILED: {log}: line 13 (seq 12): differs from the re-simulation: ")
     assert "; and line 21 (seq 20): " in line
+    assert RE_CHAINED not in line
+
+
+def test_a_re_chained_edit_then_a_hand_edit_in_its_block_fails(affray: Affray, tmp_path: Path) -> None:
+    # in format 2 the hand edit breaks the chain of the block both are in: the first line of the block that
+    # differs from the re-simulation is named, and the block
+    lines = log_lines(rechain(blow_edited()))
+    lines[20] = bump_time(lines[20])
+    log, result = verified(affray, tmp_path, join_lines(lines))
+    assert result.code == EXIT_VERIFY_FAILED, result
+    line = one_line(result)
+    assert line.startswith(f"FAILED: {log}: line 13 (seq 12): differs from the re-simulation: ")
+    assert "damage.damage: recorded 4.75, simulated 3.75" in line
+    assert line.endswith(f"; and {BLOCK_CHANGED}")
     assert RE_CHAINED not in line
 
 
@@ -191,11 +242,35 @@ def test_a_number_written_otherwise_and_re_chained_is_changed_naming_the_field(
 
 def test_whitespace_after_a_lines_closing_brace_is_named_at_that_line(affray: Affray, tmp_path: Path) -> None:
     # seq 4's line ends "} " and the log is re-chained: the line blamed was seq 3's, whose hash still holds
-    *lines, _ = log_lines(DUEL)
+    *lines, _ = log_lines(DUEL_1)
     lines[4] += b" "
     log, result = verified(affray, tmp_path, rechain_keeping_what_follows(lines))
     assert result.code == EXIT_VERIFY_FAILED, result
     assert one_line(result) == (
         f"FAILED: {log}: line 5 (seq 4): does not end with its prev as affray writes it "
         "(the prev member last, nothing after)"
+    )
+
+
+def test_whitespace_after_a_blocks_first_line_is_named_at_that_line(affray: Affray, tmp_path: Path) -> None:
+    # format 2: seq 1 begins the duel's one block and ends with its prev, then " "
+    *lines, _ = log_lines(DUEL)
+    lines[1] += b" "
+    log, result = verified(affray, tmp_path, rechain_keeping_what_follows(lines))
+    assert result.code == EXIT_VERIFY_FAILED, result
+    assert one_line(result) == (
+        f"FAILED: {log}: line 2 (seq 1): does not end with its prev as affray writes it "
+        "(the prev member last, nothing after)"
+    )
+
+
+def test_whitespace_after_a_line_inside_a_block_is_named_at_that_line(affray: Affray, tmp_path: Path) -> None:
+    # format 2: seq 4 holds no prev, so its " " is held to the canonical form
+    *lines, _ = log_lines(DUEL)
+    lines[4] += b" "
+    log, result = verified(affray, tmp_path, rechain_keeping_what_follows(lines))
+    assert result.code == EXIT_VERIFY_FAILED, result
+    assert one_line(result) == (
+        f"FAILED: {log}: line 5 (seq 4): is not written as affray writes it "
+        "(a member added, repeated, reordered or reformatted)"
     )

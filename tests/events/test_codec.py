@@ -22,6 +22,7 @@ from affray.events.special_damage.kinds import ConditionEnded
 from affray.handlers.energion.battle import EnergionBattle
 from affray.handlers.energion.scenario import EnergionScenario
 from tests.strategies import (
+    BLOCK,
     all_kinds,
     chain_hash,
     condition_scenario,
@@ -211,20 +212,71 @@ def test_the_log_does_not_depend_on_pythons_hash_seed() -> None:
 
 # -- the chain ---------------------------------------------------------------------------------------
 
+FORMAT_1 = msgspec.structs.replace(HEADER, format_version=1)
+"""The duel's header as affray wrote it before format 2: every event line chained to the line before."""
+DUEL_1 = encode_log(FORMAT_1, DUEL_EVENTS)
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+LONG_EVENTS = [msgspec.structs.replace(DUEL_EVENTS[i % N], seq=i + 1, t=i) for i in range(2 * BLOCK + 52)]
+"""2,100 events (the duel's, numbered on): three blocks, the last of 52 lines."""
+
 
 def test_each_event_line_ends_with_the_blake2b_128_of_the_line_before() -> None:
-    lines = log_lines(DUEL)
+    # format 1: every line chained to the line before, without its newline
+    lines = log_lines(DUEL_1)
     for before, line in itertools.pairwise(lines[:-1]):
         assert line.endswith(b',"prev":"%s"}' % chain_hash(before).encode())
 
 
 def test_the_end_line_counts_the_events_and_chains_to_the_last() -> None:
-    lines = log_lines(DUEL)
+    # format 1: the end line holds the hash of the last event line
+    lines = log_lines(DUEL_1)
     assert lines[-1] == b'{"end":%d,"prev":"%s"}' % (N, chain_hash(lines[-2]).encode())
 
 
 def test_an_empty_log_is_a_header_and_an_end_line_chained_to_it() -> None:
-    header = log_lines(DUEL)[0]
-    assert encode_log(HEADER, []) == join_lines(
+    # format 1: the end line holds the hash of the header line, without its newline
+    header = log_lines(DUEL_1)[0]
+    assert encode_log(FORMAT_1, []) == join_lines(
         [header, b'{"end":0,"prev":"%s"}' % chain_hash(header).encode()]
     )
+
+
+def test_the_first_line_of_each_block_ends_with_the_blake2b_128_of_the_block_before() -> None:
+    header, *events, _ = log_lines(encode_log(HEADER, LONG_EVENTS))
+    blocks = [events[i : i + BLOCK] for i in range(0, len(events), BLOCK)]
+    assert [len(block) for block in blocks] == [BLOCK, BLOCK, 52]
+    assert blocks[0][0].endswith(b',"prev":"%s"}' % chain_hash(header + b"\n").encode())
+    for before, block in itertools.pairwise(blocks):
+        assert block[0].endswith(b',"prev":"%s"}' % chain_hash(join_lines(before)).encode())
+
+
+def test_no_other_event_line_holds_a_prev() -> None:
+    lines = log_lines(encode_log(HEADER, LONG_EVENTS))[1:-1]
+    assert [seq for seq, line in enumerate(lines, 1) if b'"prev":' in line] == [1, BLOCK + 1, 2 * BLOCK + 1]
+
+
+def test_the_end_line_counts_the_events_and_chains_to_the_last_block() -> None:
+    lines = log_lines(DUEL)  # one block, the lines of seqs 1 to N
+    assert lines[-1] == b'{"end":%d,"prev":"%s"}' % (N, chain_hash(join_lines(lines[1:-1])).encode())
+
+
+def test_the_end_line_of_a_log_of_whole_blocks_chains_to_its_last_whole_block() -> None:
+    lines = log_lines(encode_log(HEADER, LONG_EVENTS[: 2 * BLOCK]))
+    last = join_lines(lines[1 + BLOCK : -1])
+    assert lines[-1] == b'{"end":%d,"prev":"%s"}' % (2 * BLOCK, chain_hash(last).encode())
+
+
+def test_an_empty_log_is_a_header_and_an_end_line_chained_to_the_header_block() -> None:
+    header = log_lines(DUEL)[0]
+    assert encode_log(HEADER, []) == join_lines(
+        [header, b'{"end":0,"prev":"%s"}' % chain_hash(header + b"\n").encode()]
+    )
+
+
+def test_log_writer_writes_format_1_for_a_format_1_header(tmp_path: Path) -> None:
+    path = tmp_path / "duel.jsonl"
+    writer = LogWriter.create(path, FORMAT_1)
+    for event in DUEL_EVENTS:
+        writer.write(event)
+    writer.close()
+    assert path.read_bytes() == (CORPUS / "format-1-last" / "duel.jsonl").read_bytes()

@@ -1,7 +1,8 @@
 """A reader written from docs/log-format.md and docs/log-kinds.md alone, as one in another language would be:
-it imports nothing of affray's, checks the chain, the lines in the page's order and each line's canonical
-form by the page's rules, and must name the same line and seq as ``affray verify`` for every tampering the
-fuzz suite makes (bytes, lines, members; re-chained or not), and find nothing in a log verify passes."""
+it imports nothing of affray's, checks the chain (format 1's line by line, format 2's block by block), the
+lines in the page's order and each line's canonical form by the page's rules, and must name the same line
+and seq as ``affray verify`` for every tampering the fuzz suite makes (bytes, lines, members; re-chained or
+not), in logs of both formats, and find nothing in a log verify passes."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, reject
 from hypothesis import strategies as st
 
 from tests.fuzz.harness import EXAMPLES, affray
@@ -28,11 +29,18 @@ from tests.fuzz.test_logs import (
     member_mutants,
     rechained_line_mutants,
 )
-from tests.strategies import log_lines, rechain
+from tests.strategies import in_format, join_lines, log_lines, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS_PAGE = ROOT / "docs" / "log-kinds.md"
 LIMIT = 4 * 1024 * 1024
+"""The most bytes a line may hold, its newline aside ("Reading, and the line-length limit")."""
+BLOCK = 1024
+"""Event lines per block of a format 2 log's chain ("The hash chain")."""
+BLOCK_LIMIT = 32 * 1024 * 1024
+"""The most bytes a format 2 block may hold, its lines' newlines included ("The hash chain")."""
+FORMATS = ("1", "2")
+"""The format versions the page describes: 1 chains every line, 2 blocks of lines."""
 
 Member = tuple[str, str, str]
 """A member as the page lists it: its name, its type in words, its default (``required``...)."""
@@ -64,7 +72,6 @@ def _shape(body: str) -> Shape:
     )
 
 
-@cache
 @cache
 def modules_named() -> frozenset[str]:
     """The parts the kinds page calls modules (the others are the shared kinds and the rulesets')."""
@@ -275,8 +282,10 @@ def members(line: bytes) -> list[tuple[str, Raw]]:
 # -- the checks, in the page's order -------------------------------------------------------------------
 
 
-def chain_hash(line: bytes) -> str:
-    return hashlib.blake2b(line, digest_size=16).hexdigest()
+def chain_hash(data: bytes) -> str:
+    """BLAKE2b with a 16-byte digest, in hex: of a line without its newline (format 1), or of a block's
+    lines, each with its newline (format 2)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 class Found(Exception):
@@ -297,8 +306,16 @@ def vocabulary(header: list[tuple[str, Raw]]) -> dict[str, Shape]:
     return {kind: shape for name in names for kind, shape in parts.get(name, {}).items()}
 
 
-def check_event(line: bytes, seq: int, kinds: dict[str, Shape], prev: str, t: int) -> int:
-    """Steps 2.3 to 2.7 for the line expected to hold ``seq``; its ``t``."""
+def changed(first: int) -> Found:
+    """Step 2.5's naming of what a ``prev`` disowns: the block (format 1: the line) whose first line holds
+    seq ``first``, ``line first+1 (seq first)``; the header, ``line 1 (header)``, when ``first`` is 0."""
+    return Found(first + 1, first)
+
+
+def check_event(line: bytes, seq: int, kinds: dict[str, Shape], prev: str | None, t: int, before: int) -> int:
+    """Steps 2.3 to 2.7 for the line expected to hold ``seq``; its ``t``. ``prev`` is what it must end with
+    (None: a format 2 line inside a block, which has none), ``before`` the first seq of the block (format
+    1: the line) that ``prev`` hashes."""
     where = Found(seq + 1, seq)
     try:
         pairs = members(line)
@@ -306,14 +323,14 @@ def check_event(line: bytes, seq: int, kinds: dict[str, Shape], prev: str, t: in
         shape = kinds[held["kind"]]
         written, at = int(held.get("seq", 0)), int(held.get("t", 0))
         body = [(k, v) for k, v in pairs if k not in ("kind", "prev")]
-        first, last = f'"kind":{string(held["kind"])}', f',"prev":"{prev}"'
+        first, last = f'"kind":{string(held["kind"])}', "" if prev is None else f',"prev":"{prev}"'
         canonical = shape_text(body, shape, first=first, last=last).encode()  # a lone surrogate is no UTF-8
     except (ValueError, TypeError, KeyError, RecursionError):
         raise where from None  # 2.3: no event of the vocabulary, or a member not of its type
     if written != seq:
         raise where
-    if not line.endswith(b',"prev":"%s"}' % prev.encode()):
-        raise where if held.get("prev") == prev else Found(seq, seq - 1) if seq > 1 else Found(1, 0)
+    if prev is not None and not line.endswith(b',"prev":"%s"}' % prev.encode()):
+        raise where if held.get("prev") == prev else changed(before)
     if line != canonical or at < t:
         raise where
     return at
@@ -336,8 +353,9 @@ def check_signatures(rest: list[bytes], seq: int) -> None:
         raise Found(seq + 2 + len(whole), seq)  # a partial line
 
 
-def check_end(line: bytes, events: int, prev: str, rest: list[bytes]) -> None:
-    """Step 3 for the end line after ``events`` events."""
+def check_end(line: bytes, events: int, prev: str, before: int, rest: list[bytes]) -> None:
+    """Step 3 for the end line after ``events`` events; ``prev`` is the hash of the last block (format 1:
+    line), whose first line holds seq ``before`` (0: the header)."""
     seq = events + 1
     try:
         pairs = members(line)
@@ -349,7 +367,7 @@ def check_end(line: bytes, events: int, prev: str, rest: list[bytes]) -> None:
     if count != events:
         raise Found(seq + 1, seq)
     if recorded != prev:
-        raise Found(seq, seq - 1) if events else Found(1, 0)
+        raise changed(before)
     if line != canonical:
         raise Found(seq + 1, seq)
     check_signatures(rest, seq)
@@ -380,7 +398,10 @@ def _first_problem(data: bytes) -> tuple[int, int] | None:
     if not every or lines[0] != shape_text(header, shape).encode():
         return (1, 0)
     held = {name: parsed(raw) for name, raw in header}
-    if held["ruleset"] not in set(page()[0]) - {"shared", *modules_named()} or held["format_version"] != "1":
+    if (
+        held["ruleset"] not in set(page()[0]) - {"shared", *modules_named()}
+        or held["format_version"] not in FORMATS
+    ):
         return (1, 0)  # step 1: a ruleset or a format version the reader does not have
     modules = dict(held["scenario"]).get("modules", [])
     if type(modules) is not list or not all(
@@ -393,45 +414,87 @@ def _first_problem(data: bytes) -> tuple[int, int] | None:
             return (1, 0)
     elif held["seed"] != dict(held["scenario"]).get("seed"):
         return (1, 0)  # step 1: the header's seed is always its scenario's
-    kinds, prev, t = vocabulary(header), chain_hash(lines[0]), 0
+    kinds = vocabulary(header)
     if not all(readable(kind, kinds.get(kind), int(version)) for kind, version in held["event_versions"]):
         return (1, 0)  # step 1: a version of a kind the reader cannot read
     try:
-        for index, line in enumerate(lines[1:], start=1):
-            last = index == len(lines) - 1
-            if last or len(line) > LIMIT:
-                raise Found(index + 1, index)  # a partial line, or no end line after a whole one
-            if line.startswith(b'{"end":'):
-                check_end(line, index - 1, prev, lines[index + 1 :])
-                return None
-            t = check_event(line, index, kinds, prev, t)
-            prev = chain_hash(line)
+        if held["format_version"] == "1":
+            read_lines(lines, kinds)
+        else:
+            read_blocks(lines, kinds)
     except Found as found:
         return found.where
     return None
 
 
+def read_lines(lines: list[bytes], kinds: dict[str, Shape]) -> None:
+    """Steps 2 to 4 in format 1: each event line and the end line end with the hash of the line before."""
+    prev, t = chain_hash(lines[0]), 0
+    for index, line in enumerate(lines[1:], start=1):
+        if index == len(lines) - 1 or len(line) > LIMIT:
+            raise Found(index + 1, index)  # a partial line, or no end line after a whole one
+        if line.startswith(b'{"end":'):
+            check_end(line, index - 1, prev, index - 1, lines[index + 1 :])
+            return
+        t = check_event(line, index, kinds, prev, t, index - 1)
+        prev = chain_hash(line)
+
+
+def read_blocks(lines: list[bytes], kinds: dict[str, Shape]) -> None:
+    """Steps 2 to 4 in format 2: the first line of each block of 1,024 (seq N, N mod 1024 being 1) and the
+    end line end with the hash of the block before, its lines each with its newline (block 0: the header);
+    a block holds at most 32 MiB."""
+    block, first, size, t = [lines[0] + b"\n"], 0, 0, 0  # the block so far, its first seq, its bytes
+    for index, line in enumerate(lines[1:], start=1):
+        if index == len(lines) - 1 or len(line) > LIMIT:
+            raise Found(index + 1, index)  # a partial line, or no end line after a whole one
+        if line.startswith(b'{"end":'):
+            check_end(line, index - 1, chain_hash(b"".join(block)), first, lines[index + 1 :])
+            return
+        if index % BLOCK == 1:
+            t = check_event(line, index, kinds, chain_hash(b"".join(block)), t, first)
+            block, first, size = [], index, 0
+        else:
+            t = check_event(line, index, kinds, None, t, first)
+        block.append(line + b"\n")
+        size += len(line) + 1
+        if size > BLOCK_LIMIT:
+            raise Found(index + 1, index)  # 2.8: the block passes the bytes a block may hold
+
+
 # -- held against affray verify -------------------------------------------------------------------------
 
-VERIFIED = re.compile(r"^FAILED: .*?: line (\d+) \((?:seq (\d+)|header)\)", re.M)
+VERIFIED = re.compile(r"^FAILED: .*?: line (\d+) \((?:seq (\d+)|header)\)(.*)$", re.M)
+READ_ON = re.compile(r"; and line (\d+) \((?:seq (\d+)|header)\): (?!cannot be folded)")
+"""After a line that differs from the re-simulation, the damage verify's reading of the log found (unless
+it is a fold that fails): in format 2 most often the changed block that holds that line, named at the
+block's first line, as the page's reader names it ("What a reader checks", the table of damage: ``line 8
+(seq 7): differs from the re-simulation: ...; and line 2 (seq 1): lines 2 to 32 (seqs 1 to 31) were changed:
+...``); in either format, a line that breaks the reading after one changed (time running backwards)."""
+RESIMULATED = (
+    "re-simulation failed",
+    "disagrees with the re-simulation",
+    "differs from the",
+    "cannot be folded",
+)
+"""What a fight's rules decide (a fold, a re-simulation): beyond a reader of this page alone."""
 
 
 def verify_names(folder: Path, data: bytes) -> tuple[int, int] | str | None:
-    """What ``affray verify`` names: the line and seq of a FAILED finding, None for ok, CHANGED or a
-    finding of the fold or the re-simulation (a reader of this page alone folds and re-simulates nothing),
-    or its whole output for anything else (an error: a log it cannot read at all)."""
+    """What ``affray verify`` names for a reader of this page alone, who folds and re-simulates nothing: the
+    line and seq of a FAILED finding; for a line that differs from the re-simulation, the damage it names
+    after it (``; and ...``: format 2's changed block, whose lines the page's reader cannot tell apart);
+    None for ok or CHANGED; or its whole output for anything else (a finding of the fold or the
+    re-simulation alone, or an error: a log it cannot read at all)."""
     log = folder / "mutant.jsonl"
     log.write_bytes(data)
     outcome = affray("verify", log)
-    found = VERIFIED.search(outcome.out)
-    # what a fight's rules decide (a fold, a re-simulation) is beyond a reader of this page alone
-    resimulated = (
-        "re-simulation failed",
-        "disagrees with the re-simulation",
-        "differs from the",
-        "cannot be folded",
-    )
-    if found and not any(said in outcome.out for said in resimulated):
+    found: re.Match[str] | None = VERIFIED.search(outcome.out)
+    if found and any(said in found[0] for said in RESIMULATED):
+        found = READ_ON.search(found[3])
+        if found is None:
+            return f"{outcome.status}: {outcome.out}{outcome.err}"
+    if found:
         return int(found[1]), int(found[2] or 0)
     return None if outcome.status in (0, 3) else f"{outcome.status}: {outcome.out}{outcome.err}"
 
@@ -440,7 +503,7 @@ def agree(folder: Path, data: bytes) -> None:
     """The page's reader and verify name the same line and seq (or both nothing)."""
     verified = verify_names(folder, data)
     if isinstance(verified, str):
-        return  # no log at all (its header unreadable): an error line, which the page's reader need not match
+        return  # no log at all (its header unreadable), or what the rules decide: not the page's to match
     try:
         by_page = first_problem(data)
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
@@ -448,10 +511,30 @@ def agree(folder: Path, data: bytes) -> None:
     assert by_page == verified, f"the page names {by_page}, verify {verified}"
 
 
+class Log(bytes):
+    """A log's bytes, shown by their length: when a draw fails (a mutant not worth drawing), hypothesis
+    shows the strategy with its arguments, and a log of hundreds of kB shown so is a warning, so an error."""
+
+    def __repr__(self) -> str:
+        return f"<a log of {len(self):,} bytes>"
+
+
+def in_version(data: bytes, version: int) -> Log:
+    """A log of format 2, as affray writes it, in format ``version`` (tests.strategies.in_format). Its lines
+    inside a block are given a stand-in ``prev`` first, for format 1's re-chaining to put the right one in
+    its place: it replaces a ``prev``, and adds none."""
+    lines = log_lines(data)
+    assert lines[0].startswith(b'{"format":"affray-log","format_version":2,')
+    if version == 1:
+        events = enumerate(lines[1:-1], start=1)
+        lines[1:-1] = [line if seq % BLOCK == 1 else line[:-1] + b',"prev":""}' for seq, line in events]
+    return Log(in_format(join_lines(lines), version))
+
+
 @pytest.fixture(scope="module")
-def example_logs(tmp_path_factory: pytest.TempPathFactory) -> ExampleLogs:
-    """Four examples' logs as ``affray run`` writes them: both rulesets, the special_damage module and
-    decisions of a controller from outside affray among them."""
+def written_logs(tmp_path_factory: pytest.TempPathFactory) -> ExampleLogs:
+    """Four examples' logs as ``affray run`` writes them (format 2): both rulesets, the special_damage
+    module and decisions of a controller from outside affray among them."""
     folder = tmp_path_factory.mktemp("page-logs")
     logs = ExampleLogs()
     for name in ("duel", "bar-brawl", "robots", "ambush"):
@@ -461,9 +544,78 @@ def example_logs(tmp_path_factory: pytest.TempPathFactory) -> ExampleLogs:
     return logs
 
 
-def test_the_page_finds_nothing_in_a_log_verify_passes(example_logs: ExampleLogs) -> None:
+@pytest.fixture(scope="module", params=[1, 2], ids=["format-1", "format-2"])
+def example_logs(request: pytest.FixtureRequest, written_logs: ExampleLogs) -> ExampleLogs:
+    """The examples' logs in format 1 (every line chained), then in format 2 (blocks of lines)."""
+    return ExampleLogs({name: in_version(data, request.param) for name, data in written_logs.items()})
+
+
+FILLER = 2100
+"""How many times the long log repeats the duel's line of seq 8: 2,131 events, in blocks of 1,024, 1,024
+and 83."""
+
+
+def lengthened(duel: bytes) -> bytes:
+    """The duel (format 2) with its line of seq 8 (brenna chooses gorm as her target) repeated ``FILLER``
+    times, the seqs after it moved on and the chain made again: a log past two blocks' boundaries that
+    holds, which verify finds ``CHANGED`` (its scenario makes no such fight) and undamaged."""
+    header, *events, _ = log_lines(duel)
+    events[8:8] = [events[7]] * FILLER
+    events = [re.sub(rb'"seq":\d+', b'"seq":%d' % seq, line, count=1) for seq, line in enumerate(events, 1)]
+    return rechain([header, *events])
+
+
+@pytest.fixture(scope="module", params=[1, 2], ids=["format-1", "format-2"])
+def long_log(request: pytest.FixtureRequest, written_logs: ExampleLogs) -> Log:
+    """The lengthened duel in format 1, then in format 2."""
+    return in_version(lengthened(written_logs["duel"]), request.param)
+
+
+def test_the_page_finds_nothing_in_a_log_verify_passes(example_logs: ExampleLogs, tmp_path: Path) -> None:
     for name, data in example_logs.items():
         assert first_problem(data) is None, name
+        assert verify_names(tmp_path, data) is None, name
+
+
+def test_the_page_finds_nothing_in_a_long_log_verify_finds_undamaged(long_log: bytes, tmp_path: Path) -> None:
+    assert len(log_lines(long_log)) == 1 + 31 + FILLER + 1
+    assert first_problem(long_log) is None
+    assert verify_names(tmp_path, long_log) is None
+
+
+@pytest.mark.parametrize(
+    ("seq", "block", "recorded_by"),
+    [
+        (1, (1, 1024), "line 1026 (seq 1025)"),
+        (1024, (1, 1024), "line 1026 (seq 1025)"),
+        (1025, (1025, 2048), "line 2050 (seq 2049)"),
+        (2048, (1025, 2048), "line 2050 (seq 2049)"),
+        (2049, (2049, 2131), "the end line"),
+        (2108, (2049, 2131), "the end line"),
+    ],
+)
+def test_the_page_names_a_changed_block_at_its_first_line_as_verify_does(
+    written_logs: ExampleLogs, tmp_path: Path, seq: int, block: tuple[int, int], recorded_by: str
+) -> None:
+    """A line of a format 2 log changed and its chain left as it was: the page's reader names the block that
+    holds it at its first line, as verify does after the line, which it finds differs from the
+    re-simulation, in the page's words."""
+    lines = log_lines(lengthened(written_logs["duel"]))
+    assert lines[seq].count(b'"side":"ford"') + lines[seq].count(b'"controller":"nearest"') == 1
+    lines[seq] = lines[seq].replace(b'"side":"ford"', b'"side":"forD"').replace(b"nearest", b"nearesT", 1)
+    changed_log = join_lines(lines)
+    first, last = block
+    assert first_problem(changed_log) == (first + 1, first)
+    log = tmp_path / "changed.jsonl"
+    log.write_bytes(changed_log)
+    outcome = affray("verify", log)
+    assert outcome.status == 1
+    differs = seq if seq == 1 else 9  # the line changed, or before it the filler's first
+    assert f": line {differs + 1} (seq {differs}): differs from the re-simulation: " in outcome.out
+    named = f"line {first + 1} (seq {first}): lines {first + 1} to {last + 1} (seqs {first} to {last})"
+    said = f"were changed: their hash no longer matches the prev that {recorded_by} records\n"
+    assert f"; and {named} {said}" in outcome.out
+    assert verify_names(tmp_path, changed_log) == (first + 1, first)
 
 
 @pytest.mark.parametrize(
@@ -491,11 +643,27 @@ def test_the_page_refuses_a_header_naming_no_ruleset_or_modules_it_has_as_verify
     agree(tmp_path, forgery)
 
 
-@pytest.mark.parametrize(
+@pytest.mark.parametrize("forged", [b"3", b"0", b"-1"])
+def test_the_page_refuses_a_format_version_it_does_not_know_as_verify_does(
+    written_logs: ExampleLogs, tmp_path: Path, forged: bytes
+) -> None:
+    """The duel of format 1 with its header's format_version another, and the chain made again as that
+    version chains (format 2's from 2 on): the page's step 1 refuses it at line 1."""
+    lines = log_lines(in_version(written_logs["duel"], 1))
+    lines[0] = lines[0].replace(b'"format_version":1,', b'"format_version":%s,' % forged, 1)
+    forgery = rechain(lines)
+    assert first_problem(forgery) == (1, 0)
+    assert verify_names(tmp_path, forgery) == (1, 0)
+
+
+MUTANTS = pytest.mark.parametrize(
     "mutants",
     [byte_mutants, line_mutants, rechained_line_mutants, member_mutants],
     ids=["bytes", "lines", "lines-rechained", "members"],
 )
+
+
+@MUTANTS
 @FUZZ_SETTINGS
 @given(data=st.data(), name=st.sampled_from(["duel", "bar-brawl", "robots", "ambush"]))
 def test_the_page_names_the_line_and_seq_verify_names(
@@ -509,46 +677,82 @@ def test_the_page_names_the_line_and_seq_verify_names(
     agree(tmp_path_factory.mktemp("page"), mutant.data)
 
 
+@MUTANTS
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_the_page_names_the_line_and_seq_verify_names_in_a_long_log(
+    long_log: bytes, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, mutants: Any
+) -> None:
+    """As above, in the lengthened duel: a change in any of its three blocks (verify names the line that
+    differs from the re-simulation, the first of the filler, and then the damage its reading found)."""
+    mutant = data.draw(mutants(long_log))
+    agree(tmp_path_factory.mktemp("page"), mutant.data)
+
+
+UNKNOWN_VERSION = re.compile(rb'\{"format":"affray-log","format_version":(?:0|-[1-9]\d*)[,}]')
+"""A header naming a format version below 1, which affray reads as format 1 (see BELOW_1)."""
+
+
 @FUZZ_SETTINGS
 @given(data=st.data(), name=st.sampled_from(["duel", "bar-brawl"]))
 def test_the_page_names_a_rechained_member_change_where_verify_does(
     example_logs: ExampleLogs, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, name: str
 ) -> None:
-    mutant = data.draw(member_mutants(example_logs[name], rechain_it=True))
+    try:
+        mutant = data.draw(member_mutants(example_logs[name], rechain_it=True))
+    except (RecursionError, TypeError):
+        # tests.strategies.rechain reads the header's format_version (json.loads, then >= 2): a header made
+        # hostile (nested past the recursion limit, or its format_version no number) is not re-chained
+        reject()
+    assume(UNKNOWN_VERSION.match(mutant.data) is None)
     agree(tmp_path_factory.mktemp("page"), mutant.data)
 
 
+def signed(data: bytes, folder: Path) -> bytes:
+    """A log signed by alice (``affray keygen``, ``affray sign``)."""
+    log = folder / "signed.jsonl"
+    log.write_bytes(data)
+    assert affray("keygen", "alice", "-o", folder).status == 0
+    assert affray("sign", log, "--key", folder / "alice.key").status == 0
+    return log.read_bytes()
+
+
 def test_the_page_reads_a_signed_log(example_logs: ExampleLogs, tmp_path: Path) -> None:
-    log = tmp_path / "duel.jsonl"
-    log.write_bytes(example_logs["duel"])
-    assert affray("keygen", "alice", "-o", tmp_path).status == 0
-    assert affray("sign", log, "--key", tmp_path / "alice.key").status == 0
-    assert first_problem(log.read_bytes()) is None
+    data = signed(example_logs["duel"], tmp_path)
+    assert data.startswith(example_logs["duel"])
+    assert data != example_logs["duel"]
+    assert first_problem(data) is None
 
 
 def test_the_page_names_a_line_after_the_signatures_where_verify_does(
     example_logs: ExampleLogs, tmp_path: Path
 ) -> None:
-    log = tmp_path / "duel.jsonl"
-    log.write_bytes(example_logs["duel"])
-    assert affray("keygen", "alice", "-o", tmp_path).status == 0
-    assert affray("sign", log, "--key", tmp_path / "alice.key").status == 0
-    agree(tmp_path, log.read_bytes() + b"{}\n")
+    forgery = signed(example_logs["duel"], tmp_path) + b"{}\n"
+    assert first_problem(forgery) == (35, 32)  # the end line is seq 32, line 33; alice signs on line 34
+    agree(tmp_path, forgery)
 
 
 PLAYERS_COPY = ROOT / "tests" / "corpus" / "format-1-sealed" / "wolves-players.jsonl"
-"""A players' copy ("Sealed rolls"), as affray redact wrote it."""
+"""A players' copy ("Sealed rolls"), as affray redact wrote it (format 1)."""
 
 
-def test_the_page_reads_a_players_copy() -> None:
-    assert first_problem(PLAYERS_COPY.read_bytes()) is None
+@pytest.fixture(scope="module", params=[1, 2], ids=["format-1", "format-2"])
+def players_copy(request: pytest.FixtureRequest) -> Log:
+    """The players' copy as written, then in format 2."""
+    data = PLAYERS_COPY.read_bytes()
+    return Log(data if request.param == 1 else in_format(data, 2))
+
+
+def test_the_page_reads_a_players_copy(players_copy: bytes, tmp_path: Path) -> None:
+    assert first_problem(players_copy) is None
+    assert verify_names(tmp_path, players_copy) is None
 
 
 @pytest.mark.parametrize("mutants", [byte_mutants, line_mutants], ids=["bytes", "lines"])
 @FUZZ_SETTINGS
 @given(data=st.data())
 def test_the_page_names_the_line_and_seq_verify_names_in_a_players_copy(
-    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, mutants: Any
+    players_copy: bytes, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, mutants: Any
 ) -> None:
-    mutant = data.draw(mutants(PLAYERS_COPY.read_bytes()))
+    mutant = data.draw(mutants(players_copy))
     agree(tmp_path_factory.mktemp("page"), mutant.data)

@@ -26,6 +26,8 @@ from affray.events.shared import kind_of
 from affray.kernel.fold import digest, fold
 from affray.rulesets import vocabulary_for
 from tests.strategies import (
+    BLOCK,
+    chain_hash,
     example,
     example_log,
     header_for,
@@ -40,6 +42,8 @@ DUEL = example_log("duel")
 DUEL_EVENTS = read(DUEL).events
 N = len(DUEL_EVENTS)
 HEADER = header_for(example("duel"))
+DUEL_1 = encode_log(msgspec.structs.replace(HEADER, format_version=1), DUEL_EVENTS)
+"""The duel as affray wrote it before format 2: every event line chained to the line before."""
 
 
 def complete_events(data: bytes, cut: int) -> int:
@@ -74,17 +78,34 @@ def test_any_single_byte_change_is_found(data: st.DataObject) -> None:
     assert log.problem is not None
 
 
+def changed_byte(data: st.DataObject, log: bytes) -> tuple[bytes, int]:
+    """``log`` with one byte after its header changed, and the seq of the line it is in (the end line's:
+    N + 1)."""
+    header_end = log.index(b"\n")
+    position = data.draw(st.integers(min_value=header_end + 1, max_value=len(log) - 1), label="position")
+    value = data.draw(st.integers(min_value=0, max_value=255).filter(lambda v: v != log[position]))
+    return log[:position] + bytes([value]) + log[position + 1 :], log[:position].count(b"\n")
+
+
 @given(st.data())
 def test_a_single_byte_change_is_named_at_its_line_or_a_neighbour(data: st.DataObject) -> None:
-    header_end = DUEL.index(b"\n")
-    position = data.draw(st.integers(min_value=header_end + 1, max_value=len(DUEL) - 1), label="position")
-    value = data.draw(st.integers(min_value=0, max_value=255).filter(lambda v: v != DUEL[position]))
-    changed = DUEL[:position] + bytes([value]) + DUEL[position + 1 :]
-    line_seq = DUEL[:position].count(b"\n")  # the seq the changed line holds (the end line: N + 1)
+    changed, line_seq = changed_byte(data, DUEL_1)  # format 1: every line chained to the one before
     problem = read(changed).problem
     assert problem is not None
     # the changed line itself, or a neighbour when the change is in a hash the chain compares
     assert abs(problem.seq - line_seq) <= 1
+
+
+@given(st.data())
+def test_a_single_byte_change_is_named_at_its_line_a_neighbour_or_its_blocks_first_line(
+    data: st.DataObject,
+) -> None:
+    changed, line_seq = changed_byte(data, DUEL)
+    problem = read(changed).problem
+    assert problem is not None
+    # the changed line, a neighbour, or (a change the line still reads with) the first line of its block
+    first = (min(line_seq, N) - 1) // BLOCK * BLOCK + 1
+    assert abs(problem.seq - line_seq) <= 1 or problem.seq == first
 
 
 def test_an_end_line_that_miscounts_is_a_problem() -> None:
@@ -115,11 +136,19 @@ def test_an_end_line_not_written_as_affray_writes_it_is_a_problem_when_held_to_i
     assert problem.message == f"the end line {NOT_CANONICAL}"
 
 
-@pytest.mark.parametrize("member", [b'"format":"affray-log",', b'"format_version":1,'])
+@pytest.mark.parametrize("member", [b'"format":"affray-log",', b'"format_version":%d,' % FORMAT_VERSION])
 def test_a_header_missing_a_member_at_its_default_is_a_problem_when_held_to_its_form(member: bytes) -> None:
     lines = log_lines(DUEL)
     lines[0] = lines[0].replace(member, b"", 1)
-    forged = rechain(lines)
+    assert member not in lines[0]
+    # chained again by hand in format 2, the default (tests.strategies.rechain takes a header without
+    # format_version as format 1): seq 1's prev hashes the header line and its newline, the end line
+    # the one block of seqs 1 to N
+    lines[1] = (
+        lines[1][: lines[1].rindex(b',"prev":"')] + b',"prev":"%s"}' % chain_hash(lines[0] + b"\n").encode()
+    )
+    lines[-1] = b'{"end":%d,"prev":"%s"}' % (N, chain_hash(join_lines(lines[1:-1])).encode())
+    forged = join_lines(lines)
     assert read(forged).problem is None
     problem = read_bytes(forged, vocabulary_for, canonical=True).problem
     assert problem is not None
@@ -217,12 +246,28 @@ def test_a_reader_stops_at_a_cut_naming_it(cut: int) -> None:
 
 
 def test_a_reader_yields_only_the_events_before_a_changed_line() -> None:
-    lines = log_lines(DUEL)
+    lines = log_lines(DUEL_1)  # format 1: every line chained to the one before
     lines[10] = lines[10].replace(b',"t":', b',"t":1', 1)  # seq 10 edited; the chain breaks at seq 11
     reader = stream(join_lines(lines), "edited.jsonl")
     assert list(reader) == DUEL_EVENTS[:9]
     assert reader.problem is not None
     assert reader.problem.where() == "line 11 (seq 10)"
+
+
+def test_a_reader_yields_none_of_the_events_of_a_changed_block() -> None:
+    lines = log_lines(DUEL)  # one block: seqs 1 to N
+    # seq 10 edited (its time kept: a later time would run backwards at seq 11, found before the hash)
+    lines[10] = lines[10].replace(b'"distance":2.000', b'"distance":9.000', 1)
+    assert lines[10] != log_lines(DUEL)[10]
+    reader = stream(join_lines(lines), "edited.jsonl")
+    assert list(reader) == []
+    assert reader.problem is not None
+    assert (reader.problem.where(), reader.problem.message) == (
+        "line 2 (seq 1)",
+        f"lines 2 to {N + 1} (seqs 1 to {N}) were changed: their hash no longer matches the prev that the "
+        "end line records",
+    )
+    assert [event.seq for event in reader.disowned] == list(range(1, N + 1))
 
 
 def test_a_reader_reads_a_log_file_as_it_was_written(tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ from tests.fuzz.harness import (
     shown_path,
     verify_breach,
 )
-from tests.strategies import join_lines, log_lines, read, rechain
+from tests.strategies import BLOCK, chain_hash, join_lines, log_lines, read, rechain
 
 NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml"))
 
@@ -301,13 +301,47 @@ def rechained_line_mutants(draw: st.DrawFn, data: bytes) -> LogMutant:
 
 
 def _rechained(lines: list[bytes]) -> bytes:
-    """The lines re-hashed as a forger would (tests.strategies.rechain); a mutant it cannot re-hash (the
-    ``prev`` member buried in hostile text) is not a forgery worth drawing."""
+    """The lines re-hashed as a forger would (tests.strategies.rechain), as the header's format chains; a
+    mutant it cannot re-hash (the ``prev`` member buried in hostile text) is not a forgery worth drawing.
+
+    A header whose format json cannot tell (hostile, or not an object), which ``rechain`` cannot read, is
+    refused by a reader whatever follows it, so its lines are chained as affray writes them today (format
+    2)."""
     try:
+        if _format_version(lines[0]) is None:
+            return _rechained_under(lines[0], [b'{"format_version":2}', *lines[1:]])
         return rechain(lines)
     except ValueError:
         assume(False)
         raise
+
+
+def _format_version(header: bytes) -> int | None:
+    """The ``format_version`` a header line names (today's, 2, when none, as a reader takes it), or None
+    when json cannot tell."""
+    try:
+        decoded = json.loads(header)
+    except (ValueError, RecursionError):
+        return None
+    version = decoded.get("format_version", 2) if isinstance(decoded, dict) else None
+    return version if type(version) is int else None
+
+
+def _rechained_under(header: bytes, lines: list[bytes]) -> bytes:
+    """``rechain(lines)``, a log of format 2, with ``header`` put in place of ``lines[0]`` and the chain
+    recomputed from it: each ``prev`` stands where ``rechain`` put it."""
+    chained = log_lines(rechain(lines))
+    chained[0] = header
+    block = header + b"\n"
+    for seq in range(1, len(chained) - 1):
+        if seq % BLOCK == 1:
+            line = chained[seq]
+            at = line.rindex(b',"prev":"') + len(b',"prev":"')
+            chained[seq] = line[:at] + chain_hash(block).encode() + line[at + 32 :]
+            block = b""
+        block += chained[seq] + b"\n"
+    chained[-1] = b'{"end":%d,"prev":"%s"}' % (len(chained) - 2, chain_hash(block).encode())
+    return join_lines(chained)
 
 
 # -- what must hold --------------------------------------------------------------------------------------
@@ -333,9 +367,11 @@ def resimulated(data: bytes) -> bytes:
     return encode_log(log.header, events)
 
 
-def _without_prev(line: bytes) -> bytes:
+def _members(line: bytes) -> bytes:
+    """An event line as a JSON object without its ``prev``, which format 1 puts on every line and format 2
+    only on a block's first (so a log and its copy in another format compare line by line)."""
     cut = line.rfind(b',"prev":"')
-    return line if cut < 0 else line[:cut]
+    return line if cut < 0 else line[:cut] + b"}"
 
 
 def header_alone_changed(original: bytes, mutated: bytes) -> bool:
@@ -343,7 +379,7 @@ def header_alone_changed(original: bytes, mutated: bytes) -> bool:
     ours, theirs = log_lines(original), mutated.split(b"\n")[:-1] if mutated.endswith(b"\n") else []
     if len(ours) != len(theirs):
         return False
-    return all(_without_prev(a) == _without_prev(b) for a, b in zip(ours[1:], theirs[1:], strict=True))
+    return all(_members(a) == _members(b) for a, b in zip(ours[1:], theirs[1:], strict=True))
 
 
 DECISIONS = (b'{"kind":"intent_chosen"', b'{"kind":"step_chosen"')
@@ -356,7 +392,7 @@ def decided_otherwise(original: bytes, mutated: bytes) -> bool:
     recorded; such a log passes when it is exactly what affray makes of its header and its decisions."""
     ours, theirs = log_lines(original), mutated.split(b"\n")
     for a, b in zip(ours[1:], theirs[1:], strict=False):
-        if _without_prev(a) != _without_prev(b):
+        if _members(a) != _members(b):
             return b.startswith(DECISIONS)
     return False
 
@@ -393,7 +429,7 @@ def only_defaults_left_out(original: bytes, mutated: bytes) -> bool:
         return False
     events = read(original).events
     for event, a, b in zip(events, ours[1:-1], theirs[1:-1], strict=True):
-        written, kept = (_MEMBERS.decode(_without_prev(line) + b"}") for line in (a, b))
+        written, kept = (_MEMBERS.decode(_members(line)) for line in (a, b))
         defaults = _defaults(type(event))
         if [name for name in written if name in kept] != list(kept):
             return False

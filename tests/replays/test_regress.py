@@ -29,6 +29,8 @@ GOLDEN = ROOT / "tests" / "golden"
 EXAMPLES = ROOT / "examples"
 GOLDEN_LOGS = sorted(GOLDEN.glob("*.jsonl"))
 DUEL = (GOLDEN / "duel.jsonl").read_bytes()
+DUEL_1 = (ROOT / "tests" / "corpus" / "format-1-last" / "duel.jsonl").read_bytes()
+"""The golden duel in format 1, which chains every line."""
 FIRST_HIT = 12
 """The seq of brenna's first hit in the duel: 3.75 damage to gorm."""
 
@@ -219,11 +221,28 @@ def test_a_hand_edit_of_the_header_is_damaged(tmp_path: Path) -> None:
 
 
 def test_a_re_chained_edit_then_a_hand_edit_after_it_is_damaged(tmp_path: Path) -> None:
-    lines = log_lines(rechain(with_blow(DUEL, b"4.75")))
+    # format 1 chains every line: the hand edit is named at its line
+    lines = log_lines(rechain(with_blow(DUEL_1, b"4.75")))
     lines[20] = bump_time(lines[20])  # seq 20, not re-chained
     found, today = regressed(written(tmp_path, join_lines(lines)))
     assert found.sort == "damaged"
     assert found.seq == FIRST_HIT
     assert "differs from the re-simulation" in found.message
     assert "; and line 21 (seq 20): " in found.message
+    assert today is None
+
+
+def test_a_re_chained_edit_then_a_hand_edit_in_its_block_is_damaged(tmp_path: Path) -> None:
+    # format 2 chains blocks of lines: the hand edit breaks the chain of the duel's one block, named after
+    # the first line of it that differs from the re-simulation
+    lines = log_lines(rechain(with_blow(DUEL, b"4.75")))
+    lines[20] = bump_time(lines[20])  # seq 20, not re-chained
+    found, today = regressed(written(tmp_path, join_lines(lines)))
+    assert found.sort == "damaged"
+    assert found.seq == FIRST_HIT
+    assert "differs from the re-simulation" in found.message
+    assert found.message.endswith(
+        "; and line 2 (seq 1): lines 2 to 32 (seqs 1 to 31) were changed: their hash no longer matches the "
+        "prev that the end line records"
+    )
     assert today is None

@@ -235,7 +235,7 @@ def test_a_log_shortened_with_a_recomputed_chain_is_named_at_the_first_missing_s
 
 
 def test_a_comparison_of_identical_runs_finds_nothing() -> None:
-    comparison = Comparison(LINES[0], EVENTS)
+    comparison = Comparison(EVENTS)
     for event in EVENTS:
         comparison(event)
     comparison.finish()
@@ -243,7 +243,7 @@ def test_a_comparison_of_identical_runs_finds_nothing() -> None:
 
 
 def test_a_comparison_raises_at_the_first_event_that_differs() -> None:
-    comparison = Comparison(LINES[0], replaced(FIRST_HIT.seq, more_damage(FIRST_HIT)))
+    comparison = Comparison(replaced(FIRST_HIT.seq, more_damage(FIRST_HIT)))
     for event in EVENTS[: FIRST_HIT.seq - 1]:
         comparison(event)
     with pytest.raises(Mismatch) as found:

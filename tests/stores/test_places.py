@@ -12,6 +12,8 @@ from affray.stores import JsonLinesLog, StoredLog
 from affray.stores.sqlite import Campaign
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+FORMAT_1 = Path(__file__).resolve().parents[1] / "corpus" / "format-1-last"
+"""The golden logs in format 1, which chains every line."""
 
 
 def _import(campaign: Path, name: str, golden: str = "duel") -> None:
@@ -86,9 +88,20 @@ def test_whole_encounters_leave_out_partial_and_half_written_ones(tmp_path: Path
 
 
 def test_a_log_copied_in_that_fails_midway_leaves_nothing(tmp_path: Path) -> None:
+    # format 1 chains every line, so the line out of its chain is refused as it comes
+    campaign = tmp_path / "c.sqlite"
+    lines = (FORMAT_1 / "duel.jsonl").read_bytes().splitlines(keepends=True)
+    with pytest.raises(LogError, match="seq 5 does not chain"):
+        stores.write_whole(StoredLog(campaign, "duel"), [*lines[:5], lines[7]])  # a line out of its chain
+    with Campaign.open(campaign) as opened:
+        assert opened.stored() == []
+
+
+def test_a_log_of_format_2_copied_in_that_fails_at_its_end_line_leaves_nothing(tmp_path: Path) -> None:
+    # format 2 chains blocks of lines: lines taken out of the duel's one block are found at its end line
     campaign = tmp_path / "c.sqlite"
     lines = (GOLDEN / "duel.jsonl").read_bytes().splitlines(keepends=True)
-    with pytest.raises(LogError):
-        stores.write_whole(StoredLog(campaign, "duel"), [*lines[:5], lines[7]])  # a line out of its chain
+    with pytest.raises(LogError, match="does not chain"):
+        stores.write_whole(StoredLog(campaign, "duel"), [*lines[:5], *lines[7:]])  # seqs 5 and 6 taken out
     with Campaign.open(campaign) as opened:
         assert opened.stored() == []

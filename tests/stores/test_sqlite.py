@@ -15,14 +15,19 @@ import pytest
 
 from affray.errors import LogError
 from affray.events.codec import MAX_LINE_BYTES, encode_end, line_hash
-from affray.stores import connection
+from affray.stores import chain, connection
 from affray.stores.sqlite import APPLICATION_ID, Campaign, Stored, is_campaign_path
+from tests.strategies import BLOCK, chain_hash, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 DUEL = (GOLDEN / "duel.jsonl").read_bytes()
 BRAWL = (GOLDEN / "brawl.jsonl").read_bytes()
 ARCHERS = (GOLDEN / "archers.jsonl").read_bytes()
+FORMAT_1 = ROOT / "tests" / "corpus" / "format-1-last"
+DUEL_1 = (FORMAT_1 / "duel.jsonl").read_bytes()
+BRAWL_1 = (FORMAT_1 / "brawl.jsonl").read_bytes()
+"""The duel and the brawl in format 1, which chains every line."""
 
 
 def lines(data: bytes) -> list[bytes]:
@@ -51,6 +56,13 @@ def synthetic(events: int, pad: int = 0) -> bytes:
         )
     made.append(encode_end(events, line_hash(made[-1])))
     return b"\n".join(made) + b"\n"
+
+
+def synthetic_2(events: int, pad: int = 0) -> bytes:
+    """A log of format 2 that chains, of ``events`` made-up event lines padded with ``pad`` bytes each."""
+    made = [b'{"format":"affray-log","format_version":2}']
+    made += [b'{"kind":"waited","seq":%d,"pad":"%s"}' % (seq, b"x" * pad) for seq in range(1, events + 1)]
+    return rechain(made)
 
 
 @pytest.fixture
@@ -166,20 +178,120 @@ def test_an_event_before_its_header_is_refused(campaign: Campaign) -> None:
 
 
 def test_a_line_that_does_not_chain_is_refused(campaign: Campaign) -> None:
-    for seq, line in enumerate(lines(DUEL)[:3]):
+    # format 1: every line's prev is the hash of the line before
+    for seq, line in enumerate(lines(DUEL_1)[:3]):
         campaign.append("duel", seq, line)
     with pytest.raises(
         LogError, match=r"seq 3 does not chain: its prev must be [0-9a-f]{32}, the hash of seq 2"
     ):
-        campaign.append("duel", 3, lines(BRAWL)[3])
+        campaign.append("duel", 3, lines(BRAWL_1)[3])
     assert campaign.stored() == [Stored("duel", 2, False)]
 
 
 def test_an_end_line_that_miscounts_is_refused(campaign: Campaign) -> None:
-    for seq, line in enumerate(lines(DUEL)[:3]):
+    # format 1: the end line's prev is the hash of the last event line
+    for seq, line in enumerate(lines(DUEL_1)[:3]):
         campaign.append("duel", seq, line)
     with pytest.raises(LogError, match=r"the end line \(seq 3\) must count the 2 events held"):
-        campaign.append("duel", 3, encode_end(5, line_hash(lines(DUEL)[2])))
+        campaign.append("duel", 3, encode_end(5, line_hash(lines(DUEL_1)[2])))
+    assert campaign.stored() == [Stored("duel", 2, False)]
+
+
+def test_an_end_line_of_format_2_that_miscounts_is_refused(campaign: Campaign) -> None:
+    # format 2: the end line's prev is the hash of the last block, seqs 1 and 2 here
+    for seq, line in enumerate(lines(DUEL)[:3]):
+        campaign.append("duel", seq, line)
+    block = b"".join(line + b"\n" for line in lines(DUEL)[1:3])
+    with pytest.raises(LogError, match=r"the end line \(seq 3\) must count the 2 events held"):
+        campaign.append("duel", 3, encode_end(5, chain_hash(block)))
+    assert campaign.stored() == [Stored("duel", 2, False)]
+    assert campaign.append("duel", 3, encode_end(2, chain_hash(block)))
+    assert campaign.stored() == [Stored("duel", 2, True)]
+
+
+# -- format 2: blocks of 1,024 lines, chained at their first line and the end line ----------------------
+
+
+def test_a_first_line_that_does_not_chain_to_the_header_is_refused(campaign: Campaign) -> None:
+    campaign.append("duel", 0, lines(DUEL)[0])
+    with pytest.raises(
+        LogError, match=r"seq 1 does not chain: its prev must be [0-9a-f]{32}, the hash of the header"
+    ):
+        campaign.append("duel", 1, lines(BRAWL)[1])
+    assert campaign.stored() == [Stored("duel", 0, False)]
+
+
+def test_a_blocks_first_line_that_does_not_chain_to_the_block_before_is_refused(campaign: Campaign) -> None:
+    ours, theirs = lines(synthetic_2(BLOCK + 3, pad=1)), lines(synthetic_2(BLOCK + 3, pad=2))
+    for seq, line in enumerate(ours[: BLOCK + 1]):
+        assert campaign.append("long", seq, line)
+    block = b"".join(line + b"\n" for line in ours[1 : BLOCK + 1])
+    assert b',"prev":"' in theirs[BLOCK + 1]  # another log's line at that seq, chained to its own block
+    with pytest.raises(
+        LogError,
+        match=f"seq {BLOCK + 1} does not chain: its prev must be {chain_hash(block)}, the hash of the block "
+        f"of seqs 1 to {BLOCK}",
+    ):
+        campaign.append("long", BLOCK + 1, theirs[BLOCK + 1])
+    assert campaign.stored() == [Stored("long", BLOCK, False)]
+    assert campaign.append("long", BLOCK + 1, ours[BLOCK + 1])
+
+
+def test_a_line_inside_a_block_is_taken_without_a_prev(campaign: Campaign) -> None:
+    # not chain-checked on its own: its block is, at the next block's first line or the end line
+    for seq, line in enumerate(lines(DUEL)[:3]):
+        assert campaign.append("duel", seq, line)
+    assert b'"prev"' not in lines(BRAWL)[3]
+    assert campaign.append("duel", 3, lines(BRAWL)[3])
+    assert campaign.stored() == [Stored("duel", 3, False)]
+
+
+def test_an_end_line_chained_to_another_block_is_refused(campaign: Campaign) -> None:
+    duel = lines(DUEL)
+    changed = duel[10].replace(b'"seq":10,', b'"seq":10, ', 1)
+    assert changed != duel[10]
+    for seq, line in enumerate([*duel[:10], changed, *duel[11:-1]]):
+        assert campaign.append("duel", seq, line)
+    events = len(duel) - 2
+    block = b"".join(line + b"\n" for line in [*duel[1:10], changed, *duel[11:-1]])
+    with pytest.raises(
+        LogError,
+        match=f"seq {events + 1} does not chain: its prev must be {chain_hash(block)}, the hash of the block "
+        f"of seqs 1 to {events}",
+    ):
+        campaign.append("duel", events + 1, duel[-1])
+    assert campaign.stored() == [Stored("duel", events, False)]
+
+
+def test_a_line_that_would_pass_the_block_bound_is_refused(
+    campaign: Campaign, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bound = 1000
+    monkeypatch.setattr(chain, "MAX_BLOCK_BYTES", bound)
+    duel = lines(DUEL)
+    held, seq = 0, 1
+    while held + len(duel[seq]) + 1 <= bound:
+        held += len(duel[seq]) + 1
+        seq += 1
+    for at, line in enumerate(duel[:seq]):
+        assert campaign.append("duel", at, line)
+    with pytest.raises(
+        LogError, match=f"seq {seq} would bring its block of lines past the 1,000 bytes a block may hold"
+    ):
+        campaign.append("duel", seq, duel[seq])
+    assert campaign.stored() == [Stored("duel", seq - 1, False)]
+
+
+def test_a_format_1_log_is_appended_line_by_line_each_line_checked(campaign: Campaign) -> None:
+    # where format 2 takes a line inside a block unchecked, format 1 checks every line's prev
+    for seq, line in enumerate(lines(DUEL_1)[:3]):
+        assert campaign.append("duel", seq, line)
+    with pytest.raises(LogError, match=r"seq 3 does not chain: .*, the hash of seq 2"):
+        campaign.append("duel", 3, lines(BRAWL_1)[3])
+    for seq, line in enumerate(lines(DUEL_1)[3:], 3):
+        assert campaign.append("duel", seq, line)
+    assert campaign.stored() == [Stored("duel", len(lines(DUEL_1)) - 2, True)]
+    assert read(campaign, "duel") == DUEL_1
 
 
 def test_nothing_follows_the_end_line(campaign: Campaign) -> None:
