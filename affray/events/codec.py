@@ -40,8 +40,8 @@ FORMAT_VERSION = 2
 """The format affray writes, and the newest it reads (docs/log-format.md)."""
 BLOCK_LINES = 1024
 """Event lines per block of a format 2 log's chain."""
-MAX_BLOCK_BYTES = 32 * 1024 * 1024
-"""The most bytes a format 2 block's lines may hold, newlines included (32 MiB): a reader holds a block's
+MAX_BLOCK_BYTES = 16 * 1024 * 1024
+"""The most bytes a format 2 block's lines may hold, newlines included (16 MiB): a reader holds a block's
 events until the block's hash is checked, so this bounds what it holds."""
 
 

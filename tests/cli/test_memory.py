@@ -16,9 +16,10 @@ from typing import NamedTuple
 
 import pytest
 
-from affray.events.codec import MAX_LINE_BYTES
+from affray.events.codec import MAX_BLOCK_BYTES, MAX_LINE_BYTES
 from affray.events.reader import TOO_LONG
 from tests.cli.conftest import EXAMPLES
+from tests.strategies import log_lines, rechain
 
 LIMIT_MB = 200
 """The most memory replay, state and verify may take on a log of any length."""
@@ -179,4 +180,33 @@ def test_a_look_late_into_a_100_mb_log_stays_under_200_mb(
     }
     measured = measure(*late[command])
     assert (measured.code, measured.err) == (0, "")
+    assert measured.peak_mb < LIMIT_MB
+
+
+@pytest.fixture(scope="module")
+def widest_block(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A format 2 log whose first block is as wide as a block may be: the duel's two combatants joined,
+    then 1,022 decisions of about 16 KB each, every one scoring 540 options (the most objects a
+    reader holds for as many bytes), 16.3 MB of lines it holds until the block's hash is checked."""
+    folder = tmp_path_factory.mktemp("wide")
+    duel = folder / "duel.jsonl"
+    assert measure("run", EXAMPLES / "duel.toml", "-o", duel).code == 0
+    header, *events = log_lines(duel.read_bytes())
+    scores = ",".join(f'{{"option":"o{i}","score":1.0}}' for i in range(540))
+    decisions = [
+        b'{"kind":"intent_chosen","seq":%d,"combatant":"brenna","controller":"external","intent":null,'
+        b'"scores":[%s]}' % (seq, scores.encode())
+        for seq in range(3, 3 + 1022)
+    ]
+    wide = folder / "wide.jsonl"
+    data = rechain([header, *events[:2], *decisions])
+    assert MAX_BLOCK_BYTES - 2**20 < len(data) - len(header) < MAX_BLOCK_BYTES
+    wide.write_bytes(data)
+    return wide
+
+
+@pytest.mark.parametrize("command", ["replay", "state"])
+def test_a_block_as_wide_as_a_block_may_be_is_read_under_200_mb(widest_block: Path, command: str) -> None:
+    measured = measure(command, widest_block)
+    assert measured.code == 0, measured.err
     assert measured.peak_mb < LIMIT_MB

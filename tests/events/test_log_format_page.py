@@ -37,7 +37,7 @@ LIMIT = 4 * 1024 * 1024
 """The most bytes a line may hold, its newline aside ("Reading, and the line-length limit")."""
 BLOCK = 1024
 """Event lines per block of a format 2 log's chain ("The hash chain")."""
-BLOCK_LIMIT = 32 * 1024 * 1024
+BLOCK_LIMIT = 16 * 1024 * 1024
 """The most bytes a format 2 block may hold, its lines' newlines included ("The hash chain")."""
 FORMATS = ("1", "2")
 """The format versions the page describes: 1 chains every line, 2 blocks of lines."""
@@ -443,7 +443,7 @@ def read_lines(lines: list[bytes], kinds: dict[str, Shape]) -> None:
 def read_blocks(lines: list[bytes], kinds: dict[str, Shape]) -> None:
     """Steps 2 to 4 in format 2: the first line of each block of 1,024 (seq N, N mod 1024 being 1) and the
     end line end with the hash of the block before, its lines each with its newline (block 0: the header);
-    a block holds at most 32 MiB."""
+    a block holds at most 16 MiB."""
     block, first, size, t = [lines[0] + b"\n"], 0, 0, 0  # the block so far, its first seq, its bytes
     for index, line in enumerate(lines[1:], start=1):
         if index == len(lines) - 1 or len(line) > LIMIT:
