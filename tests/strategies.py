@@ -629,20 +629,24 @@ BLOCK = 1024
 from the codec."""
 
 
-def rechain(lines: list[bytes]) -> bytes:
+def rechain(lines: list[bytes], format_version: int | None = None) -> bytes:
     """Re-hash a tampered log so its chain is valid again, as its header's format chains (format 2 when it
-    names none, as a reader takes it): in format 1 every ``prev``, in format 2 the ``prev`` of each block's
-    first line (added or taken away where lines moved), and the end line recomputed.
+    names none, as a reader takes it; ``format_version`` when given, for a header json cannot read): in
+    format 1 every ``prev``, in format 2 the ``prev`` of each block's first line (added or taken away where
+    lines moved), and the end line recomputed.
 
     ``lines`` is a header, event lines (their ``prev`` may be stale or missing) and optionally an old end
-    line; ValueError for a line that must end with a ``prev`` but does not end as a JSON object.
+    line; ValueError for a line that must end with a ``prev`` but does not end as a JSON object, or a
+    header whose format json cannot tell.
     """
     if lines[-1].startswith(b'{"end":'):
         lines = lines[:-1]
-    try:
-        version = json.loads(lines[0]).get("format_version", 2)
-    except (ValueError, RecursionError, AttributeError):
-        raise ValueError("the header is no JSON object to read a format from") from None
+    version = format_version
+    if version is None:
+        try:
+            version = json.loads(lines[0]).get("format_version", 2)
+        except (ValueError, RecursionError, AttributeError):
+            raise ValueError("the header is no JSON object to read a format from") from None
     blocks = not isinstance(version, int) or version >= 2
     out = [lines[0]]
     chained = lines[0] + b"\n" if blocks else lines[0]

@@ -148,13 +148,13 @@ def duel_read(duel_log: Path) -> LogFile:
     return read_path(duel_log)
 
 
-def rechain(lines: list[bytes]) -> bytes:
+def rechain(lines: list[bytes], format_version: int | None = None) -> bytes:
     """A log from a header and event lines, with every ``prev`` its format holds recomputed and a fresh end
     line (tests.strategies.rechain).
 
     This is what a careful forger does: the result chains, so only the fold or a re-simulation can object.
     """
-    return strategies.rechain(lines)
+    return strategies.rechain(lines, format_version)
 
 
 def duel_named(folder: Path, brenna: str, gorm: str, title: str) -> Path:

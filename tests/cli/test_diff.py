@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error
-from tests.cli.test_hostile_logs import rechain_under
+from tests.cli.conftest import DUEL, EXAMPLES, Affray, assert_user_error, rechain
 
 
 @pytest.fixture
@@ -95,5 +94,5 @@ def test_a_header_nested_hundreds_deep_is_one_error_line(
         nested = b"[" * depth + leaf + b"]" * depth
         deep = header.replace(b'"name":"Duel at the ford"', b'"name":' + nested)
         logs.append(tmp_path / f"deep{leaf.decode()}.jsonl")
-        logs[-1].write_bytes(rechain_under(deep, [header, *events]))
+        logs[-1].write_bytes(rechain([deep, *events], format_version=2))
     assert_user_error(affray("diff", *logs), "deep1.jsonl: line 1")

@@ -8,28 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.cli.conftest import Affray, assert_user_error, rechain
-from tests.strategies import BLOCK, chain_hash, join_lines, log_lines
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
-
-
-def rechain_under(header: bytes, lines: list[bytes]) -> bytes:
-    """``rechain(lines)`` with ``header`` put in place of ``lines[0]`` (a header of format 2): for a header
-    ``rechain`` cannot read the format of with json (nested too deep, or not UTF-8). ``rechain`` puts each
-    ``prev`` where format 2 holds one; each is then recomputed from ``header`` on."""
-    assert b'"format_version":2,' in lines[0]
-    chained = log_lines(rechain(lines))
-    chained[0] = header
-    block = header + b"\n"
-    for seq in range(1, len(chained) - 1):
-        if seq % BLOCK == 1:
-            line = chained[seq]
-            at = line.rindex(b',"prev":"') + len(b',"prev":"')
-            chained[seq] = line[:at] + chain_hash(block).encode() + line[at + 32 :]
-            block = b""
-        block += chained[seq] + b"\n"
-    chained[-1] = b'{"end":%d,"prev":"%s"}' % (len(chained) - 2, chain_hash(block).encode())
-    return join_lines(chained)
 
 
 def hostile(tmp_path: Path, duel_bytes: bytes, line: int, old: bytes, new: bytes) -> Path:
@@ -38,7 +18,7 @@ def hostile(tmp_path: Path, duel_bytes: bytes, line: int, old: bytes, new: bytes
     edited = lines[line].replace(old, new, 1)
     path = tmp_path / "hostile.jsonl"
     if line == 0:
-        path.write_bytes(rechain_under(edited, lines))
+        path.write_bytes(rechain([edited, *lines[1:]], format_version=2))
     else:
         lines[line] = edited
         path.write_bytes(rechain(lines))

@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.cli.conftest import Affray, Result, call_main, rechain, run_process
-from tests.cli.test_hostile_logs import rechain_under
 
 K = 11
 """The seq the tampering aims at: an attack in the middle of the duel."""
@@ -174,7 +173,7 @@ def test_verify_header_scenario_that_is_not_utf8_is_reported_without_traceback(
     header = lines[0].replace(b'"name":"Duel at the ford"', b'"name":"Duel at the \x80ford"', 1)
     assert header != lines[0]
     log = tmp_path / "header-not-utf8.jsonl"
-    log.write_bytes(rechain_under(header, lines[:-1]))
+    log.write_bytes(rechain([header, *lines[1:-1]], format_version=2))
     result = run_process("verify", log)
     assert "Traceback" not in result.err
     assert result.code in (1, 2), result

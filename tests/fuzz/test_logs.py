@@ -55,7 +55,7 @@ from tests.fuzz.harness import (
     shown_path,
     verify_breach,
 )
-from tests.strategies import BLOCK, chain_hash, join_lines, log_lines, read, rechain
+from tests.strategies import join_lines, log_lines, read, rechain
 
 NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml"))
 
@@ -309,7 +309,7 @@ def _rechained(lines: list[bytes]) -> bytes:
     2)."""
     try:
         if _format_version(lines[0]) is None:
-            return _rechained_under(lines[0], [b'{"format_version":2}', *lines[1:]])
+            return rechain(lines, format_version=2)
         return rechain(lines)
     except ValueError:
         assume(False)
@@ -325,23 +325,6 @@ def _format_version(header: bytes) -> int | None:
         return None
     version = decoded.get("format_version", 2) if isinstance(decoded, dict) else None
     return version if type(version) is int else None
-
-
-def _rechained_under(header: bytes, lines: list[bytes]) -> bytes:
-    """``rechain(lines)``, a log of format 2, with ``header`` put in place of ``lines[0]`` and the chain
-    recomputed from it: each ``prev`` stands where ``rechain`` put it."""
-    chained = log_lines(rechain(lines))
-    chained[0] = header
-    block = header + b"\n"
-    for seq in range(1, len(chained) - 1):
-        if seq % BLOCK == 1:
-            line = chained[seq]
-            at = line.rindex(b',"prev":"') + len(b',"prev":"')
-            chained[seq] = line[:at] + chain_hash(block).encode() + line[at + 32 :]
-            block = b""
-        block += chained[seq] + b"\n"
-    chained[-1] = b'{"end":%d,"prev":"%s"}' % (len(chained) - 2, chain_hash(block).encode())
-    return join_lines(chained)
 
 
 # -- what must hold --------------------------------------------------------------------------------------
