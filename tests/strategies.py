@@ -624,7 +624,7 @@ def join_lines(lines: list[bytes]) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
-BLOCK = 1024
+BLOCK = 256
 """Event lines per block of a format 2 log's chain (docs/log-format.md), written here rather than taken
 from the codec."""
 

@@ -6,14 +6,14 @@
     {"kind":"combatant_joined","seq":1,"t":0,...,"prev":"<hash of the header line>"}
     {"kind":"perceived","seq":2,...}                                        (no prev within a block)
     ...
-    {"kind":"attack_resolved","seq":1025,...,"prev":"<hash of the lines of seqs 1 to 1024>"}
+    {"kind":"attack_resolved","seq":257,...,"prev":"<hash of the lines of seqs 1 to 256>"}
     ...
     {"end":N,"prev":"<hash of the last block's lines>"}                    end line
     {"signer":"alice",...}                                                  signature lines, if any
 
 Every line is encoded deterministically (struct fields in declaration order, mapping keys sorted, decimals
 as JSON numbers). Format 2 chains **blocks** of ``BLOCK_LINES`` event lines: the first line of each block
-(seq 1, 1025, 2049, ...) and the end line end with ``prev``, the BLAKE2b-128 hex digest of the block before
+(seq 1, 257, 513, ...) and the end line end with ``prev``, the BLAKE2b-128 hex digest of the block before
 (its lines' bytes, each with its newline; the header line is the block before seq 1), so a change anywhere
 is found at the block that holds it, with one hash call per block. Format 1, read forever, wrote ``prev``
 on every line: the digest of the line before, without its newline. No line is longer than
@@ -38,7 +38,7 @@ from affray.events.sealed import Sealed, Sealing
 
 FORMAT_VERSION = 2
 """The format affray writes, and the newest it reads (docs/log-format.md)."""
-BLOCK_LINES = 1024
+BLOCK_LINES = 256
 """Event lines per block of a format 2 log's chain."""
 MAX_BLOCK_BYTES = 16 * 1024 * 1024
 """The most bytes a format 2 block's lines may hold, newlines included (16 MiB): a reader holds a block's

@@ -19,7 +19,7 @@ import pytest
 from affray.events.codec import MAX_BLOCK_BYTES, MAX_LINE_BYTES
 from affray.events.reader import TOO_LONG
 from tests.cli.conftest import EXAMPLES
-from tests.strategies import log_lines, rechain
+from tests.strategies import BLOCK, log_lines, rechain
 
 LIMIT_MB = 200
 """The most memory replay, state and verify may take on a log of any length."""
@@ -186,17 +186,17 @@ def test_a_look_late_into_a_100_mb_log_stays_under_200_mb(
 @pytest.fixture(scope="module")
 def widest_block(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A format 2 log whose first block is as wide as a block may be: the duel's two combatants joined,
-    then 1,022 decisions of about 16 KB each, every one scoring 540 options (the most objects a
-    reader holds for as many bytes), 16.3 MB of lines it holds until the block's hash is checked."""
+    then 254 decisions of about 64 KB each, every one scoring 2,150 options (the most objects a reader
+    holds for as many bytes), 16.4 MB of lines it holds until the block's hash is checked."""
     folder = tmp_path_factory.mktemp("wide")
     duel = folder / "duel.jsonl"
     assert measure("run", EXAMPLES / "duel.toml", "-o", duel).code == 0
     header, *events = log_lines(duel.read_bytes())
-    scores = ",".join(f'{{"option":"o{i}","score":1.0}}' for i in range(540))
+    scores = ",".join(f'{{"option":"o{i}","score":1.0}}' for i in range(2150))
     decisions = [
         b'{"kind":"intent_chosen","seq":%d,"combatant":"brenna","controller":"external","intent":null,'
         b'"scores":[%s]}' % (seq, scores.encode())
-        for seq in range(3, 3 + 1022)
+        for seq in range(3, 3 + BLOCK - 2)
     ]
     wide = folder / "wide.jsonl"
     data = rechain([header, *events[:2], *decisions])

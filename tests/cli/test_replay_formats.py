@@ -214,7 +214,7 @@ def test_json_event_is_the_log_line_without_prev(affray: Affray, duel_log: Path,
     assert len(out) == len(lines)
     for seq, (record, line) in enumerate(zip(out, lines, strict=True), 1):
         held = msgspec.json.decode(line)
-        # format 1 chains every line; format 2 only the first of each block of 1,024 (here seq 1)
+        # format 1 chains every line; format 2 only the first of each block of 256 (here seq 1)
         assert ("prev" in held) == (version == 1 or seq == 1)
         held.pop("prev", None)
         event = msgspec.json.decode(record)["event"]

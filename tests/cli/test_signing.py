@@ -235,7 +235,7 @@ def test_a_log_whose_chain_breaks_is_not_signed(affray: Affray, duel_log: Path) 
 
 
 def test_a_log_whose_block_no_longer_chains_is_not_signed(affray: Affray, duel_log: Path) -> None:
-    # format 2 chains blocks of 1,024 lines: the duel's one block is named, from its first line
+    # format 2 chains blocks of 256 lines: the duel's one block is named, from its first line
     lines = _lines(duel_log)
     lines[5] = lines[5].replace(b'"seq":5,', b'"seq":5, ')
     duel_log.write_bytes(b"\n".join(lines) + b"\n")

@@ -98,10 +98,10 @@ def test_the_writer_puts_prev_on_the_first_line_of_each_block_and_no_other(
     assert [seq for seq, line in enumerate(events, 1) if b'"prev":' in line] == [1, 5, 9, 13, 17, 21, 25, 29]
 
 
-def test_the_writer_puts_prev_on_seqs_1_1025_and_2049_at_the_real_block_size(tmp_path: Path) -> None:
+def test_the_writer_puts_prev_on_seqs_1_257_and_513_at_the_real_block_size(tmp_path: Path) -> None:
     many = [msgspec.structs.replace(DUEL_EVENTS[i % N], seq=i + 1, t=i) for i in range(2 * BLOCK + 1)]
     events = log_lines(written(tmp_path / "long.jsonl", many))[1:-1]
-    assert [seq for seq, line in enumerate(events, 1) if b'"prev":' in line] == [1, 1025, 2049]
+    assert [seq for seq, line in enumerate(events, 1) if b'"prev":' in line] == [1, 257, 513]
 
 
 def test_each_prev_is_the_hash_of_the_bytes_of_the_block_before(small_blocks: None, tmp_path: Path) -> None:
@@ -369,8 +369,8 @@ def test_the_codec_and_the_tests_rechain_a_log_with_lines_moved_alike(version: i
     header = msgspec.structs.replace(HEADER, format_version=version)
     lines = log_lines(encode_log(header, LONG))
     lines = moved(lines, 1, 3)  # seq 1's line, with its prev, inside the first block
-    lines = moved(lines, 1030, 1020)  # a line of the second block into the first
-    del lines[2049]  # the first line of the third block gone: the one after starts it
+    lines = moved(lines, 262, 252)  # a line of the second block into the first
+    del lines[513]  # the first line of the third block gone: the one after starts it
     assert rechained(lines) == rechain(lines)
 
 

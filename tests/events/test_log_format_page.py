@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 KINDS_PAGE = ROOT / "docs" / "log-kinds.md"
 LIMIT = 4 * 1024 * 1024
 """The most bytes a line may hold, its newline aside ("Reading, and the line-length limit")."""
-BLOCK = 1024
+BLOCK = 256
 """Event lines per block of a format 2 log's chain ("The hash chain")."""
 BLOCK_LIMIT = 16 * 1024 * 1024
 """The most bytes a format 2 block may hold, its lines' newlines included ("The hash chain")."""
@@ -441,7 +441,7 @@ def read_lines(lines: list[bytes], kinds: dict[str, Shape]) -> None:
 
 
 def read_blocks(lines: list[bytes], kinds: dict[str, Shape]) -> None:
-    """Steps 2 to 4 in format 2: the first line of each block of 1,024 (seq N, N mod 1024 being 1) and the
+    """Steps 2 to 4 in format 2: the first line of each block of 256 (seq N, N mod 256 being 1) and the
     end line end with the hash of the block before, its lines each with its newline (block 0: the header);
     a block holds at most 16 MiB."""
     block, first, size, t = [lines[0] + b"\n"], 0, 0, 0  # the block so far, its first seq, its bytes
@@ -551,8 +551,8 @@ def example_logs(request: pytest.FixtureRequest, written_logs: ExampleLogs) -> E
 
 
 FILLER = 2100
-"""How many times the long log repeats the duel's line of seq 8: 2,131 events, in blocks of 1,024, 1,024
-and 83."""
+"""How many times the long log repeats the duel's line of seq 8: 2,131 events, in eight blocks of 256 and
+one of 83."""
 
 
 def lengthened(duel: bytes) -> bytes:
@@ -586,10 +586,10 @@ def test_the_page_finds_nothing_in_a_long_log_verify_finds_undamaged(long_log: b
 @pytest.mark.parametrize(
     ("seq", "block", "recorded_by"),
     [
-        (1, (1, 1024), "line 1026 (seq 1025)"),
-        (1024, (1, 1024), "line 1026 (seq 1025)"),
-        (1025, (1025, 2048), "line 2050 (seq 2049)"),
-        (2048, (1025, 2048), "line 2050 (seq 2049)"),
+        (1, (1, 256), "line 258 (seq 257)"),
+        (256, (1, 256), "line 258 (seq 257)"),
+        (257, (257, 512), "line 514 (seq 513)"),
+        (512, (257, 512), "line 514 (seq 513)"),
         (2049, (2049, 2131), "the end line"),
         (2108, (2049, 2131), "the end line"),
     ],

@@ -209,7 +209,7 @@ def test_an_end_line_of_format_2_that_miscounts_is_refused(campaign: Campaign) -
     assert campaign.stored() == [Stored("duel", 2, True)]
 
 
-# -- format 2: blocks of 1,024 lines, chained at their first line and the end line ----------------------
+# -- format 2: blocks of 256 lines, chained at their first line and the end line --------------------------
 
 
 def test_a_first_line_that_does_not_chain_to_the_header_is_refused(campaign: Campaign) -> None:
