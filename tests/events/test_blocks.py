@@ -180,6 +180,15 @@ def test_the_events_of_the_blocks_before_a_changed_block_are_yielded(small_block
     assert (list(taken), taken.count) == (DUEL_EVENTS[:8], 8)
 
 
+def test_after_a_changed_block_the_position_is_the_last_event_yielded(small_blocks: None) -> None:
+    data = edited(encode_log(HEADER, DUEL_EVENTS), 10, b'"distance":2.000', b'"distance":9.000')
+    taken = stream(data)
+    list(taken)
+    at = taken.position
+    assert at is not None
+    assert (at.seq, at.t, at.block) == (8, DUEL_EVENTS[7].t, data.index(log_lines(data)[5]))
+
+
 @pytest.mark.parametrize(
     ("extra", "complete"),
     [(b'{"kind":"combatant_out","se', 10), (b"", 10)],
