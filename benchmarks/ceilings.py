@@ -10,9 +10,11 @@ their figures bound what any affray of this design could reach on this machine:
   their draws, built once and folded by updating two combatants' counters in place, and the event kept
   in a list. No controller, no checks, no derivation records, no ruleset dispatch. Against bare SimPy
   timeouts, as ``kernel_melee.py`` measures.
-- **replay**: 200,000 such events as JSON arrays (about 110 bytes a line), their hash chained per block
+- **replay**: 200,000 such events as JSON arrays (about 100 bytes a line), their hash chained per block
   of 1,024 lines (one BLAKE2b call a block), read back by checking each block's hash, decoding each block
-  with msgspec into array-like Structs and folding them into counters, with the seq and time checks.
+  with msgspec into array-like Structs and folding them into counters, with the seq and time checks; and
+  the same events as JSON objects, each member named as affray's lines name them (about 230 bytes): what
+  a line that reads as it says costs against an array.
 - **number types**: the attack lines of the melee of ``melee.py`` (about ``--events`` events) decoded as
   affray writes them today (nested records of decimals), and the same facts written flat, once with
   decimals and once with integers in thousandths: which of the two changes is what a faster decode needs.
@@ -65,6 +67,12 @@ class Blow(msgspec.Struct, kw_only=True, frozen=True, gc=False, array_like=True,
     parry_chance: int | None = None
     outcome: str
     damage: int | None = None
+
+
+class BlowObject(
+    Blow, frozen=True, array_like=False, tag="attack_resolved", tag_field="kind", omit_defaults=True
+):
+    """The same blow as a JSON object, each member named, the members at their default left out."""
 
 
 class Stream:
@@ -171,9 +179,12 @@ def bare_simpy(events: int) -> float:
     return time.perf_counter() - started
 
 
-def written(log: list[Blow]) -> bytes:
-    """The blows as JSON arrays, a line each, a block line after every ``BLOCK`` lines chaining them."""
+def written(log: list[Blow], kind: type[Blow] = Blow) -> bytes:
+    """The blows as JSON arrays (or as ``kind``), a line each, a block line after every ``BLOCK`` lines
+    chaining them."""
     encode = msgspec.json.Encoder().encode
+    if kind is not Blow:
+        log = [kind(**msgspec.structs.asdict(blow)) for blow in log]
     parts, chained = [], b"\0" * 32
     for first in range(0, len(log), BLOCK):
         block = b"".join(encode(blow) + b"\n" for blow in log[first : first + BLOCK])
@@ -189,9 +200,9 @@ class BlockLine(msgspec.Struct):
     hash: str
 
 
-def replay_stand_in(data: bytes) -> dict[str, Counters]:
-    """Check the block chain, decode and fold every event of ``data``."""
-    blows = msgspec.json.Decoder(Blow)
+def replay_stand_in(data: bytes, kind: type[Blow] = Blow) -> dict[str, Counters]:
+    """Check the block chain, decode (as ``kind``) and fold every event of ``data``."""
+    blows = msgspec.json.Decoder(kind)
     blocks = msgspec.json.Decoder(BlockLine)
     fold = {f"f{i}": Counters() for i in range(FIGHTERS)}
     chained, start, seq, t = b"\0" * 32, 0, 0, 0
@@ -314,6 +325,8 @@ def main() -> None:
     _, log = kernel_stand_in(args.events)
     data = written(log)
     replay = best(args.repeat, replay_stand_in, data)
+    objects = written(log, BlowObject)
+    replay_objects = best(args.repeat, replay_stand_in, objects, BlowObject)
     events = len(log)
     decoded = number_types(args.events, args.repeat)
     figures = {
@@ -323,6 +336,8 @@ def main() -> None:
         "kernel_ratio": simpy_s / kernel,
         "replay_per_s": events / replay,
         "bytes_per_line": len(data) / events,
+        "replay_objects_per_s": events / replay_objects,
+        "bytes_per_object_line": len(objects) / events,
         "attack_lines_decoded_per_s": decoded,
     }
     if args.json:
@@ -340,6 +355,10 @@ def main() -> None:
     print(
         f"  replay stand-in {rate:11,.0f} /s   ({figures['bytes_per_line']:.0f} bytes a line;"
         f" goal {REPLAY_GOAL:,}: {replay_verdict})"
+    )
+    print(
+        f"  the same as objects {figures['replay_objects_per_s']:11,.0f} /s   "
+        f"({figures['bytes_per_object_line']:.0f} bytes a line)"
     )
     print(
         f"  the melee's attack lines decoded: today's {decoded['today']:,.0f} /s, flat with decimals"
