@@ -636,8 +636,8 @@ class LogReader:
                 line = raw[:-1]
                 if line.startswith(END_PREFIX):
                     chain.end(line)
-                    self._signature_lines(chain.count + 1)
                     chain.end_hash = line_hash(line)
+                    self._signature_lines(chain.count + 1)
                     self.ended = True
                     break
                 before = chain._prev
@@ -722,8 +722,8 @@ class LogReader:
             raise chain.cut(partial=bool(raw))
         line = raw[:-1]
         chain.end(line)
-        self._signature_lines(chain.count + 1)
         chain.end_hash = line_hash(line)
+        self._signature_lines(chain.count + 1)
         self.ended = True
 
     def _confirmed(self, held: _Held) -> Iterator[Event]:
@@ -756,7 +756,8 @@ class LogReader:
 
     @property
     def end_hash(self) -> str | None:
-        """The hash of the end line, once it was read and holds."""
+        """The hash of the end line, once it was read and holds (even when what follows it does not: the
+        signatures read before a foreign line can still be checked against it)."""
         return self._chain.end_hash
 
     def close(self) -> None:

@@ -210,6 +210,17 @@ def test_a_line_after_the_signatures_is_a_line_after_the_end(affray: Affray, due
     assert "line 35 (seq 32): lines follow the end line" in result.out
 
 
+def test_the_signatures_before_a_line_after_them_are_checked_and_said(affray: Affray, duel_log: Path) -> None:
+    # the log is whole up to its end line, which alice signed; the line after her signature fails it
+    lines = _lines(_signed(affray, duel_log, "alice"))
+    duel_log.write_bytes(b"\n".join([*lines, b'{"x":1}']) + b"\n")
+    result = affray("verify", duel_log, "--trust", duel_log.parent / "alice.pub")
+    assert result.code == 1, result
+    assert result.out.splitlines()[0].endswith("line 35 (seq 32): lines follow the end line")
+    assert "signed by alice " in result.out
+    assert "the signature holds, by a trusted key" in result.out
+
+
 def test_other_commands_read_a_signed_log(affray: Affray, duel_log: Path) -> None:
     result = affray("replay", _signed(affray, duel_log, "alice", "bob"))
     assert result.code == 0, result
