@@ -244,10 +244,11 @@ def shape_text(
     if shape.tag:
         out.append(f'"{shape.tag}":{string(parsed(held.get(shape.tag, Raw(chr(34) * 2))))}')
     for name, kind, default in shape.members:
-        if name not in held and (default == "required" or (nested and not shape.leaves_out_defaults)):
-            raise ValueError(
-                f"{name} is missing"
-            )  # only a line's own members may be missing at their default
+        written_out = nested and not shape.leaves_out_defaults and HELD_TO_FORM.get()
+        if name not in held and (default == "required" or written_out):
+            # only a line's own members may be missing at their default, in the canonical form; a reader
+            # takes any missing member as its default
+            raise ValueError(f"{name} is missing")
         if name not in held:
             continue
         if "kept as written" in kind:
