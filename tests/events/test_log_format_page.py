@@ -12,6 +12,7 @@ import re
 from contextvars import ContextVar, copy_context
 from dataclasses import dataclass
 from decimal import Decimal
+from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from tests.strategies import in_format, join_lines, log_lines, rechain
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS_PAGE = ROOT / "docs" / "log-kinds.md"
+FORMAT_PAGE = ROOT / "docs" / "log-format.md"
 LIMIT = 4 * 1024 * 1024
 """The most bytes a line may hold, its newline aside ("Reading, and the line-length limit")."""
 BLOCK = 256
@@ -126,6 +128,10 @@ class Pairs(list[tuple[str, Any]]):
 
 COPY: ContextVar[bool] = ContextVar("copy", default=False)
 """Whether the log being read is a players' copy ("Sealed rolls"), whose members may be sealed."""
+SEALED_STREAMS: ContextVar[tuple[str, ...]] = ContextVar("sealed_streams", default=())
+"""A players' copy's sealed streams, as its header's ``sealed`` lists them."""
+REVEALERS: ContextVar[tuple[tuple[str, str, str], ...]] = ContextVar("revealers", default=())
+"""A players' copy's members withheld beside the rolls (:func:`revealers`)."""
 HELD_TO_FORM: ContextVar[bool] = ContextVar("held_to_form", default=True)
 """Whether each line is held to its canonical form: not for a log made under another version of its
 ruleset than the one ``affray verify`` simulates (which the page cannot know: the caller says)."""
@@ -269,19 +275,143 @@ _DECODER = json.JSONDecoder(parse_int=Number, parse_float=Number)
 
 def members(line: bytes) -> list[tuple[str, Raw]]:
     """A line's members in order, each value as written (a repeated key kept twice); ValueError for a line
-    that is no compact JSON object (whitespace between its tokens, or after it)."""
+    that is no JSON object, or (held to its canonical form) no compact one: whitespace between its tokens,
+    or after it."""
     text = line.decode() + "\0"  # a sentinel: no index runs past the text
+    blank = "" if HELD_TO_FORM.get() else " \t\r\n"
+
+    def skip(at: int) -> int:
+        while text[at] in blank:
+            at += 1
+        return at
+
     found: list[tuple[str, Raw]] = []
-    at = 1 if text.startswith("{") else -1
-    while 0 < at < len(text) - 1 and text[at] != "}":
+    at = skip(0)
+    if text[at] != "{":
+        raise ValueError("not an object")
+    at = skip(at + 1)
+    while text[at] != "}":
         key, at = _DECODER.raw_decode(text, at)
-        if text[at] != ":":
-            raise ValueError("no colon")
-        _, end = _DECODER.raw_decode(text, at + 1)
-        found.append((key, Raw(text[at + 1 : end])))
-        at = end + (text[end] == ",")
-    if at != len(text) - 2 or text[at] != "}" or (found and text[at - 1] == ","):
-        raise ValueError("not a compact object")
+        at = skip(at)
+        if type(key) is not str or text[at] != ":":
+            raise ValueError("no member name and colon")
+        start = skip(at + 1)
+        _, end = _DECODER.raw_decode(text, start)
+        found.append((key, Raw(text[start:end])))
+        at = skip(end)
+        if text[at] == "}":
+            break
+        if text[at] != ",":
+            raise ValueError("no comma between members")
+        at = skip(at + 1)
+        if text[at] == "}":
+            raise ValueError("a comma after the last member")
+    if skip(at + 1) != len(text) - 1:
+        raise ValueError("more after the object")
+    return found
+
+
+# -- a players' copy's stand-ins ("Sealed rolls") ----------------------------------------------------------
+
+
+def revealers(parts: list[str], ruleset: str) -> tuple[tuple[str, str, str], ...]:
+    """The members withheld beside the rolls for a log of these parts, as the page's table gives them: each
+    kind and member with its roll (where the event holds it, or ``stream ...`` with ``ATTACKER``)."""
+    text = FORMAT_PAGE.read_text()
+    table = text[text.index("| ruleset or module | kind | member | its roll |") :].split("\n\n")[0]
+    found: list[tuple[str, str, str]] = []
+    for row in table.splitlines()[2:]:
+        part, kind, member, roll, _ = (cell.strip() for cell in row.split("|")[1:-1])
+        if part not in parts:
+            continue
+        if roll.startswith("stream "):
+            streams = re.findall(r"`([^`]+)`(?: under (\w+))?", roll)
+            roll = next("stream " + stream for stream, under in streams if under in ("", ruleset))
+        found.append((kind.strip("`"), member.strip("`"), roll.strip("`")))
+    return tuple(found)
+
+
+def pointer(at: tuple[str | int, ...]) -> str:
+    """A JSON pointer (RFC 6901) to a member, ``~1`` for ``/`` and ``~0`` for ``~`` in a name."""
+    return "".join("/" + str(name).replace("~", "~0").replace("/", "~1") for name in at)
+
+
+def stand_ins(value: Any, at: tuple[str | int, ...] = ()) -> set[str]:
+    """The pointers of every stand-in a parsed line holds."""
+    if stand_in(value):
+        return {pointer(at)}
+    items = value if isinstance(value, Pairs) else enumerate(value) if isinstance(value, list) else ()
+    return {found for name, item in items for found in stand_ins(item, (*at, name))}
+
+
+def rolls(value: Any, kind: str, at: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], Any]]:
+    """Every *Roll* a value of type ``kind`` holds, at any depth, with where it is."""
+    alternative = next((one for one in kind.split(" or ") if _fits_one(value, one)), "")
+    if alternative.startswith("array of "):
+        items = alternative.removeprefix("array of ").split(", ")
+        kinds = items if len(items) > 1 else items * len(value)
+        pairs = enumerate(zip(value, kinds, strict=True))
+        return [found for i, (v, k) in pairs for found in rolls(v, k, (*at, i))]
+    if alternative.startswith("object of "):
+        item = alternative.split(" to ", 1)[1].removesuffix(", keys sorted")
+        return [found for name, v in value for found in rolls(v, item, (*at, name))]
+    named = re.findall(r"\*(\w+)\*(?: \(`\w+`: `(\w+)`\))?", alternative)
+    if not named:
+        return []
+    chosen = next((name for name, tag in named if tag and dict(value).get("do") == tag), named[0][0])
+    if chosen == "Roll":
+        return [(at, value)]
+    held = dict(value)
+    members = page()[1][chosen].members
+    return [found for name, k, _ in members if name in held for found in rolls(held[name], k, (*at, name))]
+
+
+def at_path(value: Any, path: str, index: int) -> tuple[tuple[str | int, ...], Any]:
+    """Where a member the table names (``hit.roll``, ``margins[i].roll``) is in an event, and what it holds
+    there (None when it or what leads to it is missing or null)."""
+    at: tuple[str | int, ...] = ()
+    for step in path.split("."):
+        name, _, item = step.partition("[")
+        at = (*at, name, index) if item else (*at, name)
+        if isinstance(value, Pairs):
+            value = dict(value).get(name)
+        if item:
+            value = value[index] if isinstance(value, list) and index < len(value) else None
+    return at, value
+
+
+def withheld(event: Pairs, kind: str, shape: Shape) -> set[str]:
+    """The pointers a players' copy must hold stand-ins at in an event: each *Roll* of a sealed stream, its
+    ``faces`` and ``total``; each member the table names whose roll is of a sealed stream (unless it or its
+    roll is null)."""
+    sealed = SEALED_STREAMS.get()
+
+    def of_sealed(stream: str) -> bool:
+        return any(fnmatchcase(stream, pattern) for pattern in sealed)
+
+    def stream_of(roll: Any) -> str:
+        fields = dict(roll) if isinstance(roll, Pairs) else {}
+        return f"{fields.get('roller')}/{fields.get('purpose')}" if fields else ""
+
+    held = dict(event)
+    found = {
+        pointer((*at, member))
+        for name, k, _ in shape.members
+        if name in held
+        for at, roll in rolls(held[name], k, (name,))
+        if of_sealed(stream_of(roll))
+        for member in ("faces", "total")
+    }
+    for member, roll in ((m, r) for k, m, r in REVEALERS.get() if k == kind):
+        array = held.get(member.split("[")[0]) if "[i]" in member else [None]
+        for index in range(len(array) if isinstance(array, list) else 0):
+            where, value = at_path(event, member, index)
+            if roll.startswith("stream "):
+                stream = roll.removeprefix("stream ").replace("ATTACKER", str(held.get("attacker")))
+            else:
+                stream = stream_of(at_path(event, roll, index)[1])
+            if value is not None and of_sealed(stream):
+                found.add(pointer(where))
     return found
 
 
@@ -331,6 +461,9 @@ def check_event(line: bytes, seq: int, kinds: dict[str, Shape], prev: str | None
         body = [(k, v) for k, v in pairs if k not in ("kind", "prev")]
         first, last = f'"kind":{string(held["kind"])}', "" if prev is None else f',"prev":"{prev}"'
         canonical = shape_text(body, shape, first=first, last=last).encode()  # a lone surrogate is no UTF-8
+        event = Pairs((name, parsed(raw)) for name, raw in body)
+        if COPY.get() and stand_ins(event) != withheld(event, held["kind"], shape):
+            raise ValueError("the stand-ins are not those the copy's sealed streams call for")
     except (ValueError, TypeError, KeyError, RecursionError):
         raise where from None  # 2.3: no event of the vocabulary, or a member not of its type
     if written != seq:
@@ -423,6 +556,8 @@ def _first_problem(data: bytes) -> tuple[int, int] | None:
         return (1, 0)  # step 2: the scenario's modules are an array of the modules the page names
     if "sealed" in held:  # a players' copy: its seeds are sealed, each by its own commitment
         COPY.set(True)
+        SEALED_STREAMS.set(tuple(dict(held["sealed"])["streams"]))
+        REVEALERS.set(revealers([held["ruleset"], *modules], held["ruleset"]))
         if not (stand_in(held["seed"]) and stand_in(dict(held["scenario"]).get("seed"))):
             return (1, 0)
     elif held["seed"] != dict(held["scenario"]).get("seed"):
@@ -769,6 +904,43 @@ def players_copy(request: pytest.FixtureRequest) -> Log:
 def test_the_page_reads_a_players_copy(players_copy: bytes, tmp_path: Path) -> None:
     assert first_problem(players_copy) is None
     assert verify_names(tmp_path, players_copy) is None
+
+
+def changed_once(data: bytes, pattern: bytes, by: bytes) -> bytes:
+    """``data`` with the first match of ``pattern`` replaced ``by``."""
+    return re.sub(pattern, by, data, count=1)
+
+
+def test_the_page_names_a_roll_moved_out_of_a_sealed_stream_where_verify_does(
+    players_copy: bytes, tmp_path: Path
+) -> None:
+    moved = changed_once(players_copy, rb'"roller":"wolf-3"', b'"roller":"olf-3"')
+    assert first_problem(moved, held_to_form=False) == (6, 5)  # its faces sealed, its stream no longer so
+    agree(tmp_path, moved)
+
+
+def test_the_page_names_a_member_given_away_in_the_clear_where_verify_does(
+    players_copy: bytes, tmp_path: Path
+) -> None:
+    shown = changed_once(players_copy, rb'"quality":\{"sealed":"[0-9a-f]{64}"\}', b'"quality":5')
+    assert first_problem(shown, held_to_form=False) == (21, 20)  # a sealed hit roll's quality (E6)
+    agree(tmp_path, shown)
+
+
+def test_the_page_needs_a_comma_between_members_as_verify_does(players_copy: bytes, tmp_path: Path) -> None:
+    joined = changed_once(players_copy, rb'"outcome":"hit",', b'"outcome":"hit"')
+    assert first_problem(joined, held_to_form=False) == (21, 20)
+    agree(tmp_path, joined)
+
+
+def test_the_page_reads_whitespace_in_a_line_of_another_version_as_verify_does(
+    players_copy: bytes, tmp_path: Path
+) -> None:
+    spaced = changed_once(players_copy, rb'"outcome":"hit"', b'"outcome": "hit"')
+    assert of_another_version(spaced)
+    block_or_line = (2, 1) if b'"format_version":2' in spaced[:100] else (21, 20)
+    assert first_problem(spaced, held_to_form=False) == block_or_line  # only the chain finds it
+    agree(tmp_path, spaced)
 
 
 @pytest.mark.parametrize("mutants", [byte_mutants, line_mutants], ids=["bytes", "lines"])
