@@ -54,6 +54,15 @@ from affray.events.vocabulary import Vocabulary
 _HEADER_DECODER = msgspec.json.Decoder(LogHeader)
 _END_DECODER = msgspec.json.Decoder(LogEnd)
 _RECORD_DECODER = msgspec.json.Decoder(dict[str, Any], float_hook=Decimal)
+
+
+class _Prev(msgspec.Struct):
+    """A line's ``prev`` member alone, the others skipped."""
+
+    prev: object = None
+
+
+_PREV_DECODER = msgspec.json.Decoder(_Prev)
 _UNKNOWN_KIND = re.compile(r"Invalid value '(.*)' - at `\$\.kind`")
 NOT_CANONICAL = "is not written as affray writes it (a member added, repeated, reordered or reformatted)"
 TOO_LONG = f"is longer than the {MAX_LINE_BYTES:,} bytes a log line may hold; it is not read"
@@ -196,6 +205,15 @@ def _in_order(events: list[Event], first: int, t: int) -> bool:
     return True
 
 
+def _prev_beside_a_huge_number(line: bytes) -> object:
+    """The ``prev`` of a line of JSON that holds a number out of any decoder's range (None when ``prev`` is
+    that number)."""
+    try:
+        return _PREV_DECODER.decode(line).prev
+    except msgspec.ValidationError:
+        return None
+
+
 class _Chain:
     """Checks event lines one after another (decoding, seq, time, hash chain) and decodes them; with
     ``canonical``, that each line is in the form affray writes (kinds read under a former name or through
@@ -286,6 +304,8 @@ class _Chain:
         itself is at fault; else the line before was changed."""
         try:
             recorded = _RECORD_DECODER.decode(line).get("prev")
+        except msgspec.ValidationError:  # JSON, with a number beyond what a decoder holds (5,000 nines)
+            recorded = _prev_beside_a_huge_number(line)
         except (msgspec.DecodeError, RecursionError) as exc:  # a member skipped as unknown was no JSON
             return _at(seq, f"not a valid event ({briefly(str(exc))})")
         if recorded == self._prev:

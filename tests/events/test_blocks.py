@@ -255,6 +255,32 @@ def test_a_first_line_of_a_block_with_its_prev_not_last_is_named_at_that_line(sm
     )
 
 
+HUGE = b"9" * 5000
+"""A number JSON allows and no decoder holds."""
+
+
+def test_a_prev_that_is_a_number_no_decoder_holds_names_the_block_before(small_blocks: None) -> None:
+    lines = log_lines(encode_log(HEADER, DUEL_EVENTS))
+    body, _ = lines[5].split(b',"prev":')  # seq 5, the first line of the second block
+    lines[5] = b'%s,"prev":%s}' % (body, HUGE)
+    problem = read(join_lines(lines)).problem
+    assert problem is not None
+    assert (problem.line, problem.seq) == (2, 1)
+    assert problem.message.startswith("lines 2 to 5 (seqs 1 to 4) were changed")
+
+
+def test_a_member_after_prev_that_no_decoder_holds_names_the_line_itself(small_blocks: None) -> None:
+    lines = log_lines(encode_log(HEADER, DUEL_EVENTS))
+    lines[5] = b'%s,"x":%s}' % (lines[5][:-1], HUGE)
+    problem = read(join_lines(lines)).problem
+    assert problem is not None
+    assert (problem.line, problem.seq, problem.message) == (
+        6,
+        5,
+        "does not end with its prev as affray writes it (the prev member last, nothing after)",
+    )
+
+
 # -- resuming from a position ------------------------------------------------------------------------
 
 
