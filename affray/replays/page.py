@@ -288,6 +288,11 @@ def seen(c: Any, now: int, display: StateDisplay, modules: Sequence[Module], sto
     return Seen(c.position[0], c.position[1], display.left(c), left, c.out, status)
 
 
+COMPRESS_LEVEL = 3
+"""gzip's level for the page's data: the 60-fighter fight's 6.8 MB of JSON compress in 0.09 s at 3, 0.21 s
+at 6, to a page a quarter larger (benchmarks/README.md)."""
+
+
 _SHOWN_OR_NOT = re.compile(r"\\(?:\\|u00[01][0-9a-fA-F]|[bfnrt])|[^ -~]+")
 """In JSON text: an escaped backslash (taken whole, so that what follows it is not read as an escape), an
 escaped control below U+0020, or a run of characters outside printable ASCII."""
@@ -326,7 +331,7 @@ def page(data: Fight) -> str:
     """The HTML page showing ``data``: its JSON gzip-compressed, in base64 (which holds no character
     HTML reads)."""
     template = resources.files("affray.replays").joinpath("viewer.html").read_text(encoding="utf-8")
-    packed = gzip.compress(data_json(data).encode(), compresslevel=6, mtime=0)
+    packed = gzip.compress(data_json(data).encode(), compresslevel=COMPRESS_LEVEL, mtime=0)
     head, _, tail = template.partition(DATA_MARK)
     title = html.escape(printable(data.title))
     return head.replace("{{title}}", title) + base64.b64encode(packed).decode("ascii") + tail
