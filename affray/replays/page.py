@@ -288,11 +288,6 @@ def seen(c: Any, now: int, display: StateDisplay, modules: Sequence[Module], sto
     return Seen(c.position[0], c.position[1], display.left(c), left, c.out, status)
 
 
-COMPRESS_LEVEL = 3
-"""gzip's level for the page's data: the 60-fighter fight's 6.8 MB of JSON compress in 0.09 s at 3, 0.21 s
-at 6, to a page a quarter larger (benchmarks/README.md)."""
-
-
 _SHOWN_OR_NOT = re.compile(r"\\(?:\\|u00[01][0-9a-fA-F]|[bfnrt])|[^ -~]+")
 """In JSON text: an escaped backslash (taken whole, so that what follows it is not read as an escape), an
 escaped control below U+0020, or a run of characters outside printable ASCII."""
@@ -325,6 +320,11 @@ def data_json(data: Fight) -> str:
     for char, escape in IN_A_SCRIPT:  # str.replace, five times as fast as str.translate here
         embedded = embedded.replace(char, escape)
     return embedded
+
+
+COMPRESS_LEVEL = 3
+"""gzip's level for the page's data: the 60-fighter fight's 6.8 MB of JSON compress in 0.09 s at 3, 0.21 s
+at 6, to a page a quarter larger (benchmarks/README.md)."""
 
 
 def page(data: Fight) -> str:

@@ -171,18 +171,29 @@ def value_text(value: Any, kind: str) -> str:
     return "[" + ",".join(value_text(v, item) for v in value) + "]"
 
 
+def structure_of(kind: str, value: Any) -> str | None:
+    """The structure a type names for an object (by its tag when it names several); None for a map."""
+    named: list[tuple[str, str]] = re.findall(r"\*(\w+)\*(?: \(`\w+`: `(\w+)`\))?", kind)
+    if not named:
+        return None
+    held = dict(value)
+    return next((name for name, tag in named if tag and held.get("do") == tag), named[0][0])
+
+
+def map_item(kind: str) -> str:
+    """The type of a map's values (``object of string to X, keys sorted``)."""
+    return kind.split(" to ", 1)[-1].removesuffix(", keys sorted")
+
+
 def object_text(pairs: Pairs, kind: str) -> str:
     """An object: a structure the type names (by its tag when it names several), or a map, keys sorted."""
-    structures = page()[1]
-    named = re.findall(r"\*(\w+)\*(?: \(`\w+`: `(\w+)`\))?", kind)
-    if not named:
-        item = kind.split(" to ", 1)[-1].removesuffix(", keys sorted")
+    chosen = structure_of(kind, pairs)
+    if chosen is None:
+        item = map_item(kind)
         return (
             "{" + ",".join(f"{string(k)}:{value_text(v, item)}" for k, v in sorted(dict(pairs).items())) + "}"
         )
-    held = dict(pairs)
-    chosen = next((name for name, tag in named if tag and held.get("do") == tag), named[0][0])
-    return shape_text([(k, as_raw(v)) for k, v in pairs], structures[chosen], nested=True)
+    return shape_text([(k, as_raw(v)) for k, v in pairs], page()[1][chosen], nested=True)
 
 
 class Raw(str):
@@ -221,7 +232,7 @@ def _fits_one(value: Any, kind: str) -> bool:
             return type(value) is list and len(value) == len(items) and all(map(fits, value, items))
         return type(value) is list and all(fits(v, items[0]) for v in value)
     if kind.startswith("object of "):
-        item = kind.split(" to ", 1)[1].removesuffix(", keys sorted")
+        item = map_item(kind)
         return isinstance(value, Pairs) and all(fits(v, item) for _, v in value)
     if kind.startswith("*"):
         return isinstance(value, Pairs)
@@ -353,12 +364,11 @@ def rolls(value: Any, kind: str, at: tuple[str | int, ...] = ()) -> list[tuple[t
         pairs = enumerate(zip(value, kinds, strict=True))
         return [found for i, (v, k) in pairs for found in rolls(v, k, (*at, i))]
     if alternative.startswith("object of "):
-        item = alternative.split(" to ", 1)[1].removesuffix(", keys sorted")
+        item = map_item(alternative)
         return [found for name, v in value for found in rolls(v, item, (*at, name))]
-    named = re.findall(r"\*(\w+)\*(?: \(`\w+`: `(\w+)`\))?", alternative)
-    if not named:
+    chosen = structure_of(alternative, value) if alternative.startswith("*") else None
+    if chosen is None:
         return []
-    chosen = next((name for name, tag in named if tag and dict(value).get("do") == tag), named[0][0])
     if chosen == "Roll":
         return [(at, value)]
     held = dict(value)
