@@ -3,10 +3,12 @@
 Writes the fixture of ``lines.py`` (``--per-side`` fighters a side) into a new temporary folder, then runs
 each command ``--runs`` times as a fresh process (``python -m affray ...``, so ``PYTHONPATH`` picks the copy
 of affray measured) and prints, per command, the median wall-clock time, the largest peak resident memory
-of its runs (``wait4``'s ``ru_maxrss``) and the size of what it wrote. Absolute figures of a shared machine:
+of its runs (``wait4``'s ``ru_maxrss``) and the size of what it wrote. affray's bytecode is compiled first
+(``baseline.compile_bytecode``). Absolute figures of a shared machine:
 medians of several runs, never a test's assertion.
 
-    python benchmarks/big_battle.py [--per-side N] [--ruleset R] [--runs R] [--only run,view,...] [--json]
+    python benchmarks/big_battle.py [--per-side N] [--ruleset R] [--damage-points D] [--runs R]
+        [--only run,view,...] [--json]
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from lines import SCENARIOS, write_lines
+from baseline import compile_bytecode
+from lines import SCENARIOS, add_damage_points, write_lines
 
 GOALS = {"view": 1.0, "timeline": 5.0}
 """Seconds per command for the 60-combatant fight (also: view's peak <= 150 MB and page <= 5 MB)."""
@@ -85,19 +88,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--ruleset", choices=SCENARIOS, default="energion", help="whose lines (default energion)"
     )
+    add_damage_points(parser)
     parser.add_argument("--runs", type=int, default=5, help="runs of each command; the median counts")
     parser.add_argument("--only", default="", help="commands to measure, comma-separated (default all)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the table")
     args = parser.parse_args(argv)
-    if args.runs < 1 or args.per_side < 1:
-        parser.error("--runs and --per-side must be at least 1")
+    if args.runs < 1 or args.per_side < 1 or args.damage_points < 1:
+        parser.error("--runs, --per-side and --damage-points must be at least 1")
     known = commands("", 0.0)
     unknown = [name for name in args.only.split(",") if name and name not in known]
     if unknown:
         parser.error(f"--only: no command {unknown[0]!r} here (known: {', '.join(known)})")
+    compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="affray-big-") as folder:
         cwd = Path(folder)
-        write_lines(cwd / "lines.toml", args.per_side, ruleset=args.ruleset)
+        write_lines(cwd / "lines.toml", args.per_side, ruleset=args.ruleset, damage_points=args.damage_points)
         subprocess.run(
             [sys.executable, "-m", "affray", "run", "lines.toml", "-o", "lines.jsonl"],
             cwd=cwd,

@@ -11,7 +11,8 @@ absolute path), cut at 600 game seconds: a standoff, where no one moves and ever
 
 Not a test: a scenario for the benchmarks and for looking at pictures.
 
-    python benchmarks/lines.py [--per-side N] [--seed S] [--ruleset energion|fivestep] -o lines.toml
+    python benchmarks/lines.py [--per-side N] [--seed S] [--ruleset energion|fivestep] [--damage-points D]
+        -o lines.toml
 """
 
 from __future__ import annotations
@@ -45,14 +46,14 @@ _SHIELDS = (None, "Small", None, "Buckler", None, "Medium")
 _READINESS = ("in_hand", "at_hand", "unready")
 
 
-def _fighter(index: int, side: str, y: int) -> dict[str, Any]:
+def _fighter(index: int, side: str, y: int, damage_points: int) -> dict[str, Any]:
     weapon = _WEAPONS[(index * 3 + len(side)) % len(_WEAPONS)]
     spec: dict[str, Any] = {
         "id": f"{side}{index:03d}",
         "name": f"{side.title()} {index}",
         "side": side,
         "position": [2 * index, y],
-        "damage_points": DAMAGE_POINTS,
+        "damage_points": damage_points,
         "skill": 55 + (index * 7) % 35,
         "parry": (index * 5) % 20,
         "stats": {"ST": 95 + (index * 13) % 45, "AG": 95 + (index * 11) % 45, "CO": 100 + (index * 17) % 30},
@@ -67,15 +68,16 @@ def _fighter(index: int, side: str, y: int) -> dict[str, Any]:
     return spec
 
 
-def lines_scenario(per_side: int, seed: int = 60) -> dict[str, Any]:
-    """The scenario as TOML's data: ``per_side`` of the Watch against as many Raiders."""
+def lines_scenario(per_side: int, seed: int = 60, damage_points: int = DAMAGE_POINTS) -> dict[str, Any]:
+    """The scenario as TOML's data: ``per_side`` of the Watch against as many Raiders, each with
+    ``damage_points``; the fight is cut at ``MAX_SECONDS`` for every 400 of them."""
     return {
         "ruleset": "energion",
         "seed": seed,
         "name": f"Two lines: {per_side} of the Watch against {per_side} Raiders",
-        "max_seconds": MAX_SECONDS,
-        "combatants": [_fighter(i, "watch", 0) for i in range(per_side)]
-        + [_fighter(i, "raiders", 4) for i in range(per_side)],
+        "max_seconds": MAX_SECONDS * damage_points // DAMAGE_POINTS,
+        "combatants": [_fighter(i, "watch", 0, damage_points) for i in range(per_side)]
+        + [_fighter(i, "raiders", 4, damage_points) for i in range(per_side)],
     }
 
 
@@ -129,11 +131,28 @@ def standoff_scenario(per_side: int, seed: int = 60) -> dict[str, Any]:
 SCENARIOS = {"energion": lines_scenario, "fivestep": standoff_scenario}
 
 
-def write_lines(path: Path, per_side: int, seed: int = 60, ruleset: str = "energion") -> Path:
-    """The scenario of ``ruleset`` written to ``path`` (a new file)."""
+def write_lines(
+    path: Path, per_side: int, seed: int = 60, ruleset: str = "energion", damage_points: int = DAMAGE_POINTS
+) -> Path:
+    """The scenario of ``ruleset`` written to ``path`` (a new file); Energion's fighters with
+    ``damage_points`` each."""
+    if ruleset == "energion":
+        scenario = lines_scenario(per_side, seed, damage_points)
+    else:
+        scenario = SCENARIOS[ruleset](per_side, seed)
     with path.open("xb") as file:
-        tomli_w.dump(SCENARIOS[ruleset](per_side, seed), file)
+        tomli_w.dump(scenario, file)
     return path
+
+
+def add_damage_points(parser: argparse.ArgumentParser) -> None:
+    """The ``--damage-points`` option of Energion's lines (a longer fight: 2000 makes some 54,000 events)."""
+    parser.add_argument(
+        "--damage-points",
+        type=int,
+        default=DAMAGE_POINTS,
+        help=f"each Energion fighter's damage points, the time limit scaled too (default {DAMAGE_POINTS})",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -144,11 +163,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--ruleset", choices=SCENARIOS, default="energion", help="whose lines (default energion)"
     )
+    add_damage_points(parser)
     parser.add_argument("-o", "--output", type=Path, required=True, help="the scenario file to write (new)")
     args = parser.parse_args(argv)
-    if args.per_side < 1:
-        parser.error("--per-side must be at least 1")
-    write_lines(args.output, args.per_side, args.seed, args.ruleset)
+    if args.per_side < 1 or args.damage_points < 1:
+        parser.error("--per-side and --damage-points must be at least 1")
+    write_lines(args.output, args.per_side, args.seed, args.ruleset, args.damage_points)
     return 0
 
 

@@ -2,9 +2,9 @@
 chance within 3 points either way at 95 % (the defaults), as whole processes, medians of several runs.
 
 Each example is run once (``affray run``) to make its log; then ``affray odds LOG --jobs 2 --json`` is
-started ``--runs`` times, the examples taken in turn in each round. The script prints each median, the
-samples fought and the widest interval of the report (the goals of issue 25: the duel in 10 s, the
-skirmish in 30 s, no interval wider than 3 points either way).
+started ``--runs`` times, the examples taken in turn in each round, affray's bytecode compiled first. The
+script prints each median, the samples fought and the widest interval of the report (the goals of issue
+25: the duel in 10 s, the skirmish in 30 s, no interval wider than 3 points either way).
 
     python benchmarks/odds_speed.py [--runs N] [--jobs J] [--json]
 """
@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from baseline import compile_bytecode
 
 ROOT = Path(__file__).resolve().parents[1]
 GOALS_S = {"duel": 10.0, "skirmish": 30.0}
@@ -58,6 +60,7 @@ def main() -> int:
     args = parser.parse_args()
     affray = [sys.executable, "-m", "affray"]
     figures: dict[str, dict[str, Any]] = {}
+    compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="affray-odds-") as folder:
         logs = {}
         for name in GOALS_S:

@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from baseline import compile_bytecode
+
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_S = 0.10
 LIBRARIES = "import click, decimal, hashlib, msgspec, simpy, tomllib"
@@ -57,7 +59,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15, help="runs of each command (default 15)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "affray")], check=True)
+    compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="affray-startup-") as folder:
         started = commands(Path(folder))
         seen: dict[str, list[float]] = {name: [] for name in started}

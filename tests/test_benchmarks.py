@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,22 @@ def test_the_big_battle_fixture_writes_a_scenario_that_fights(tmp_path: Path, ru
     loaded, spec = rulesets.load_scenario(scenario)
     assert loaded.name == ruleset
     assert loaded.battle(spec).run().state.ended
+
+
+def test_the_big_battle_fixture_gives_each_fighter_the_damage_points_asked_for(tmp_path: Path) -> None:
+    scenario = tmp_path / "lines.toml"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "lines.py"),
+            *("--per-side", "1", "--damage-points", "800", "-o", str(scenario)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    written = tomllib.loads(scenario.read_text())
+    assert [fighter["damage_points"] for fighter in written["combatants"]] == [800, 800]
+    assert written["max_seconds"] == 8000  # 4000 s for every 400 damage points
