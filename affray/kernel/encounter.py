@@ -119,6 +119,9 @@ class Encounter(simpy.Environment, Generic[S]):
         with the next seq and the time now (``emit`` stamps its events; a handler that builds many of one
         kind stamps them as it builds them, saving emit's copy). Once a sink has raised, every event
         recorded raises that again: no sink sees an event after one it failed on."""
+        kept = self._recorders.get(kind)
+        if kept is not None:
+            return kept
         apply = self.vocabulary.appliers[kind]
         state = self.state
         changes_the_world = kind.CHANGES_THE_WORLD

@@ -151,10 +151,11 @@ class Acting:
         self._decided = (key, intent)
         return intent
 
-    def streak(self, intent: Attack, checked: int, gap_ms: int) -> Streak | None:
-        """The attack just made with ``intent``, struck again while nothing changes (:mod:`.streak`), if
-        its controller's answer is kept (``decide``): until a timed condition on the field runs out or a
-        standing order for it is due. ``checked``: ``Encounter.changes`` when it was checked."""
+    def streak(self, intent: Attack, checked: int, gap_ms: int, struck_at: int) -> Streak | None:
+        """The attack made with ``intent`` at ``struck_at`` (ms), struck again while nothing changes
+        (:mod:`.streak`), if its controller's answer is kept (``decide``): until a timed condition on the
+        field runs out or a standing order for it is due. ``checked``: ``Encounter.changes`` when it was
+        checked."""
         decided, controller = self._decided, self.controller
         if decided is None or decided[1] is not intent or decided[0][0] is not controller:
             return None
@@ -162,7 +163,7 @@ class Acting:
             return None
         moments = (
             self._field.roster().steady_until,
-            self.battle.orders.next_after(self.loadout.id, int(self.encounter.now)),
+            self.battle.orders.next_after(self.loadout.id, struck_at),
         )
         due = [moment for moment in moments if moment is not None]
         until = min(due) if due else None
@@ -327,12 +328,15 @@ def act_aim(acting: Acting, intent: Aim) -> Process:
 
 
 def act_attack(acting: Acting, intent: Attack) -> Process:
-    """Strike or shoot (or be refused); a plain blow is then struck again while nothing changes."""
+    """Strike or shoot (or be refused); a plain blow is then struck again while nothing changes (its
+    streak is begun only if nothing has changed by its next strike: in a skirmish, most never strike)."""
     encounter = acting.encounter
-    changes = encounter.changes
+    changes, struck_at = encounter.changes, int(encounter.now)
     gap_ms = attack(encounter, acting.battle, acting.loadout, acting.live, intent)
-    kept = acting.streak(intent, changes, gap_ms)
     yield encounter.timeout(gap_ms)
+    if encounter.changes != changes:
+        return
+    kept = acting.streak(intent, changes, gap_ms, struck_at)
     while kept is not None and kept.holds():
         yield encounter.timeout(kept.strike())
 
