@@ -60,21 +60,23 @@ def test_a_benchmark_runs_and_prints_its_figures_as_json(script: str) -> None:
     assert isinstance(json.loads(done.stdout.splitlines()[-1]), dict)
 
 
-@pytest.mark.parametrize("ruleset", ["energion", "fivestep"])
-def test_the_big_battle_fixture_writes_a_scenario_that_fights(tmp_path: Path, ruleset: str) -> None:
-    scenario = tmp_path / "lines.toml"
+def write_lines(folder: Path, *options: str) -> Path:
+    """The big-battle fixture written by ``lines.py`` with ``options``, into ``folder``."""
+    scenario = folder / "lines.toml"
     done = subprocess.run(
-        [
-            sys.executable,
-            str(BENCHMARKS / "lines.py"),
-            *("--per-side", "2", "--ruleset", ruleset, "-o", str(scenario)),
-        ],
+        [sys.executable, str(BENCHMARKS / "lines.py"), *options, "-o", str(scenario)],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert done.returncode == 0, done.stderr
+    return scenario
+
+
+@pytest.mark.parametrize("ruleset", ["energion", "fivestep"])
+def test_the_big_battle_fixture_writes_a_scenario_that_fights(tmp_path: Path, ruleset: str) -> None:
+    scenario = write_lines(tmp_path, "--per-side", "2", "--ruleset", ruleset)
     assert scenario.read_text().count("[[combatants]]") == 4
     loaded, spec = rulesets.load_scenario(scenario)
     assert loaded.name == ruleset
@@ -82,19 +84,6 @@ def test_the_big_battle_fixture_writes_a_scenario_that_fights(tmp_path: Path, ru
 
 
 def test_the_big_battle_fixture_gives_each_fighter_the_damage_points_asked_for(tmp_path: Path) -> None:
-    scenario = tmp_path / "lines.toml"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(BENCHMARKS / "lines.py"),
-            *("--per-side", "1", "--damage-points", "800", "-o", str(scenario)),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    written = tomllib.loads(scenario.read_text())
+    written = tomllib.loads(write_lines(tmp_path, "--per-side", "1", "--damage-points", "800").read_text())
     assert [fighter["damage_points"] for fighter in written["combatants"]] == [800, 800]
     assert written["max_seconds"] == 8000  # 4000 s for every 400 damage points
