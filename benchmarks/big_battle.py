@@ -3,9 +3,9 @@
 Writes the fixture of ``lines.py`` (``--per-side`` fighters a side) into a new temporary folder, then runs
 each command ``--runs`` times as a fresh process (``python -m affray ...``, so ``PYTHONPATH`` picks the copy
 of affray measured) and prints, per command, the median wall-clock time, the largest peak resident memory
-of its runs (``wait4``'s ``ru_maxrss``) and the size of what it wrote. affray's bytecode is compiled first
-(``baseline.compile_bytecode``). Absolute figures of a shared machine:
-medians of several runs, never a test's assertion.
+of its runs (``wait4``'s ``ru_maxrss``) and the size of what it wrote, affray's bytecode compiled first
+(``baseline.compile_bytecode``). Absolute figures of a shared machine: medians of several runs, never a
+test's assertion.
 
     python benchmarks/big_battle.py [--per-side N] [--ruleset R] [--damage-points D] [--runs R]
         [--only run,view,...] [--json]

@@ -5,9 +5,8 @@ of its own to a file in a new temporary folder. Each command runs as a whole pro
 affray``), at an event near the end of the fight and over its last minute: with no cache (read from the
 start every time, as before snapshots served them), then once to make the snapshots (the first reading of
 a long log), then from the snapshots. Each command has a cache of its own; affray's bytecode is compiled
-first. Times are medians of
-``--repeat`` runs, with the largest peak memory of those runs. Issue 23: snapshots for ``state --at``,
-``view`` and ``explain`` on long logs.
+first. Times are medians of ``--repeat`` runs, with the largest peak memory of those runs. Issue 23:
+snapshots for ``state --at``, ``view`` and ``explain`` on long logs.
 
     python benchmarks/long_log.py [--events N] [--repeat R] [--json]
 """
