@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from baseline import compile_bytecode
-from lines import SCENARIOS, add_damage_points, write_lines
+from lines import SCENARIOS, add_damage_points, check_damage_points, write_lines
 
 GOALS = {"view": 1.0, "timeline": 5.0}
 """Seconds per command for the 60-combatant fight (also: view's peak <= 150 MB and page <= 5 MB)."""
@@ -93,8 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="commands to measure, comma-separated (default all)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the table")
     args = parser.parse_args(argv)
-    if args.runs < 1 or args.per_side < 1 or args.damage_points < 1:
-        parser.error("--runs, --per-side and --damage-points must be at least 1")
+    if args.runs < 1 or args.per_side < 1:
+        parser.error("--runs and --per-side must be at least 1")
+    check_damage_points(parser, args)
     known = commands("", 0.0)
     unknown = [name for name in args.only.split(",") if name and name not in known]
     if unknown:

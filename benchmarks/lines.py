@@ -155,6 +155,14 @@ def add_damage_points(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def check_damage_points(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse ``--damage-points`` below 1, or given for lines other than Energion's."""
+    if args.damage_points < 1:
+        parser.error("--damage-points must be at least 1")
+    if args.ruleset != "energion" and args.damage_points != DAMAGE_POINTS:
+        parser.error(f"--damage-points is for Energion's lines, not {args.ruleset}'s")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the options, write the scenario."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -166,8 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_damage_points(parser)
     parser.add_argument("-o", "--output", type=Path, required=True, help="the scenario file to write (new)")
     args = parser.parse_args(argv)
-    if args.per_side < 1 or args.damage_points < 1:
-        parser.error("--per-side and --damage-points must be at least 1")
+    if args.per_side < 1:
+        parser.error("--per-side must be at least 1")
+    check_damage_points(parser, args)
     write_lines(args.output, args.per_side, args.seed, args.ruleset, args.damage_points)
     return 0
 

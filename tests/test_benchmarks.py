@@ -87,3 +87,25 @@ def test_the_big_battle_fixture_gives_each_fighter_the_damage_points_asked_for(t
     written = tomllib.loads(write_lines(tmp_path, "--per-side", "1", "--damage-points", "800").read_text())
     assert [fighter["damage_points"] for fighter in written["combatants"]] == [800, 800]
     assert written["max_seconds"] == 8000  # 4000 s for every 400 damage points
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--damage-points", "0"], "--damage-points must be at least 1"),
+        (["--ruleset", "fivestep", "--damage-points", "800"], "is for Energion's lines, not fivestep's"),
+    ],
+)
+def test_the_big_battle_fixture_refuses_damage_points_it_cannot_give(
+    tmp_path: Path, options: list[str], said: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "lines.py"), *options, "-o", str(tmp_path / "lines.toml")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert said in done.stderr
+    assert not (tmp_path / "lines.toml").exists()
