@@ -195,6 +195,18 @@ def _at(seq: int, message: str) -> _Broken:
     return _Broken(LogProblem(line=seq + 1, seq=seq, message=message))
 
 
+def _not_utf8(data: bytes) -> str | None:
+    """Why ``data`` is not UTF-8 throughout (a log is UTF-8 text, and a decoder may skip a member without
+    reading it), or None when it is."""
+    if data.isascii():
+        return None
+    try:
+        data.decode()
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8: {exc.reason} at byte {exc.start + 1}"
+    return None
+
+
 def _in_order(events: list[Event], first: int, t: int) -> bool:
     """Whether ``events`` hold the seqs from ``first`` on, one after another, and no time before ``t``
     or before the event's before."""
@@ -315,7 +327,11 @@ class _Chain:
         return self._previous_changed(f"line {seq + 1} (seq {seq})")
 
     def _decoded(self, line: bytes, seq: int) -> Event:
-        """The event line of ``seq`` decoded; _Broken when it is none, or holds another seq."""
+        """The event line of ``seq`` decoded; _Broken when it is none (not UTF-8 throughout, a member the
+        decoder skips included), or holds another seq."""
+        unreadable = _not_utf8(line)
+        if unreadable:
+            raise _at(seq, f"not a valid event ({unreadable})")
         try:
             event: Event = self._decode(line)
         except msgspec.ValidationError as exc:
@@ -375,6 +391,8 @@ class _Chain:
         if self._lines_decoder is None:
             return None
         data = b"".join(raws)
+        if _not_utf8(data):
+            return None
         try:
             events: list[Event] = self._lines_decoder.decode_lines(data)
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
@@ -429,6 +447,9 @@ class _Chain:
     def end(self, line: bytes) -> None:
         """Check the end line (what follows it is the reader's to check)."""
         after = self.count + 1
+        unreadable = _not_utf8(line)
+        if unreadable:
+            raise _at(after, f"the end line is damaged ({unreadable})")
         try:
             end = _END_DECODER.decode(line)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:

@@ -281,6 +281,25 @@ def test_a_member_after_prev_that_no_decoder_holds_names_the_line_itself(small_b
     )
 
 
+def test_a_line_inside_a_block_that_is_not_utf8_names_itself(small_blocks: None) -> None:
+    lines = log_lines(encode_log(HEADER, DUEL_EVENTS))
+    lines[3] = lines[3].replace(b'"seq":', b'"\x80x":1,"seq":', 1)  # a member the decoder skips unread
+    problem = read(join_lines(lines)).problem
+    assert problem is not None
+    assert (problem.line, problem.seq) == (4, 3)
+    assert problem.message.startswith("not a valid event (not UTF-8: invalid start byte at byte")
+
+
+def test_an_end_line_that_is_not_utf8_is_damaged(small_blocks: None) -> None:
+    lines = log_lines(encode_log(HEADER, DUEL_EVENTS))
+    end = next(k for k, line in enumerate(lines) if line.startswith(b'{"end":'))
+    lines[end] = lines[end].replace(b',"prev":', b',"\x80":0,"prev":', 1)
+    problem = read(join_lines(lines)).problem
+    assert problem is not None
+    assert (problem.line, problem.seq) == (end + 1, end)
+    assert problem.message.startswith("the end line is damaged (not UTF-8")
+
+
 # -- resuming from a position ------------------------------------------------------------------------
 
 
